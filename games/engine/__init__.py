@@ -1,0 +1,64 @@
+"""The Harehra rules engine: pure functions over immutable state. No Django, clock, I/O or RNG."""
+
+from .cards import CARD_NAMES, Card
+from .commands import Burn, Command, Discard, Play, React, command_to_dict, parse_command
+from .decide import (
+    Shuffle,
+    deal,
+    decide,
+    has_turn_play,
+    keep_order,
+    setup_event,
+    start_events,
+    start_game,
+    step,
+    valid_targets,
+)
+from .errors import EngineError, ErrorCode, IllegalCommand, InvalidRuleset
+from .events import Event, EventType, apply, replay
+from .legal import legal_commands
+from .ruleset import Ruleset, make_ruleset
+from .state import CCW, CW, Awaiting, Decision, GameState, Result, Volley
+from .views import event_for, view_for
+
+__all__ = [
+    "CARD_NAMES",
+    "CCW",
+    "CW",
+    "Awaiting",
+    "Burn",
+    "Card",
+    "Command",
+    "Decision",
+    "Discard",
+    "EngineError",
+    "ErrorCode",
+    "Event",
+    "EventType",
+    "GameState",
+    "IllegalCommand",
+    "InvalidRuleset",
+    "Play",
+    "React",
+    "Result",
+    "Ruleset",
+    "Shuffle",
+    "Volley",
+    "apply",
+    "command_to_dict",
+    "deal",
+    "decide",
+    "event_for",
+    "has_turn_play",
+    "keep_order",
+    "legal_commands",
+    "make_ruleset",
+    "parse_command",
+    "replay",
+    "setup_event",
+    "start_events",
+    "start_game",
+    "step",
+    "valid_targets",
+    "view_for",
+]

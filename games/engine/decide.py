@@ -1,0 +1,322 @@
+"""`decide`: check a command against the rules and return the events it causes.
+
+`decide` never changes the state it is given. It builds its events by folding each one into a
+working copy as it goes, so the rules for "what happens next" are written once, here, and the
+fold stays a dumb recorder. It runs on to the next decision a person must make (or the end).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
+from .commands import Burn, Command, Discard, Play, React, parse_command
+from .errors import ErrorCode, IllegalCommand, InvalidRuleset
+from .events import Event, EventType, apply, direction_name, event
+from .ruleset import Ruleset
+from .state import CCW, CW, Decision, GameState, Result
+
+Shuffle = Callable[[Sequence[str]], list[str]]
+
+
+def keep_order(cards: Sequence[str]) -> list[str]:
+    """A shuffle that keeps the given order: for callers that fix every pile themselves."""
+    return list(cards)
+
+
+class _Log:
+    """The events decided so far and the state they lead to."""
+
+    __slots__ = ("events", "shuffle", "state")
+
+    def __init__(self, state: GameState, shuffle: Shuffle) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.shuffle = shuffle
+
+    def emit(self, etype: EventType, /, **fields: Any) -> None:
+        e = event(etype, **fields)
+        self.state = apply(self.state, e)
+        self.events.append(e)
+
+
+def _illegal(code: ErrorCode, detail: str) -> IllegalCommand:
+    return IllegalCommand(code, detail)
+
+
+# --- what a seat may do --------------------------------------------------------------------
+
+
+def valid_targets(state: GameState, seat: int) -> list[int]:
+    """Seats a Hare Cumi volley from `seat` may aim at (R5b, R11)."""
+    return [
+        t
+        for t in range(state.players)
+        if t != seat and not state.is_eliminated(t) and t not in state.protected
+    ]
+
+
+def has_turn_play(state: GameState, seat: int) -> bool:
+    """Whether R5a or R5b is open to `seat`; burning is allowed only when neither is (R5c)."""
+    hand = state.hands[seat]
+    if any(card in SINGLE_PLAYS for card in hand):
+        return True
+    return Card.CUMI in hand and bool(valid_targets(state, seat))
+
+
+# --- starting a game -----------------------------------------------------------------------
+
+
+def setup_event(
+    ruleset: Ruleset,
+    *,
+    players: int,
+    shuffler: int,
+    hands: Sequence[Sequence[str]],
+    draw_pile: Sequence[str],
+    discard_pile: Sequence[str] = (),
+    damage: Sequence[int] | None = None,
+    direction: int = CW,
+    protected: Sequence[int] = (),
+    turn: int | None = None,
+) -> Event:
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise InvalidRuleset(
+            ErrorCode.BAD_RULESET,
+            f"this ruleset seats {ruleset.min_players} to {ruleset.max_players} players",
+        )
+    if not 0 <= shuffler < players:
+        raise InvalidRuleset(ErrorCode.BAD_RULESET, "the shuffler must be one of the seats")
+    return event(
+        EventType.GAME_STARTED,
+        ruleset=ruleset.to_dict(),
+        players=players,
+        shuffler=shuffler,
+        hands=[list(h) for h in hands],
+        draw_pile=list(draw_pile),
+        discard_pile=list(discard_pile),
+        damage=list(damage) if damage is not None else [0] * players,
+        direction=direction_name(direction),
+        protected=sorted(protected),
+        turn=(shuffler + 1) % players if turn is None else turn,
+    )
+
+
+def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> Event:
+    """GameStarted for `deck` (top first), dealt one card at a time clockwise from the first player (R3)."""
+    first = (shuffler + 1) % players
+    hands: list[list[str]] = [[] for _ in range(players)]
+    top = 0
+    for _ in range(ruleset.hand_size):
+        for i in range(players):
+            if top < len(deck):
+                hands[(first + i) % players].append(deck[top])
+                top += 1
+    return setup_event(
+        ruleset,
+        players=players,
+        shuffler=shuffler,
+        hands=hands,
+        draw_pile=deck[top:],
+    )
+
+
+def start_events(first: Event) -> list[Event]:
+    """The opening events: the setup and the first turn."""
+    state = apply(None, first)
+    return [first, event(EventType.TURN_STARTED, seat=state.turn_seat, turn=1)]
+
+
+def start_game(ruleset: Ruleset, players: int, shuffler: int, shuffle: Shuffle) -> list[Event]:
+    return start_events(deal(ruleset, players, shuffler, shuffle(ruleset.cards())))
+
+
+# --- deciding ------------------------------------------------------------------------------
+
+
+def decide(
+    state: GameState, command: Command | Mapping[str, Any], shuffle: Shuffle = keep_order
+) -> list[Event]:
+    """The events `command` causes in `state`, or IllegalCommand with a stable code.
+
+    `shuffle` orders the discard pile when it becomes the new draw pile (R8); its result is
+    recorded in the DrawPileReshuffled event, so replaying never needs it.
+    """
+    return step(state, command, shuffle)[0]
+
+
+def step(
+    state: GameState, command: Command | Mapping[str, Any], shuffle: Shuffle = keep_order
+) -> tuple[list[Event], GameState]:
+    """`decide`, also returning the state its events fold to (saves callers a second fold)."""
+    cmd = command if isinstance(command, Play | React | Discard | Burn) else parse_command(command)
+    if state.over or state.awaiting is None:
+        raise _illegal(ErrorCode.GAME_OVER, "the game is over")
+    awaiting = state.awaiting
+    if cmd.seat != awaiting.seat:
+        raise _illegal(ErrorCode.NOT_YOUR_TURN, f"waiting for seat {awaiting.seat}")
+    log = _Log(state, shuffle)
+    if isinstance(cmd, Play | Burn):
+        if awaiting.kind is not Decision.TURN:
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {awaiting.kind.value} decision is awaited")
+        if isinstance(cmd, Play):
+            _play(log, cmd)
+        else:
+            _burn(log, cmd)
+    elif isinstance(cmd, React):
+        if awaiting.kind is Decision.VOLLEY:
+            _answer_volley(log, cmd)
+        elif awaiting.kind is Decision.SKIP:
+            _answer_skip(log, cmd)
+        else:
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {awaiting.kind.value} decision is awaited")
+    else:
+        if awaiting.kind is not Decision.DISCARD:
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {awaiting.kind.value} decision is awaited")
+        _discard(log, cmd)
+    return log.events, log.state
+
+
+def _play(log: _Log, cmd: Play) -> None:
+    state, seat, cards = log.state, cmd.seat, cmd.cards
+    card = cards[0]
+    if len(set(cards)) > 1:
+        raise _illegal(ErrorCode.MIXED_CARDS, "different cards are never played in one turn")
+    if card in NEVER_PLAYED:
+        raise _illegal(ErrorCode.NOT_PLAYABLE, f"{card} is never played on a turn")
+    if card != Card.CUMI and len(cards) > 1:
+        raise _illegal(ErrorCode.MIXED_CARDS, "only Hare Cumi may be played several at once")
+    if state.hands[seat].count(card) < len(cards):
+        raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {len(cards)} × {card}")
+    target = cmd.target
+    if card == Card.CUMI:
+        if target is None or target == seat or not 0 <= target < state.players or state.is_eliminated(target):
+            raise _illegal(ErrorCode.BAD_TARGET, "Hare Cumi needs another player still in the game")
+        if target in state.protected:
+            raise _illegal(ErrorCode.TARGET_PROTECTED, f"seat {target} is protected")
+    elif target is not None:
+        raise _illegal(ErrorCode.BAD_TARGET, f"{card} takes no target")
+
+    log.emit(EventType.CARDS_PLAYED, seat=seat, cards=list(cards), target=target)
+    if card == Card.CUMI:
+        assert target is not None
+        log.emit(EventType.VOLLEY_PENDING, attacker=seat, target=target, count=len(cards))
+        return
+    if card == Card.STROM:
+        log.emit(EventType.SKIP_PENDING, seat=state.next_seat(seat), by=seat)
+        return
+    if card in (Card.RIGHT, Card.LEFT):
+        log.emit(EventType.DIRECTION_CHANGED, direction=direction_name(CW if card == Card.RIGHT else CCW))
+        log.emit(EventType.PROTECTION_GAINED, seat=seat)
+    elif card == Card.ZADA:
+        log.emit(EventType.DAMAGE_HEALED, seat=seat, damage=max(0, state.damage[seat] - 1))
+    elif card == Card.HOUSE:
+        skipped = state.next_seat(seat)
+        log.emit(EventType.PLAYER_SKIPPED, seat=skipped)
+        log.emit(EventType.PROTECTION_GAINED, seat=skipped)
+    _end_turn(log)
+
+
+def _burn(log: _Log, cmd: Burn) -> None:
+    state, seat = log.state, cmd.seat
+    if has_turn_play(state, seat):
+        raise _illegal(ErrorCode.MUST_PLAY, "you may burn only when no card can be played")
+    hand = state.hands[seat]
+    if cmd.card is None and hand:
+        raise _illegal(ErrorCode.BAD_COMMAND, "name the card to burn")
+    if cmd.card is not None and cmd.card not in hand:
+        raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {cmd.card}")
+    log.emit(EventType.CARD_BURNED, seat=seat, card=cmd.card)
+    _end_turn(log)
+
+
+def _answer_volley(log: _Log, cmd: React) -> None:
+    state, seat = log.state, cmd.seat
+    volley = state.volley
+    assert volley is not None
+    if cmd.card not in (None, Card.TAPTAP):
+        raise _illegal(ErrorCode.BAD_REACTION, "a volley is answered with Hare Taptap or not at all")
+    if cmd.card == Card.TAPTAP:
+        if Card.TAPTAP not in state.hands[seat]:
+            raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Hare Taptap")
+        log.emit(EventType.REACTION_PLAYED, seat=seat, card=Card.TAPTAP.value, kind="volley")
+        _end_turn(log)
+        return
+    log.emit(EventType.REACTION_DECLINED, seat=seat, kind="volley")
+    before = state.damage[seat]
+    after = min(state.ruleset.max_damage, before + volley.count)
+    log.emit(EventType.DAMAGE_TAKEN, seat=seat, amount=after - before, damage=after)
+    if after >= state.ruleset.max_damage:
+        log.emit(EventType.PLAYER_ELIMINATED, seat=seat, cards=list(state.hands[seat]))
+        alive = log.state.alive()
+        if len(alive) == 1:
+            log.emit(EventType.GAME_ENDED, result=Result.WIN.value, winner=alive[0], survivors=alive)
+            return
+    _end_turn(log)
+
+
+def _answer_skip(log: _Log, cmd: React) -> None:
+    state, seat = log.state, cmd.seat
+    if cmd.card not in (None, Card.STROM):
+        raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
+    if cmd.card == Card.STROM:
+        if Card.STROM not in state.hands[seat]:
+            raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Strom")
+        log.emit(EventType.REACTION_PLAYED, seat=seat, card=Card.STROM.value, kind="skip")
+        log.emit(EventType.SKIP_PENDING, seat=state.next_seat(seat), by=seat)
+        return
+    log.emit(EventType.REACTION_DECLINED, seat=seat, kind="skip")
+    log.emit(EventType.PLAYER_SKIPPED, seat=seat)
+    _end_turn(log)
+
+
+def _discard(log: _Log, cmd: Discard) -> None:
+    state, seat = log.state, cmd.seat
+    if len(cmd.cards) != state.discard_count:
+        raise _illegal(ErrorCode.BAD_DISCARD, f"discard exactly {state.discard_count} cards")
+    if Counter(cmd.cards) - Counter(state.hands[seat]):
+        raise _illegal(ErrorCode.BAD_DISCARD, "you can only discard cards you hold")
+    log.emit(EventType.CARDS_DISCARDED, seat=seat, cards=list(cmd.cards))
+    _require_discards(log)
+
+
+def _end_turn(log: _Log) -> None:
+    """R8: the active player draws up to their maximum, then R9 and the next turn."""
+    seat = log.state.turn_seat
+    while True:
+        state = log.state
+        need = state.max_hand(seat) - len(state.hands[seat])
+        if need <= 0:
+            break
+        if state.draw_pile:
+            log.emit(EventType.CARDS_DRAWN, seat=seat, cards=list(state.draw_pile[:need]))
+        elif len(state.discard_pile) > 1:
+            log.emit(EventType.DRAW_PILE_RESHUFFLED, cards=log.shuffle(state.discard_pile[:-1]))
+        else:
+            break
+    _require_discards(log)
+
+
+def _require_discards(log: _Log) -> None:
+    """R9: seats over their maximum discard one at a time, from the active player onwards."""
+    state = log.state
+    seat = state.turn_seat
+    for _ in range(state.players):
+        excess = len(state.hands[seat]) - state.max_hand(seat)
+        if excess > 0:
+            log.emit(EventType.DISCARD_REQUIRED, seat=seat, count=excess)
+            return
+        seat = (seat + state.direction) % state.players
+    _next_turn(log)
+
+
+def _next_turn(log: _Log) -> None:
+    """R10 and R14."""
+    state = log.state
+    if state.turn_number >= state.ruleset.turn_limit:
+        log.emit(EventType.GAME_ENDED, result=Result.DRAW.value, winner=None, survivors=state.alive())
+        return
+    base = state.skipped if state.skipped is not None else state.turn_seat
+    log.emit(EventType.TURN_STARTED, seat=state.next_seat(base), turn=state.turn_number + 1)

@@ -1,0 +1,86 @@
+"""The ruleset is data (R2): deck, packs and limits, recorded in each game's first event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import BASE_DECK, PACK_MAX_PLAYERS, PACKS, Card
+from .errors import ErrorCode, InvalidRuleset
+
+BASE_MIN_PLAYERS = 2
+BASE_MAX_PLAYERS = 4
+DEFAULT_TURN_LIMIT = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    deck: tuple[tuple[str, int], ...]
+    packs: tuple[str, ...] = ()
+    mini: int = 0
+    min_players: int = BASE_MIN_PLAYERS
+    max_players: int = BASE_MAX_PLAYERS
+    hand_size: int = 5
+    max_damage: int = 5
+    turn_limit: int = DEFAULT_TURN_LIMIT
+
+    def cards(self) -> list[str]:
+        """The unshuffled deck, in a fixed order."""
+        out: list[str] = []
+        for card, count in self.deck:
+            out.extend([card] * count)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deck": dict(self.deck),
+            "packs": list(self.packs),
+            "mini": self.mini,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "hand_size": self.hand_size,
+            "max_damage": self.max_damage,
+            "turn_limit": self.turn_limit,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        return cls(
+            deck=tuple((str(c), int(n)) for c, n in dict(data["deck"]).items()),
+            packs=tuple(data.get("packs", ())),
+            mini=int(data.get("mini", 0)),
+            min_players=int(data.get("min_players", BASE_MIN_PLAYERS)),
+            max_players=int(data.get("max_players", BASE_MAX_PLAYERS)),
+            hand_size=int(data.get("hand_size", 5)),
+            max_damage=int(data.get("max_damage", 5)),
+            turn_limit=int(data.get("turn_limit", DEFAULT_TURN_LIMIT)),
+        )
+
+
+def make_ruleset(packs: Iterable[str] = (), mini: int = 0, turn_limit: int = DEFAULT_TURN_LIMIT) -> Ruleset:
+    """Base deck plus the named packs and `mini` disabled Hare Mini cards."""
+    packs = tuple(packs)
+    counts = dict(BASE_DECK)
+    max_players = BASE_MAX_PLAYERS
+    for pack in packs:
+        if pack not in PACKS:
+            raise InvalidRuleset(ErrorCode.BAD_RULESET, f"unknown pack {pack!r}")
+        for card, n in PACKS[pack].items():
+            counts[card] = counts.get(card, 0) + n
+        max_players = max(max_players, PACK_MAX_PLAYERS.get(pack, BASE_MAX_PLAYERS))
+    if len(set(packs)) != len(packs):
+        raise InvalidRuleset(ErrorCode.BAD_RULESET, "a pack is named twice")
+    if not 0 <= mini <= 20:
+        raise InvalidRuleset(ErrorCode.BAD_RULESET, "mini must be between 0 and 20")
+    if turn_limit < 1:
+        raise InvalidRuleset(ErrorCode.BAD_RULESET, "turn_limit must be at least 1")
+    if mini:
+        counts[Card.MINI] = mini
+    return Ruleset(
+        deck=tuple((str(c), n) for c, n in counts.items()),
+        packs=packs,
+        mini=mini,
+        max_players=max_players,
+        turn_limit=turn_limit,
+    )

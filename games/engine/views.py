@@ -1,0 +1,68 @@
+"""What a person may see: the only road by which state or events leave the engine toward people."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .events import EventType, direction_name
+from .state import GameState
+
+
+def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The state as `seat` sees it (None: a spectator). Never another seat's cards or the draw order."""
+    awaiting = state.awaiting
+    view: dict[str, Any] = {
+        "players": [
+            {
+                "seat": s,
+                "hand_size": len(state.hands[s]),
+                "damage": state.damage[s],
+                "max_hand": state.max_hand(s),
+                "protected": s in state.protected,
+                "eliminated": state.is_eliminated(s),
+            }
+            for s in range(state.players)
+        ],
+        "seat": seat,
+        "hand": list(state.hands[seat]) if seat is not None else None,
+        "shuffler": state.shuffler,
+        "turn": state.turn_seat,
+        "turn_number": state.turn_number,
+        "direction": direction_name(state.direction),
+        "draw_pile_size": len(state.draw_pile),
+        "discard_pile_size": len(state.discard_pile),
+        "discard_top": state.discard_pile[-1] if state.discard_pile else None,
+        "awaiting": {"seat": awaiting.seat, "kind": awaiting.kind.value} if awaiting else None,
+        "volley": (
+            {"attacker": state.volley.attacker, "target": state.volley.target, "count": state.volley.count}
+            if state.volley
+            else None
+        ),
+        "discard_count": state.discard_count if awaiting else 0,
+        "over": state.over,
+        "result": state.result.value if state.result else None,
+        "winner": state.winner,
+        "turn_limit": state.ruleset.turn_limit,
+    }
+    return view
+
+
+def event_for(e: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    """`e` as `seat` may see it: hidden cards become counts (e.g. "seat 2 drew 2 cards")."""
+    kind = e["type"]
+    if kind == EventType.CARDS_DRAWN and e["seat"] != seat:
+        out = {k: v for k, v in e.items() if k != "cards"}
+        out["count"] = len(e["cards"])
+        return out
+    if kind == EventType.DRAW_PILE_RESHUFFLED:
+        out = {k: v for k, v in e.items() if k != "cards"}
+        out["count"] = len(e["cards"])
+        return out
+    if kind == EventType.GAME_STARTED:
+        out = {k: v for k, v in e.items() if k not in ("hands", "draw_pile")}
+        out["hand_sizes"] = [len(h) for h in e["hands"]]
+        out["hand"] = list(e["hands"][seat]) if seat is not None else None
+        out["draw_pile_size"] = len(e["draw_pile"])
+        return out
+    return dict(e)

@@ -1,0 +1,50 @@
+"""Every API error is JSON with a stable `code` and a `detail` for people."""
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """A refusal from a service, raised with its own code and HTTP status."""
+
+    def __init__(self, code: str, detail: str, status_code: int = status.HTTP_400_BAD_REQUEST) -> None:
+        super().__init__(detail=detail, code=code)
+        self.status_code = status_code
+        self.error_code = code
+
+
+_DEFAULT_CODES = {
+    400: "invalid",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    415: "unsupported_media_type",
+    429: "throttled",
+}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, ApiError):
+        response.data = {"code": exc.error_code, "detail": str(exc.detail)}
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"code": "invalid", "detail": "the request is not valid", "fields": exc.detail}
+        return response
+    code = getattr(exc, "default_code", None) or _DEFAULT_CODES.get(response.status_code, "error")
+    detail = getattr(exc, "detail", str(exc))
+    response.data = {"code": str(code), "detail": str(detail)}
+    return response
