@@ -1,2 +1,13 @@
+from django.urls import path
 
-urlpatterns: list = []
+from . import api
+
+urlpatterns = [
+    path("register/", api.RegisterView.as_view(), name="api-register"),
+    path("token/", api.TokenView.as_view(), name="api-token"),
+    path("login/", api.LoginView.as_view(), name="api-login"),
+    path("logout/", api.LogoutView.as_view(), name="api-logout"),
+    path("password/", api.PasswordView.as_view(), name="api-password"),
+    path("me/", api.MeView.as_view(), name="api-me"),
+    path("users/<str:username>/", api.ProfileView.as_view(), name="api-profile"),
+]

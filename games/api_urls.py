@@ -1,2 +1,23 @@
+from django.urls import path
 
-urlpatterns: list = []
+from .api import views
+
+table_actions = ["join", "leave", "add-bot", "remove-bot", "start", "next-game"]
+
+urlpatterns = [
+    path("tables/", views.TableListView.as_view(), name="api-tables"),
+    path("tables/<int:pk>/", views.TableDetailView.as_view(), name="api-table"),
+    path("tables/<int:pk>/games/", views.TableGamesView.as_view(), name="api-table-games"),
+    *[
+        path(
+            f"tables/<int:pk>/{action}/",
+            views.TableActionView.as_view(action=action),
+            name=f"api-table-{action}",
+        )
+        for action in table_actions
+    ],
+    path("games/<int:pk>/", views.GameDetailView.as_view(), name="api-game"),
+    path("games/<int:pk>/commands/", views.GameCommandView.as_view(), name="api-game-commands"),
+    path("games/<int:pk>/events/", views.GameEventsView.as_view(), name="api-game-events"),
+    path("games/<int:pk>/reclaim/", views.GameReclaimView.as_view(), name="api-game-reclaim"),
+]

@@ -4,19 +4,11 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-
-class ApiError(exceptions.APIException):
-    """A refusal from a service, raised with its own code and HTTP status."""
-
-    def __init__(self, code: str, detail: str, status_code: int = status.HTTP_400_BAD_REQUEST) -> None:
-        super().__init__(detail=detail, code=code)
-        self.status_code = status_code
-        self.error_code = code
-
+from .errors import ServiceError
 
 _DEFAULT_CODES = {
     400: "invalid",
@@ -31,6 +23,8 @@ _DEFAULT_CODES = {
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ServiceError):
+        return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -38,9 +32,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, ApiError):
-        response.data = {"code": exc.error_code, "detail": str(exc.detail)}
-        return response
     if isinstance(exc, exceptions.ValidationError):
         response.data = {"code": "invalid", "detail": "the request is not valid", "fields": exc.detail}
         return response

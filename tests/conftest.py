@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.services import user_register, user_token
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache() -> None:
+    from games.eventlog import forget_states
+
+    forget_states()
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[..., Any]:
+    def make(name: str | None = None, password: str = "correct-horse-battery") -> Any:
+        return user_register(username=name or f"player{next(_names)}", password=password)
+
+    return make
+
+
+@pytest.fixture
+def client_for() -> Callable[[Any], APIClient]:
+    """An API client signed in with the user's token (as a non-browser client would be)."""
+
+    def make(user: Any) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user_token(user=user)}")
+        return client
+
+    return make

@@ -18,6 +18,7 @@ from .errors import EngineError, ErrorCode, IllegalCommand, InvalidRuleset
 from .events import Event, EventType, apply, replay
 from .legal import legal_commands
 from .ruleset import Ruleset, make_ruleset
+from .serialize import state_from_dict, state_to_dict
 from .state import CCW, CW, Awaiting, Decision, GameState, Result, Volley
 from .views import event_for, view_for
 
@@ -58,6 +59,8 @@ __all__ = [
     "setup_event",
     "start_events",
     "start_game",
+    "state_from_dict",
+    "state_to_dict",
     "step",
     "valid_targets",
     "view_for",

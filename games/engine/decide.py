@@ -14,7 +14,7 @@ from typing import Any
 from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, parse_command
 from .errors import ErrorCode, IllegalCommand, InvalidRuleset
-from .events import Event, EventType, apply, direction_name, event
+from .events import Event, EventType, apply, direction_name, event, fold_into, replace
 from .ruleset import Ruleset
 from .state import CCW, CW, Decision, GameState, Result
 
@@ -27,7 +27,12 @@ def keep_order(cards: Sequence[str]) -> list[str]:
 
 
 class _Log:
-    """The events decided so far and the state they lead to."""
+    """The events decided so far and the state they lead to.
+
+    The first event copies the given state; later ones fold into that private copy in place
+    (one copy per command, not per event). So read `log.state` afresh after each `emit`; the
+    state `decide` was given is never changed.
+    """
 
     __slots__ = ("events", "shuffle", "state")
 
@@ -38,7 +43,9 @@ class _Log:
 
     def emit(self, etype: EventType, /, **fields: Any) -> None:
         e = event(etype, **fields)
-        self.state = apply(self.state, e)
+        if not self.events:
+            self.state = replace(self.state)  # the private copy
+        fold_into(self.state, e)
         self.events.append(e)
 
 
@@ -181,6 +188,8 @@ def step(
 
 def _play(log: _Log, cmd: Play) -> None:
     state, seat, cards = log.state, cmd.seat, cmd.cards
+    if not cards:
+        raise _illegal(ErrorCode.BAD_COMMAND, "play at least one card")
     card = cards[0]
     if len(set(cards)) > 1:
         raise _illegal(ErrorCode.MIXED_CARDS, "different cards are never played in one turn")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from enum import StrEnum
-from functools import reduce
 from typing import Any
 
 from .ruleset import Ruleset
@@ -43,9 +42,17 @@ class EventType(StrEnum):
     GAME_ABORTED = "GameAborted"
 
 
-def event(etype: EventType, /, **fields: Any) -> Event:
-    return {"type": etype.value, "version": EVENT_VERSION, **fields}
+_TYPE_NAME: dict[str, str] = {t: t.value for t in EventType}  # `.value` on an enum is slow
 
+
+def event(etype: EventType, /, **fields: Any) -> Event:
+    return {"type": _TYPE_NAME[etype], "version": EVENT_VERSION, **fields}
+
+
+# Each fold function returns the fields an event changes. `apply` builds a new state from them;
+# `replay` and `decide` fold a private copy in place (`fold_into`), so that a turn's events cost
+# one copy of the state rather than one each. Every value stored in a state is itself immutable.
+Changes = dict[str, Any]
 
 _FIELDS = tuple(f.name for f in fields(GameState))
 _new = object.__new__
@@ -56,7 +63,9 @@ def replace(state: GameState, **changes: Any) -> GameState:
     """dataclasses.replace for GameState, without re-running __init__: the fold's hot path."""
     new = _new(GameState)
     for name in _FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
+        _set(new, name, getattr(state, name))
+    for name, value in changes.items():
+        _set(new, name, value)
     return new
 
 
@@ -87,9 +96,8 @@ def _set_damage(state: GameState, seat: int, value: int) -> tuple[int, ...]:
     return tuple(damage)
 
 
-def _from_hand_to_discard(state: GameState, seat: int, cards: Sequence[str], **changes: Any) -> GameState:
-    return replace(
-        state,
+def _from_hand_to_discard(state: GameState, seat: int, cards: Sequence[str], **changes: Any) -> Changes:
+    return dict(
         hands=_set_hand(state, seat, _remove(state.hands[seat], cards)),
         discard_pile=state.discard_pile + tuple(cards),
         **changes,
@@ -114,109 +122,105 @@ def initial_state(e: Mapping[str, Any]) -> GameState:
     )
 
 
-def _turn_started(s: GameState, e: Event) -> GameState:
+def _turn_started(s: GameState, e: Event) -> Changes:
     seat = e["seat"]
-    return replace(
-        s,
-        turn_seat=seat,
-        turn_number=e["turn"],
-        protected=s.protected - {seat},
-        awaiting=Awaiting(seat, Decision.TURN),
-        skipped=None,
-        volley=None,
-        skip_from=None,
-    )
+    return {
+        "turn_seat": seat,
+        "turn_number": e["turn"],
+        "protected": s.protected - {seat},
+        "awaiting": Awaiting(seat, Decision.TURN),
+        "skipped": None,
+        "volley": None,
+        "skip_from": None,
+    }
 
 
-def _cards_played(s: GameState, e: Event) -> GameState:
+def _cards_played(s: GameState, e: Event) -> Changes:
     return _from_hand_to_discard(s, e["seat"], e["cards"], awaiting=None)
 
 
-def _direction_changed(s: GameState, e: Event) -> GameState:
-    return replace(s, direction=direction_value(e["direction"]))
+def _direction_changed(s: GameState, e: Event) -> Changes:
+    return {"direction": direction_value(e["direction"])}
 
 
-def _protection_gained(s: GameState, e: Event) -> GameState:
-    return replace(s, protected=s.protected | {e["seat"]})
+def _protection_gained(s: GameState, e: Event) -> Changes:
+    return {"protected": s.protected | {e["seat"]}}
 
 
-def _damage_changed(s: GameState, e: Event) -> GameState:
-    return replace(s, damage=_set_damage(s, e["seat"], e["damage"]))
+def _damage_changed(s: GameState, e: Event) -> Changes:
+    return {"damage": _set_damage(s, e["seat"], e["damage"])}
 
 
-def _player_skipped(s: GameState, e: Event) -> GameState:
-    return replace(s, skipped=e["seat"], awaiting=None, skip_from=None)
+def _player_skipped(s: GameState, e: Event) -> Changes:
+    return {"skipped": e["seat"], "awaiting": None, "skip_from": None}
 
 
-def _volley_pending(s: GameState, e: Event) -> GameState:
-    return replace(
-        s,
-        volley=Volley(e["attacker"], e["target"], e["count"]),
-        awaiting=Awaiting(e["target"], Decision.VOLLEY),
-    )
+def _volley_pending(s: GameState, e: Event) -> Changes:
+    return {
+        "volley": Volley(e["attacker"], e["target"], e["count"]),
+        "awaiting": Awaiting(e["target"], Decision.VOLLEY),
+    }
 
 
-def _skip_pending(s: GameState, e: Event) -> GameState:
-    return replace(s, skip_from=e["by"], awaiting=Awaiting(e["seat"], Decision.SKIP))
+def _skip_pending(s: GameState, e: Event) -> Changes:
+    return {"skip_from": e["by"], "awaiting": Awaiting(e["seat"], Decision.SKIP)}
 
 
-def _reaction_played(s: GameState, e: Event) -> GameState:
+def _reaction_played(s: GameState, e: Event) -> Changes:
     return _from_hand_to_discard(s, e["seat"], [e["card"]], awaiting=None, volley=None)
 
 
-def _reaction_declined(s: GameState, e: Event) -> GameState:
-    return replace(s, awaiting=None)
+def _reaction_declined(s: GameState, e: Event) -> Changes:
+    return {"awaiting": None}
 
 
-def _damage_taken(s: GameState, e: Event) -> GameState:
-    return replace(s, damage=_set_damage(s, e["seat"], e["damage"]), volley=None)
+def _damage_taken(s: GameState, e: Event) -> Changes:
+    return {"damage": _set_damage(s, e["seat"], e["damage"]), "volley": None}
 
 
-def _player_eliminated(s: GameState, e: Event) -> GameState:
+def _player_eliminated(s: GameState, e: Event) -> Changes:
     seat = e["seat"]
-    return replace(
-        s,
-        hands=_set_hand(s, seat, ()),
-        discard_pile=s.discard_pile + s.hands[seat],
-        protected=s.protected - {seat},
-    )
+    return {
+        "hands": _set_hand(s, seat, ()),
+        "discard_pile": s.discard_pile + s.hands[seat],
+        "protected": s.protected - {seat},
+    }
 
 
-def _card_burned(s: GameState, e: Event) -> GameState:
+def _card_burned(s: GameState, e: Event) -> Changes:
     card = e["card"]
     return _from_hand_to_discard(s, e["seat"], [card] if card else [], awaiting=None)
 
 
-def _cards_drawn(s: GameState, e: Event) -> GameState:
+def _cards_drawn(s: GameState, e: Event) -> Changes:
     seat, cards = e["seat"], e["cards"]
-    return replace(
-        s,
-        hands=_set_hand(s, seat, s.hands[seat] + tuple(cards)),
-        draw_pile=s.draw_pile[len(cards) :],
-    )
+    return {
+        "hands": _set_hand(s, seat, s.hands[seat] + tuple(cards)),
+        "draw_pile": s.draw_pile[len(cards) :],
+    }
 
 
-def _reshuffled(s: GameState, e: Event) -> GameState:
-    return replace(s, draw_pile=s.draw_pile + tuple(e["cards"]), discard_pile=s.discard_pile[-1:])
+def _reshuffled(s: GameState, e: Event) -> Changes:
+    return {"draw_pile": s.draw_pile + tuple(e["cards"]), "discard_pile": s.discard_pile[-1:]}
 
 
-def _discard_required(s: GameState, e: Event) -> GameState:
-    return replace(s, awaiting=Awaiting(e["seat"], Decision.DISCARD), discard_count=e["count"])
+def _discard_required(s: GameState, e: Event) -> Changes:
+    return {"awaiting": Awaiting(e["seat"], Decision.DISCARD), "discard_count": e["count"]}
 
 
-def _cards_discarded(s: GameState, e: Event) -> GameState:
+def _cards_discarded(s: GameState, e: Event) -> Changes:
     return _from_hand_to_discard(s, e["seat"], e["cards"], awaiting=None, discard_count=0)
 
 
-def _game_ended(s: GameState, e: Event) -> GameState:
-    return replace(s, result=Result(e["result"]), winner=e.get("winner"), awaiting=None, volley=None)
+def _game_ended(s: GameState, e: Event) -> Changes:
+    return {"result": Result(e["result"]), "winner": e.get("winner"), "awaiting": None, "volley": None}
 
 
-def _game_aborted(s: GameState, e: Event) -> GameState:
-    return replace(s, result=Result.ABORTED, winner=None, awaiting=None, volley=None)
+def _game_aborted(s: GameState, e: Event) -> Changes:
+    return {"result": Result.ABORTED, "winner": None, "awaiting": None, "volley": None}
 
 
-_FOLD: dict[str, Callable[[GameState, Event], GameState]] = {
+_FOLD: dict[str, Callable[[GameState, Event], Changes]] = {
     EventType.TURN_STARTED: _turn_started,
     EventType.CARDS_PLAYED: _cards_played,
     EventType.DIRECTION_CHANGED: _direction_changed,
@@ -246,11 +250,27 @@ def apply(state: GameState | None, e: Mapping[str, Any]) -> GameState:
         return initial_state(e)
     assert state is not None, "the first event of a game is GameStarted"
     fold = _FOLD.get(kind)
-    return fold(state, e) if fold else state  # type: ignore[arg-type]
+    return replace(state, **fold(state, e)) if fold else state  # type: ignore[arg-type]
+
+
+def fold_into(draft: GameState, e: Mapping[str, Any]) -> None:
+    """`apply` for a private working copy no one else can see yet: changes `draft` in place.
+
+    Not for GameStarted, which makes a new state. Callers own `draft` until they hand it out.
+    """
+    fold = _FOLD.get(e["type"])
+    if fold:
+        for name, value in fold(draft, e).items():  # type: ignore[arg-type]
+            _set(draft, name, value)
 
 
 def replay(events: Iterable[Mapping[str, Any]]) -> GameState:
-    state = reduce(apply, events, None)
+    state: GameState | None = None
+    for e in events:
+        if state is None or e["type"] == EventType.GAME_STARTED:
+            state = apply(state, e)  # a new state, private to this replay
+        else:
+            fold_into(state, e)
     if state is None:
         raise ValueError("no events to replay")
     return state

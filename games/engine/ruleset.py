@@ -47,7 +47,8 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
         return cls(
-            deck=tuple((str(c), int(n)) for c, n in dict(data["deck"]).items()),
+            # JSON stores (PostgreSQL's jsonb among them) may reorder keys: restore the card order.
+            deck=tuple(sorted(((str(c), int(n)) for c, n in dict(data["deck"]).items()), key=_card_rank)),
             packs=tuple(data.get("packs", ())),
             mini=int(data.get("mini", 0)),
             min_players=int(data.get("min_players", BASE_MIN_PLAYERS)),
@@ -56,6 +57,13 @@ class Ruleset:
             max_damage=int(data.get("max_damage", 5)),
             turn_limit=int(data.get("turn_limit", DEFAULT_TURN_LIMIT)),
         )
+
+
+_CARD_ORDER = {card.value: i for i, card in enumerate(Card)}
+
+
+def _card_rank(entry: tuple[str, int]) -> tuple[int, str]:
+    return (_CARD_ORDER.get(entry[0], len(_CARD_ORDER)), entry[0])
 
 
 def make_ruleset(packs: Iterable[str] = (), mini: int = 0, turn_limit: int = DEFAULT_TURN_LIMIT) -> Ruleset:

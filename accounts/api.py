@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.access import access_signed_in
+from games.selectors import user_game_stats, user_games
+from harehra_site.errors import ServiceError
+
+from .services import (
+    user_change_password,
+    user_check_credentials,
+    user_register,
+    user_sign_in,
+    user_sign_out,
+    user_token,
+)
+
+
+class RegisterSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=256, write_only=True)
+    email = serializers.CharField(required=False, allow_blank=True, max_length=254)
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=256, write_only=True)
+
+
+class PasswordSerializer(serializers.Serializer):
+    old_password = serializers.CharField(max_length=256)
+    new_password = serializers.CharField(max_length=256)
+
+
+def _body(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise ServiceError("invalid", "the request body is a JSON object")
+    s = serializer_class(data=request.data)
+    s.is_valid(raise_exception=True)
+    return dict(s.validated_data)
+
+
+def profile(user: Any) -> dict[str, Any]:
+    return {
+        "username": user.get_username(),
+        "stats": user_game_stats(user),
+        "games": [
+            {
+                "id": g.pk,
+                "table": g.table_id,
+                "status": g.status,
+                "result": g.result,
+                "url": f"/api/games/{g.pk}/",
+                "created_at": g.created_at.isoformat(),
+            }
+            for g in user_games(user)
+        ],
+    }
+
+
+TOKEN = inline_serializer("Token", {"token": serializers.CharField(), "username": serializers.CharField()})
+
+
+class RegisterView(APIView):
+    @extend_schema(request=RegisterSerializer, responses={201: TOKEN})
+    def post(self, request: Request) -> Response:
+        data = _body(RegisterSerializer, request)
+        user = user_register(**data)
+        return Response(
+            {"username": user.get_username(), "token": user_token(user=user)}, status=status.HTTP_201_CREATED
+        )
+
+
+class TokenView(APIView):
+    @extend_schema(request=CredentialsSerializer, responses={200: TOKEN})
+    def post(self, request: Request) -> Response:
+        data = _body(CredentialsSerializer, request)
+        user = user_check_credentials(**data)
+        return Response({"username": user.get_username(), "token": user_token(user=user)})
+
+
+class LoginView(APIView):
+    authentication_classes: list = []  # a sign-in needs no CSRF token from an old session
+
+    @extend_schema(request=CredentialsSerializer, responses={200: OpenApiResponse(description="signed in")})
+    def post(self, request: Request) -> Response:
+        data = _body(CredentialsSerializer, request)
+        user = user_sign_in(request=request._request, **data)
+        return Response({"username": user.get_username()})
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        user_sign_out(request=request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordView(APIView):
+    @extend_schema(request=PasswordSerializer, responses={204: None})
+    def post(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        data = _body(PasswordSerializer, request)
+        user_change_password(request=request._request, user=request.user, **data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="your profile")})
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        return Response(profile(request.user))
+
+
+class ProfileView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="a player's profile")})
+    def get(self, request: Request, username: str) -> Response:
+        user = get_object_or_404(get_user_model(), username=username)
+        return Response(profile(user))

@@ -1,0 +1,81 @@
+"""Accounts: register, sign in and out, passwords and API tokens."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, get_user_model, login, logout, update_session_auth_hash
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from rest_framework.authtoken.models import Token
+
+from harehra_site.errors import ServiceError
+
+USERNAME_MAX = 30
+
+
+def user_register(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
+    User = get_user_model()
+    username = (username or "").strip()
+    if not username or len(username) > USERNAME_MAX:
+        raise ServiceError("bad_username", f"a username is 1 to {USERNAME_MAX} characters")
+    try:
+        User.username_validator(username)  # type: ignore[attr-defined]
+    except ValidationError as e:
+        raise ServiceError("bad_username", "letters, digits and @/./+/-/_ only") from e
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError as e:
+            raise ServiceError("bad_email", "that is not an email address") from e
+    if User.objects.filter(username__iexact=username).exists():
+        raise ServiceError("username_taken", "that username is taken", 409)
+    candidate = User(username=username, email=email)
+    try:
+        validate_password(password or "", user=candidate)
+    except ValidationError as e:
+        raise ServiceError("weak_password", " ".join(e.messages)) from e
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError as e:
+        raise ServiceError("username_taken", "that username is taken", 409) from e
+
+
+def user_check_credentials(*, username: str, password: str) -> AbstractBaseUser:
+    user = authenticate(username=username, password=password)
+    if user is None:
+        raise ServiceError("bad_credentials", "wrong username or password", 401)
+    return user
+
+
+def user_sign_in(*, request: HttpRequest, username: str, password: str) -> AbstractBaseUser:
+    """Django's login() gives the session a new key, so a planted session id is worthless."""
+    user = user_check_credentials(username=username, password=password)
+    login(request, user)
+    return user
+
+
+def user_sign_out(*, request: HttpRequest) -> None:
+    logout(request)
+
+
+def user_token(*, user: AbstractBaseUser) -> str:
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def user_change_password(
+    *, request: HttpRequest, user: AbstractBaseUser, old_password: str, new_password: str
+) -> None:
+    if not user.check_password(old_password or ""):
+        raise ServiceError("bad_credentials", "the current password is wrong", 401)
+    try:
+        validate_password(new_password or "", user=user)
+    except ValidationError as e:
+        raise ServiceError("weak_password", " ".join(e.messages)) from e
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    update_session_auth_hash(request, user)

@@ -1,0 +1,68 @@
+"""Who may do what: the one place the service layer asks."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from harehra_site.errors import ServiceError
+
+from .models import Game, GameSeat, Table, Visibility
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def access_signed_in(user: AnyUser) -> None:
+    if not user.is_authenticated:
+        raise ServiceError("not_authenticated", "sign in first", 401)
+    if not user.is_active:
+        raise ServiceError("account_disabled", "this account cannot play", 403)
+
+
+def access_table_host(table: Table, user: AnyUser) -> None:
+    access_signed_in(user)
+    if table.host_id != user.pk:
+        raise ServiceError("not_host", "only the table's host may do that", 403)
+
+
+def access_table_seated(table: Table, user: AnyUser) -> int:
+    """The seat number `user` holds at `table`."""
+    access_signed_in(user)
+    seat = table.seat_set.filter(user_id=user.pk).values_list("number", flat=True).first()
+    if seat is None:
+        raise ServiceError("not_seated", "you have no seat at this table", 403)
+    return seat
+
+
+def access_table_view(table: Table, user: AnyUser, invite_code: str | None = None) -> None:
+    """Public tables are open to all; private ones to their people and holders of the invite link."""
+    if table.visibility == Visibility.PUBLIC or invite_code == table.invite_code:
+        return
+    if user.is_authenticated and (
+        table.host_id == user.pk or table.seat_set.filter(user_id=user.pk).exists()
+    ):
+        return
+    raise ServiceError("not_found", "no such table", 404)
+
+
+def game_seat_of(game: Game, user: AnyUser) -> int | None:
+    if not user.is_authenticated:
+        return None
+    return GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
+
+
+def access_game_seat(game: Game, user: AnyUser) -> int:
+    """The seat `user` plays in `game`; spectators and strangers are refused."""
+    access_signed_in(user)
+    seat = game_seat_of(game, user)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not playing in this game", 403)
+    return seat
+
+
+def access_game_view(game: Game, user: AnyUser) -> int | None:
+    """The seat whose view `user` gets (None: a spectator), or not_found for a private stranger."""
+    seat = game_seat_of(game, user)
+    if seat is not None:
+        return seat
+    access_table_view(game.table, user)
+    return None

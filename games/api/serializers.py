@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from ..models import Game, ReplayAccess, Seat, Table, Visibility
+
+
+class TableCreateSerializer(serializers.Serializer):
+    seats = serializers.IntegerField(default=4, min_value=2, max_value=6)
+    packs = serializers.ListField(child=serializers.CharField(max_length=32), default=list, max_length=4)
+    mini = serializers.IntegerField(default=0, min_value=0, max_value=20)
+    turn_timer = serializers.IntegerField(default=30, min_value=5, max_value=600)
+    reaction_timer = serializers.IntegerField(default=10, min_value=3, max_value=600)
+    discard_timer = serializers.IntegerField(default=10, min_value=3, max_value=600)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
+    replay_access = serializers.ChoiceField(choices=ReplayAccess.choices, default=ReplayAccess.PUBLIC)
+
+
+class SeatChoiceSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=5)
+    invite_code = serializers.CharField(required=False, allow_blank=True, max_length=64)
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seat
+        fields = ["number", "name", "is_bot"]
+
+    def get_name(self, seat: Seat) -> str | None:
+        if seat.is_bot:
+            return f"Bot {seat.number + 1}"
+        return seat.user.get_username() if seat.user else None
+
+
+class TableSerializer(serializers.ModelSerializer):
+    host = serializers.CharField(source="host.username", read_only=True)
+    seat_list = SeatSerializer(source="seat_set", many=True, read_only=True)
+    current_game = serializers.SerializerMethodField()
+    invite_code = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = [
+            "id",
+            "host",
+            "seats",
+            "packs",
+            "mini",
+            "turn_timer",
+            "reaction_timer",
+            "discard_timer",
+            "visibility",
+            "replay_access",
+            "status",
+            "next_shuffler",
+            "seat_list",
+            "current_game",
+            "invite_code",
+            "created_at",
+        ]
+
+    def get_current_game(self, table: Table) -> int | None:
+        game = table.games.order_by("-number").first()
+        return game.pk if game else None
+
+    def get_invite_code(self, table: Table) -> str | None:
+        """Only the host and seated players see the invite code, to pass it on."""
+        user = self.context["request"].user
+        if user.is_authenticated and (
+            table.host_id == user.pk or any(s.user_id == user.pk for s in table.seat_set.all())
+        ):
+            return table.invite_code
+        return None
+
+
+class CommandSerializer(serializers.Serializer):
+    client_cmd_id = serializers.CharField(max_length=64)
+    expected_seq = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    play = serializers.ListField(child=serializers.CharField(), required=False)
+    target = serializers.IntegerField(required=False, allow_null=True)
+    react = serializers.CharField(required=False)
+    discard = serializers.ListField(child=serializers.CharField(), required=False)
+    burn = serializers.CharField(required=False, allow_null=True)
+
+
+class GameSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Game
+        fields = ["id", "table", "number", "status", "result", "winner_seat", "created_at", "finished_at"]
+
+
+def command_from(data: dict[str, Any]) -> dict[str, Any]:
+    """The engine command inside a request body (the keys the engine knows)."""
+    return {k: data[k] for k in ("play", "target", "react", "discard", "burn") if k in data}

@@ -1,0 +1,90 @@
+"""Reading and appending a game's event log (rows to engine events and back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from .engine import Event, GameState, apply, replay, state_from_dict, state_to_dict
+from .models import Game, GameEvent, GameSnapshot
+
+# The newest state of recently used games in this process: (seq, state) by game. Every read
+# checks the seq against the database, so a stale entry is never used, only replaced. The key
+# includes the game's random replay key, so a reused primary key can never hit an old entry.
+_STATE_CACHE: dict[tuple[int, str], tuple[int, GameState]] = {}
+_STATE_CACHE_SIZE = 2048
+
+
+def row_to_event(row: GameEvent) -> Event:
+    return {**row.payload, "type": row.type, "version": row.version}
+
+
+def event_rows(game: Game, after: int = 0, upto: int | None = None) -> QuerySet[GameEvent]:
+    rows = GameEvent.objects.filter(game=game, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return rows.order_by("seq")
+
+
+def events_with_seq(game: Game, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
+    return [(row.seq, row_to_event(row)) for row in event_rows(game, after, upto)]
+
+
+def fold_from_log(game: Game) -> GameState:
+    """The state refolded from every event, ignoring snapshots and caches."""
+    return replay(event for _, event in events_with_seq(game))
+
+
+def load_state(game: Game, use_snapshot: bool = True) -> GameState:
+    """The state at `game.last_seq`: cache, else snapshot plus the events after it, else the log."""
+    cached = _STATE_CACHE.get((game.pk, game.replay_key))
+    if cached and cached[0] == game.last_seq:
+        return cached[1]
+    state: GameState | None = None
+    seq = 0
+    if use_snapshot:
+        snap = GameSnapshot.objects.filter(game=game).first()
+        if snap is not None and snap.seq <= game.last_seq:
+            state, seq = state_from_dict(snap.state), snap.seq
+    for _, event in events_with_seq(game, after=seq):
+        state = apply(state, event)
+    assert state is not None, "a game always has its GameStarted event"
+    remember_state(game, state)
+    return state
+
+
+def remember_state(game: Game, state: GameState) -> None:
+    if len(_STATE_CACHE) >= _STATE_CACHE_SIZE:
+        _STATE_CACHE.pop(next(iter(_STATE_CACHE)))
+    _STATE_CACHE[(game.pk, game.replay_key)] = (game.last_seq, state)
+
+
+def forget_states() -> None:
+    _STATE_CACHE.clear()
+
+
+def append_events(game: Game, events: list[Event], actor_id: int | None) -> list[tuple[int, Event]]:
+    """Write `events` after `game.last_seq`; the caller holds the game's row lock."""
+    first = game.last_seq + 1
+    rows = [
+        GameEvent(
+            game=game,
+            seq=first + i,
+            type=e["type"],
+            version=e["version"],
+            payload={k: v for k, v in e.items() if k not in ("type", "version")},
+            actor_id=actor_id,
+        )
+        for i, e in enumerate(events)
+    ]
+    GameEvent.objects.bulk_create(rows)
+    game.last_seq = first + len(events) - 1
+    return [(row.seq, e) for row, e in zip(rows, events, strict=True)]
+
+
+def save_snapshot(game: Game, state: GameState) -> None:
+    data: dict[str, Any] = state_to_dict(state)
+    updated = GameSnapshot.objects.filter(game=game).update(seq=game.last_seq, state=data)
+    if not updated:
+        GameSnapshot.objects.create(game=game, seq=game.last_seq, state=data)

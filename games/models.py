@@ -1,0 +1,182 @@
+"""Tables, games and the append-only event log. Models store and constrain; services decide."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public (listed in the lobby)"
+    PRIVATE = "private", "Private (invite link only)"
+
+
+class ReplayAccess(models.TextChoices):
+    PUBLIC = "public", "Anyone"
+    LINK = "link", "Anyone with the link"
+    PLAYERS = "players", "Players only"
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    PLAYING = "playing", "Game in progress"
+    BETWEEN = "between", "Between games"
+    CLOSED = "closed", "Closed"
+
+
+class Table(models.Model):
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables")
+    seats = models.PositiveSmallIntegerField()
+    packs = models.JSONField(default=list, blank=True)
+    mini = models.PositiveSmallIntegerField(default=0)
+    turn_timer = models.PositiveIntegerField(default=30)
+    reaction_timer = models.PositiveIntegerField(default=10)
+    discard_timer = models.PositiveIntegerField(default=10)
+    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
+    replay_access = models.CharField(max_length=16, choices=ReplayAccess.choices, default=ReplayAccess.PUBLIC)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_token)
+    status = models.CharField(max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN)
+    next_shuffler = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(seats__gte=2, seats__lte=6), name="table_seats_2_to_6"),
+            models.CheckConstraint(condition=Q(turn_timer__gte=5), name="table_turn_timer_min"),
+            models.CheckConstraint(condition=Q(reaction_timer__gte=3), name="table_reaction_timer_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk}"
+
+
+class Seat(models.Model):
+    """A chair at a table: empty, a person, or a bot."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
+            ),
+            models.CheckConstraint(condition=~Q(is_bot=True, user__isnull=False), name="seat_bot_or_user"),
+        ]
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+
+class GameStatus(models.TextChoices):
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
+    number = models.PositiveIntegerField()  # place in the table's series, from 1
+    players = models.PositiveSmallIntegerField()
+    shuffler = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.RUNNING)
+    result = models.CharField(max_length=16, blank=True, default="")
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_seq = models.PositiveIntegerField(default=0)
+    # The decision awaited now and when its time runs out; timers and the sweep read these.
+    awaiting_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    awaiting_kind = models.CharField(max_length=16, blank=True, default="")
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    replay_key = models.CharField(max_length=32, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+
+class GameSeat(models.Model):
+    """Who sat where in one game; `bot_playing` is who moves for the seat right now."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="game_seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="game_seats"
+    )
+    is_bot = models.BooleanField(default=False)
+    bot_playing = models.BooleanField(default=False)
+    missed_deadlines = models.PositiveSmallIntegerField(default=0)  # in a row; two make a seat away
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="gameseat_unique_seat"),
+        ]
+
+
+class GameEvent(models.Model):
+    """One entry of a game's append-only log. Database triggers refuse UPDATE and DELETE."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="gameevent_unique_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="gameevent_seq_from_1"),
+        ]
+
+
+class GameSnapshot(models.Model):
+    """A disposable cache of the folded state at `seq`; `verify_games` checks it against the log."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="snapshot", primary_key=True)
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+
+
+class CommandRecord(models.Model):
+    """An accepted command, so a resend of the same client id returns the same outcome."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="commands")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    client_cmd_id = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user", "client_cmd_id"], name="command_unique_client_id"
+            ),
+        ]

@@ -1,0 +1,80 @@
+"""Reads: what a person may see of tables and games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from .access import AnyUser, access_game_view
+from .engine import event_for, legal_commands, view_for
+from .eventlog import events_with_seq, load_state
+from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
+
+
+def table_list_open() -> QuerySet[Table]:
+    """Public tables that are waiting for players or between games, newest first."""
+    return (
+        Table.objects.filter(visibility=Visibility.PUBLIC)
+        .exclude(status=TableStatus.CLOSED)
+        .select_related("host")
+        .prefetch_related("seat_set__user")
+        .order_by("-created_at")
+    )
+
+
+def table_current_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+def seat_labels(game: Game) -> list[dict[str, Any]]:
+    rows = GameSeat.objects.filter(game=game).select_related("user").order_by("seat")
+    return [
+        {
+            "seat": r.seat,
+            "name": r.user.get_username() if r.user else f"Bot {r.seat + 1}",
+            "is_bot": r.is_bot,
+            "bot_playing": r.bot_playing,
+        }
+        for r in rows
+    ]
+
+
+def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
+    """The game as `user` may see it: their seat's view, or a spectator's, with its seq."""
+    seat = access_game_view(game, user)
+    state = load_state(game)
+    return {
+        "id": game.pk,
+        "table": game.table_id,
+        "number": game.number,
+        "status": game.status,
+        "seq": game.last_seq,
+        "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
+        "seats": seat_labels(game),
+        "view": view_for(state, seat),
+        "legal": legal_commands(state, seat) if seat is not None else [],
+    }
+
+
+def game_events_for(game: Game, user: AnyUser, after: int = 0) -> list[dict[str, Any]]:
+    seat = access_game_view(game, user)
+    return [{"seq": seq, "event": event_for(e, seat)} for seq, e in events_with_seq(game, after=after)]
+
+
+def user_game_stats(user: AnyUser) -> dict[str, int]:
+    finished = GameSeat.objects.filter(user_id=user.pk, game__status=GameStatus.FINISHED)
+    agg = finished.aggregate(
+        played=Count("pk"),
+        drawn=Count("pk", filter=Q(game__result="draw")),
+    )
+    won = sum(1 for seat, winner in finished.values_list("seat", "game__winner_seat") if seat == winner)
+    return {"played": agg["played"], "won": won, "drawn": agg["drawn"]}
+
+
+def user_games(user: AnyUser, limit: int = 50) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(game_seats__user_id=user.pk)
+        .select_related("table")
+        .order_by("-created_at")[:limit]
+    )

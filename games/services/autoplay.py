@@ -1,0 +1,86 @@
+"""Moves nobody typed: bots in their seats, and the default action when a deadline passes."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from harehra_site.errors import ServiceError
+
+from ..bots import get_bot
+from ..engine import GameState, legal_commands, view_for
+from ..eventlog import load_state
+from ..models import Game, GameSeat, GameStatus
+from .commands import CommandOutcome, game_command_submit_for_seat
+from .seats import seat_hand_to_bot
+
+log = logging.getLogger(__name__)
+MISSED_DEADLINES_BEFORE_AWAY = 2
+
+
+def bot_command(state: GameState, seat: int) -> dict[str, object]:
+    """What the seat's bot plays: chosen from the seat's view and its legal commands only."""
+    return get_bot().choose(view_for(state, seat), legal_commands(state, seat))
+
+
+def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
+    """If a bot plays the awaited seat, it moves (guarded: a stale wake-up changes nothing)."""
+    game = Game.objects.filter(pk=game_id, status=GameStatus.RUNNING, last_seq=guard_seq).first()
+    if game is None or game.awaiting_seat is None:
+        return None
+    if not GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True).exists():
+        return None
+    state = load_state(game)
+    try:
+        return game_command_submit_for_seat(
+            game=game,
+            seat=game.awaiting_seat,
+            command=bot_command(state, game.awaiting_seat),
+            guard_seq=guard_seq,
+        )
+    except ServiceError:
+        log.exception("bot move refused in game %s", game_id)
+        return None
+
+
+def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
+    """The awaited seat ran out of time: decline a reaction, else the autopilot plays.
+
+    Two missed deadlines in a row mark the seat away, and a bot takes it until its person returns.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if (
+            game is None
+            or game.status != GameStatus.RUNNING
+            or game.last_seq != guard_seq
+            or game.deadline_at is None
+            or game.deadline_at > timezone.now()
+            or game.awaiting_seat is None
+        ):
+            return None
+        seat = game.awaiting_seat
+        row = GameSeat.objects.get(game=game, seat=seat)
+        if not row.bot_playing:
+            row.missed_deadlines += 1
+            row.save(update_fields=["missed_deadlines"])
+            if row.missed_deadlines >= MISSED_DEADLINES_BEFORE_AWAY:
+                seat_hand_to_bot(game=game, seat=seat, reason="timeout")
+                game.refresh_from_db()
+        state = load_state(game)
+        if game.awaiting_kind in ("volley", "skip"):
+            command: dict[str, object] = {"react": "none"}
+        else:
+            command = bot_command(state, seat)
+        return game_command_submit_for_seat(game=game, seat=seat, command=command, guard_seq=game.last_seq)
+
+
+def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
+    """(game, seq) pairs whose deadline has passed: the sweep's work list."""
+    return list(
+        Game.objects.filter(status=GameStatus.RUNNING, deadline_at__lte=timezone.now())
+        .order_by("deadline_at")
+        .values_list("pk", "last_seq")[:limit]
+    )

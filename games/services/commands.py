@@ -1,0 +1,158 @@
+"""Every move in every game goes through here: check, lock, decide, append, publish after commit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from harehra_site.errors import ServiceError
+
+from ..access import AnyUser, access_game_seat
+from ..engine import Decision, EngineError, Event, GameState, parse_command, step
+from ..eventlog import append_events, events_with_seq, load_state, remember_state, save_snapshot
+from ..models import CommandRecord, Game, GameSeat, GameStatus, Table
+from ..publish import publish_game_events
+from .shuffle import system_shuffle
+
+# Refusals that depend on the game's state answer 409; a malformed command is a 400.
+_BAD_REQUEST_CODES = {"bad_command"}
+MAX_CLIENT_CMD_ID = 64
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    game_id: int
+    seat: int
+    events: list[tuple[int, Event]]
+    duplicate: bool = False
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1][0] if self.events else 0
+
+
+def game_command_submit(
+    *,
+    game: Game,
+    user: AnyUser,
+    command: Any,
+    client_cmd_id: Any,
+    expected_seq: Any = None,
+) -> CommandOutcome:
+    """A person's command. Resending the same client_cmd_id returns the first outcome, writing nothing."""
+    if not isinstance(client_cmd_id, str) or not 1 <= len(client_cmd_id) <= MAX_CLIENT_CMD_ID:
+        raise ServiceError("bad_command", f"client_cmd_id is a string of 1 to {MAX_CLIENT_CMD_ID} characters")
+    if expected_seq is not None and (isinstance(expected_seq, bool) or not isinstance(expected_seq, int)):
+        raise ServiceError("bad_command", "expected_seq is an integer")
+    if not isinstance(command, dict):
+        raise ServiceError("bad_command", "a command is a JSON object")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seat = access_game_seat(game, user)
+        record = CommandRecord.objects.filter(game=game, user_id=user.pk, client_cmd_id=client_cmd_id).first()
+        if record is not None:
+            events = events_with_seq(game, after=record.first_seq - 1, upto=record.last_seq)
+            return CommandOutcome(game.pk, record.seat, events, duplicate=True)
+        if GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists():
+            raise ServiceError("seat_away", "a bot is playing your seat: take it back first", 409)
+        if expected_seq is not None and expected_seq != game.last_seq:
+            raise ServiceError("stale", f"the game has moved on to seq {game.last_seq}", 409)
+        appended = _decide_and_append(game, seat, command, actor_id=user.pk)
+        CommandRecord.objects.create(
+            game=game,
+            user_id=user.pk,
+            client_cmd_id=client_cmd_id,
+            seat=seat,
+            first_seq=appended[0][0],
+            last_seq=appended[-1][0],
+        )
+        GameSeat.objects.filter(game=game, seat=seat).exclude(missed_deadlines=0).update(missed_deadlines=0)
+    return CommandOutcome(game.pk, seat, appended)
+
+
+def game_command_submit_for_seat(
+    *, game: Game, seat: int, command: dict[str, Any], guard_seq: int
+) -> CommandOutcome | None:
+    """A bot's or a timer's command for `seat`, valid only while the game is still at `guard_seq`.
+
+    A late, repeated or superseded task finds the game moved on and changes nothing (None).
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != GameStatus.RUNNING or game.last_seq != guard_seq:
+            return None
+        appended = _decide_and_append(game, seat, command, actor_id=None)
+    return CommandOutcome(game.pk, seat, appended)
+
+
+def _decide_and_append(
+    game: Game, seat: int, command: dict[str, Any], actor_id: int | None
+) -> list[tuple[int, Event]]:
+    if game.status != GameStatus.RUNNING:
+        raise ServiceError("game_over", "the game is over", 409)
+    state = load_state(game)
+    try:
+        events, new_state = step(state, parse_command(command, seat=seat), system_shuffle)
+    except EngineError as e:
+        code = e.code.value
+        raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e
+    table = Table.objects.get(pk=game.table_id)
+    _stamp_deadline(game, table, events, new_state)
+    appended = append_events(game, events, actor_id)
+    _record_outcome(game, new_state)
+    game.save()
+    save_snapshot(game, new_state)
+    remember_state(game, new_state)
+    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
+    after_commit_followups(game)
+    return appended
+
+
+def _timer_for(table: Table, kind: Decision) -> int:
+    if kind is Decision.TURN:
+        return table.turn_timer
+    if kind is Decision.DISCARD:
+        return table.discard_timer
+    return table.reaction_timer
+
+
+def _stamp_deadline(game: Game, table: Table, events: list[Event], state: GameState) -> None:
+    """Write the deadline into the event that starts the next decision, and onto the game row."""
+    awaiting = state.awaiting
+    if awaiting is None or state.over:
+        game.awaiting_seat, game.awaiting_kind, game.deadline_at = None, "", None
+        return
+    deadline = timezone.now() + timedelta(seconds=_timer_for(table, awaiting.kind))
+    events[-1]["deadline"] = deadline.isoformat()
+    game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
+
+
+def stamp_first_deadline(game: Game, table: Table, events: list[Event], state: GameState) -> None:
+    _stamp_deadline(game, table, events, state)
+
+
+def _record_outcome(game: Game, state: GameState) -> None:
+    if not state.over:
+        return
+    from .tables import game_finish_table
+
+    game.status = GameStatus.FINISHED
+    game.result = state.result.value if state.result else ""
+    game.winner_seat = state.winner
+    game_finish_table(game)
+
+
+def after_commit_followups(game: Game) -> None:
+    """Once committed: arm the timer for the awaited decision and wake a bot if one must move."""
+    game_id, seq = game.pk, game.last_seq
+
+    def followups() -> None:
+        from .. import tasks
+
+        tasks.schedule_followups(game_id, seq)
+
+    transaction.on_commit(followups)

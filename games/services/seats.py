@@ -1,0 +1,50 @@
+"""Who plays a seat during a game: its person, or a bot standing in for them."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from harehra_site.errors import ServiceError
+
+from ..access import AnyUser, access_game_seat
+from ..eventlog import append_events
+from ..models import Game, GameSeat, GameStatus
+from ..publish import publish_game_events
+from ..seat_events import seat_reclaimed, seat_taken_by_bot
+
+
+def seat_hand_to_bot(*, game: Game, seat: int, reason: str) -> bool:
+    """A bot takes `seat` (away, timed out, left or banned); False when one already plays it.
+
+    The caller holds a transaction; the game row is locked here so the log stays gap-free.
+    """
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != GameStatus.RUNNING:
+        return False
+    if not GameSeat.objects.filter(game=game, seat=seat, bot_playing=False).update(bot_playing=True):
+        return False
+    appended = append_events(game, [seat_taken_by_bot(seat, reason)], actor_id=None)
+    game.save(update_fields=["last_seq"])
+    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
+    from .commands import after_commit_followups
+
+    after_commit_followups(game)
+    return True
+
+
+def seat_reclaim(*, game: Game, user: AnyUser) -> int:
+    """The seat's person takes it back from the bot and plays on from where it stands."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seat = access_game_seat(game, user)
+        if game.status != GameStatus.RUNNING:
+            raise ServiceError("game_over", "the game is over", 409)
+        row = GameSeat.objects.get(game=game, seat=seat)
+        if not row.bot_playing:
+            raise ServiceError("not_away", "you already hold your seat", 409)
+        row.bot_playing = False
+        row.save(update_fields=["bot_playing"])
+        appended = append_events(game, [seat_reclaimed(seat)], actor_id=user.pk)
+        game.save(update_fields=["last_seq"])
+        transaction.on_commit(lambda: publish_game_events(game.pk, appended))
+    return seat

@@ -1,0 +1,237 @@
+"""Tables: create, sit, leave, bots, and starting the games of a series."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from harehra_site.errors import ServiceError
+
+from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
+from ..engine import EngineError, make_ruleset, replay, start_game
+from ..eventlog import append_events, remember_state, save_snapshot
+from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
+from ..publish import publish_game_events, publish_table_changed
+from .commands import stamp_first_deadline
+from .seats import seat_hand_to_bot
+from .shuffle import system_shuffle
+
+MIN_TIMER, MAX_TIMER = 5, 600
+MIN_REACTION_TIMER = 3
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    seats: int = 4
+    packs: tuple[str, ...] = ()
+    mini: int = 0
+    turn_timer: int = 30
+    reaction_timer: int = 10
+    discard_timer: int = 10
+    visibility: str = Visibility.PUBLIC
+    replay_access: str = ReplayAccess.PUBLIC
+
+
+def _check_settings(s: TableSettings) -> None:
+    try:
+        ruleset = make_ruleset(s.packs, s.mini)
+    except EngineError as e:
+        raise ServiceError("bad_settings", e.detail) from e
+    if not ruleset.min_players <= s.seats <= ruleset.max_players:
+        raise ServiceError(
+            "bad_settings",
+            f"with these packs a table seats {ruleset.min_players} to {ruleset.max_players} players",
+        )
+    if not MIN_TIMER <= s.turn_timer <= MAX_TIMER:
+        raise ServiceError("bad_settings", f"the turn timer is {MIN_TIMER} to {MAX_TIMER} seconds")
+    for name in ("reaction_timer", "discard_timer"):
+        if not MIN_REACTION_TIMER <= getattr(s, name) <= MAX_TIMER:
+            raise ServiceError("bad_settings", f"{name} is {MIN_REACTION_TIMER} to {MAX_TIMER} seconds")
+    if s.visibility not in Visibility.values:
+        raise ServiceError("bad_settings", "visibility is public or private")
+    if s.replay_access not in ReplayAccess.values:
+        raise ServiceError("bad_settings", "replay_access is public, link or players")
+
+
+def _changed(table: Table) -> None:
+    transaction.on_commit(lambda: publish_table_changed(table.pk))
+
+
+def _locked(table: Table) -> Table:
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
+    access_signed_in(host)
+    _check_settings(settings)
+    with transaction.atomic():
+        table = Table.objects.create(
+            host=host,
+            seats=settings.seats,
+            packs=list(settings.packs),
+            mini=settings.mini,
+            turn_timer=settings.turn_timer,
+            reaction_timer=settings.reaction_timer,
+            discard_timer=settings.discard_timer,
+            visibility=settings.visibility,
+            replay_access=settings.replay_access,
+        )
+        Seat.objects.bulk_create(
+            [Seat(table=table, number=n, user=host if n == 0 else None) for n in range(settings.seats)]
+        )
+        _changed(table)
+    return table
+
+
+def _open_seat(table: Table, seat: int | None) -> Seat:
+    if seat is not None:
+        if not 0 <= seat < table.seats:
+            raise ServiceError("bad_seat", f"seats are numbered 0 to {table.seats - 1}")
+        chair = table.seat_set.select_for_update().get(number=seat)
+        if not chair.is_empty:
+            raise ServiceError("seat_taken", f"seat {seat} is taken", 409)
+        return chair
+    chair = (
+        table.seat_set.select_for_update().filter(user__isnull=True, is_bot=False).order_by("number").first()
+    )
+    if chair is None:
+        raise ServiceError("table_full", "every seat is taken", 409)
+    return chair
+
+
+def _not_playing(table: Table) -> None:
+    if table.status == TableStatus.PLAYING:
+        raise ServiceError("game_running", "wait until the game in progress ends", 409)
+    if table.status == TableStatus.CLOSED:
+        raise ServiceError("table_closed", "this table is closed", 409)
+
+
+def table_join(
+    *, table: Table, user: AnyUser, seat: int | None = None, invite_code: str | None = None
+) -> Seat:
+    access_signed_in(user)
+    with transaction.atomic():
+        table = _locked(table)
+        access_table_view(table, user, invite_code)
+        _not_playing(table)
+        if table.seat_set.filter(user_id=user.pk).exists():
+            raise ServiceError("already_seated", "you already have a seat here", 409)
+        chair = _open_seat(table, seat)
+        chair.user = user  # type: ignore[assignment]
+        chair.save(update_fields=["user"])
+        _changed(table)
+    return chair
+
+
+def table_leave(*, table: Table, user: AnyUser) -> None:
+    """Leaving during a game hands the seat to a bot for the rest of that game."""
+    with transaction.atomic():
+        table = _locked(table)
+        number = access_table_seated(table, user)
+        if table.status == TableStatus.PLAYING:
+            game = table.games.get(status="running")
+            seat_hand_to_bot(game=game, seat=number, reason="left")
+        table.seat_set.filter(number=number).update(user=None)
+        if table.host_id == user.pk:
+            heir = table.seat_set.filter(user__isnull=False).order_by("number").first()
+            if heir is not None:
+                table.host_id = heir.user_id
+            elif table.status != TableStatus.PLAYING:
+                table.status = TableStatus.CLOSED
+            table.save(update_fields=["host", "status"])
+        _changed(table)
+
+
+def table_add_bot(*, table: Table, user: AnyUser, seat: int | None = None) -> Seat:
+    with transaction.atomic():
+        table = _locked(table)
+        access_table_host(table, user)
+        _not_playing(table)
+        chair = _open_seat(table, seat)
+        chair.is_bot = True
+        chair.save(update_fields=["is_bot"])
+        _changed(table)
+    return chair
+
+
+def table_remove_bot(*, table: Table, user: AnyUser, seat: int) -> None:
+    with transaction.atomic():
+        table = _locked(table)
+        access_table_host(table, user)
+        _not_playing(table)
+        if not table.seat_set.filter(number=seat, is_bot=True).update(is_bot=False):
+            raise ServiceError("no_bot", f"there is no bot in seat {seat}", 409)
+        _changed(table)
+
+
+def table_start(*, table: Table, user: AnyUser) -> Game:
+    """The host starts the first game once every seat is filled."""
+    with transaction.atomic():
+        table = _locked(table)
+        access_table_host(table, user)
+        if table.games.exists():
+            raise ServiceError("already_started", "the series has begun: use next-game", 409)
+        return _game_create(table)
+
+
+def table_next_game(*, table: Table, user: AnyUser) -> Game:
+    """After a game ends, the host or any seated player starts the next; the shuffler moves on (R13)."""
+    with transaction.atomic():
+        table = _locked(table)
+        access_signed_in(user)
+        if table.host_id != user.pk:
+            access_table_seated(table, user)
+        if table.status != TableStatus.BETWEEN:
+            if table.status == TableStatus.PLAYING:
+                raise ServiceError("game_running", "the current game has not ended", 409)
+            raise ServiceError("not_started", "start the first game first", 409)
+        return _game_create(table)
+
+
+def _game_create(table: Table) -> Game:
+    seats = list(table.seat_set.all())
+    if any(chair.is_empty for chair in seats):
+        raise ServiceError("seats_empty", "every seat must be filled first", 409)
+    _not_playing(table)
+    ruleset = make_ruleset(table.packs, table.mini)
+    events = start_game(ruleset, table.seats, table.next_shuffler, system_shuffle)
+    game = Game.objects.create(
+        table=table,
+        number=table.games.count() + 1,
+        players=table.seats,
+        shuffler=table.next_shuffler,
+    )
+    GameSeat.objects.bulk_create(
+        [
+            GameSeat(game=game, seat=c.number, user_id=c.user_id, is_bot=c.is_bot, bot_playing=c.is_bot)
+            for c in seats
+        ]
+    )
+    state = replay(events)
+    stamp_first_deadline(game, table, events, state)
+    appended = append_events(game, events, actor_id=None)
+    game.save()
+    save_snapshot(game, state)
+    remember_state(game, state)
+    table.status = TableStatus.PLAYING
+    table.next_shuffler = (table.next_shuffler + 1) % table.seats
+    table.save(update_fields=["status", "next_shuffler"])
+    _changed(table)
+    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
+    game_started_hooks(game)
+    return game
+
+
+def game_started_hooks(game: Game) -> None:
+    from .commands import after_commit_followups
+
+    after_commit_followups(game)
+
+
+def game_finish_table(game: Game) -> None:
+    """The game ended: the table waits for its next game."""
+    Table.objects.filter(pk=game.table_id).update(status=TableStatus.BETWEEN)
+    game.finished_at = timezone.now()
+    transaction.on_commit(lambda: publish_table_changed(game.table_id))
