@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
+from games.publish import publish_user_signed_out
 from harehra_site.errors import ServiceError
 
 USERNAME_MAX = 30
@@ -59,7 +60,10 @@ def user_sign_in(*, request: HttpRequest, username: str, password: str) -> Abstr
 
 
 def user_sign_out(*, request: HttpRequest) -> None:
+    user_id = request.user.pk if request.user.is_authenticated else None
     logout(request)
+    if user_id is not None:
+        publish_user_signed_out(user_id)
 
 
 def user_token(*, user: AbstractBaseUser) -> str:

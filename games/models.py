@@ -126,6 +126,9 @@ class GameSeat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_playing = models.BooleanField(default=False)
     missed_deadlines = models.PositiveSmallIntegerField(default=0)  # in a row; two make a seat away
+    # Open sockets of the seat's person, and since when they have had none (for the grace period).
+    connections = models.PositiveIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["seat"]

@@ -49,3 +49,12 @@ def publish_game_meta(game_id: int, kind: str, data: dict[str, Any]) -> None:
 def publish_table_changed(table_id: int) -> None:
     _send(table_group(table_id), {"type": "table.changed", "table": table_id})
     _send(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def publish_user_signed_out(user_id: int) -> None:
+    """Close every socket the user has open, on every server process."""
+    _send(user_group(user_id), {"type": "user.signed_out"})

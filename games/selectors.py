@@ -78,3 +78,20 @@ def user_games(user: AnyUser, limit: int = 50) -> QuerySet[Game]:
         .select_related("table")
         .order_by("-created_at")[:limit]
     )
+
+
+def presence_of(game_id: int) -> list[dict[str, Any]]:
+    """Per seat: connected, away (its person gone while a bot plays it), or a bot's own seat."""
+    rows = GameSeat.objects.filter(game_id=game_id).order_by("seat")
+    out = []
+    for r in rows:
+        if r.is_bot:
+            status = "bot"
+        elif r.bot_playing:
+            status = "away"
+        elif r.connections:
+            status = "connected"
+        else:
+            status = "disconnected"
+        out.append({"seat": r.seat, "status": status, "bot_playing": r.bot_playing})
+    return out

@@ -7,6 +7,7 @@ from django.conf import settings
 
 from .models import Game, GameSeat, GameStatus
 from .services.autoplay import due_deadlines, game_bot_move, game_deadline_expire
+from .services.presence import seat_mark_away, seats_gone_away
 
 
 @shared_task(ignore_result=True)
@@ -24,6 +25,13 @@ def sweep_deadlines() -> None:
     """The safety net under the countdown tasks: a lost task delays a timeout by one sweep at most."""
     for game_id, seq in due_deadlines():
         game_deadline_expire(game_id=game_id, guard_seq=seq)
+    for game_id, seat in seats_gone_away():
+        seat_mark_away(game_id=game_id, seat=seat)
+
+
+@shared_task(ignore_result=True)
+def check_away(game_id: int, seat: int) -> None:
+    seat_mark_away(game_id=game_id, seat=seat)
 
 
 def schedule_followups(game_id: int, seq: int) -> None:

@@ -1,0 +1,1 @@
+"""Benchmarks of the game services, run through management commands (not timed tests)."""

@@ -1,0 +1,186 @@
+"""The live game socket: parse a message, call a service or selector, send what this viewer may see."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+
+from harehra_site.errors import ServiceError
+
+from .access import access_game_view
+from .engine import event_for
+from .models import Game
+from .publish import game_group, user_group
+from .seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+from .selectors import game_events_for, game_view, presence_of
+from .services.commands import game_command_submit
+from .services.presence import presence_connect, presence_disconnect
+from .services.seats import seat_reclaim
+
+COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
+RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
+CLOSE_REFUSED = 4403
+
+
+def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("not_found", "no such game", 404)
+    if user.is_authenticated and not user.is_active:
+        raise ServiceError("account_disabled", "this account cannot play", 403)
+    return game, access_game_view(game, user)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game: Game
+    seat: int | None
+    last_seq: int
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.seat = None
+        self.last_seq = 0
+        self.joined: list[str] = []
+        try:
+            self.game, self.seat = await database_sync_to_async(_open)(
+                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
+            )
+        except ServiceError:
+            await self.close(code=CLOSE_REFUSED)
+            return
+        self.joined = [game_group(self.game.pk)]
+        if self.user.is_authenticated:
+            self.joined.append(user_group(self.user.pk))
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+        if self.seat is not None:
+            await database_sync_to_async(presence_connect)(game_id=self.game.pk, seat=self.seat)
+        else:
+            await self.send_json(
+                {"type": "presence", "seats": await database_sync_to_async(presence_of)(self.game.pk)}
+            )
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.joined and self.seat is not None:
+            await database_sync_to_async(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    # --- client to server -----------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are JSON"})
+            return
+        if not isinstance(message, dict):
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are objects"})
+            return
+        kind = message.get("type")
+        if kind == "command":
+            await self.on_command(message)
+        elif kind == "resume":
+            after = message.get("after")
+            if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+                await self.send_json({"type": "error", "code": "bad_message", "detail": "after is a seq"})
+                return
+            await self.resume(after)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "reclaim":
+            await self.on_reclaim()
+        else:
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
+
+    async def on_command(self, message: dict[str, Any]) -> None:
+        cmd_id = message.get("cmd_id")
+        try:
+            outcome = await database_sync_to_async(game_command_submit)(
+                game=self.game,
+                user=self.user,
+                command={k: message[k] for k in COMMAND_KEYS if k in message},
+                client_cmd_id=cmd_id,
+                expected_seq=message.get("expected_seq"),
+            )
+        except ServiceError as e:
+            await self.send_json({"type": "error", "cmd_id": cmd_id, "code": e.code, "detail": e.detail})
+            return
+        await self.send_json(
+            {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
+        )
+
+    async def on_reclaim(self) -> None:
+        try:
+            await database_sync_to_async(seat_reclaim)(game=self.game, user=self.user)
+        except ServiceError as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+
+    # --- server to client -----------------------------------------------------------------
+
+    async def send_state(self) -> None:
+        data = await database_sync_to_async(game_view)(self.game, self.user)
+        self.last_seq = data["seq"]
+        await self.send_json({"type": "state", **data})
+
+    async def resume(self, after: int) -> None:
+        """Exactly the events after `after`, in order; or one fresh state when that is simpler."""
+        events = await database_sync_to_async(game_events_for)(self.game, self.user, after)
+        if len(events) > RESUME_AS_STATE_AFTER:
+            await self.send_state()
+            return
+        self.last_seq = after
+        for item in events:
+            await self.deliver(item["seq"], item["event"], filtered=True)
+
+    async def deliver(self, seq: int, event: dict[str, Any], filtered: bool = False) -> None:
+        visible = event if filtered else event_for(event, self.seat)
+        await self.send_json({"type": "event", "seq": seq, "event": visible})
+        self.last_seq = seq
+        if "deadline" in event:
+            awaiting = _awaited(event)
+            await self.send_json({"type": "deadline", "seq": seq, "deadline": event["deadline"], **awaiting})
+        if event["type"] in (SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED):
+            await self.send_json(
+                {"type": "presence", "seats": await database_sync_to_async(presence_of)(self.game.pk)}
+            )
+
+    async def game_events(self, message: dict[str, Any]) -> None:
+        for item in message["events"]:
+            seq = item["seq"]
+            if seq <= self.last_seq:
+                continue  # already sent (a resume overtook the push)
+            if seq > self.last_seq + 1:
+                await self.resume(self.last_seq)  # the layer dropped something: fill the gap
+                if seq <= self.last_seq:
+                    continue
+            await self.deliver(seq, item["event"])
+
+    async def game_meta(self, message: dict[str, Any]) -> None:
+        if message["kind"] == "presence":
+            await self.send_json({"type": "presence", **message["data"]})
+        else:
+            await self.send_json({"type": message["kind"], **message["data"]})
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_REFUSED)
+
+
+def _awaited(event: dict[str, Any]) -> dict[str, Any]:
+    kinds = {
+        "TurnStarted": "turn",
+        "VolleyPending": "volley",
+        "SkipPending": "skip",
+        "DiscardRequired": "discard",
+    }
+    seat = event.get("target") if event["type"] == "VolleyPending" else event.get("seat")
+    return {"seat": seat, "kind": kinds.get(event["type"])}

@@ -1,0 +1,35 @@
+"""Run the site: an ASGI server (Daphne), with an embedded Celery worker when there is no Redis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve Harehra Online (HTTP and websockets). Without REDIS_URL, bots and timers run in-process."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--worker",
+            choices=["auto", "embedded", "none"],
+            default="auto",
+            help="auto: embedded worker unless REDIS_URL is set (then run `celery worker` yourself)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from daphne.cli import CommandLineInterface
+
+        mode = options["worker"]
+        if mode == "embedded" or (mode == "auto" and not settings.REDIS_URL):
+            from harehra_site.embedded import start_embedded_worker
+
+            start_embedded_worker()
+        self.stdout.write(f"Harehra Online on http://{options['host']}:{options['port']}/")
+        CommandLineInterface().run(
+            ["-b", options["host"], "-p", str(options["port"]), "harehra_site.asgi:application"]
+        )
