@@ -134,6 +134,8 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
+    # The memory transport polls; poll often so bots and timers answer promptly.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_IGNORE_RESULT = True

@@ -285,8 +285,13 @@ def bench_load(cfg: BenchConfig, prefix: str) -> LoadFigures:
 # --- the report --------------------------------------------------------------------------------
 
 
+def new_prefix() -> str:
+    """Unique per run, so repeated runs never collide on usernames."""
+    return f"bench-{secrets.token_hex(4)}"
+
+
 def run_bench(cfg: BenchConfig, write: Callable[[str], None]) -> BenchResult:
-    prefix = f"bench-{secrets.token_hex(4)}"
+    prefix = new_prefix()
     db = connection.settings_dict.get("NAME", "?")
     write(
         f"Harehra service bench on {connection.vendor} (database {db}), {os.cpu_count()} CPUs, "

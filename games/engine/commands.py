@@ -78,7 +78,7 @@ def parse_command(data: Mapping[str, Any], seat: int | None = None) -> Command:
         return Play(who, cards, target)
     if action == "react":
         value = data["react"]
-        if value not in REACTIONS:
+        if not isinstance(value, str) or value not in REACTIONS:
             raise _bad("react is one of taptap, strom, none")
         return React(who, REACTIONS[value])
     if action == "discard":

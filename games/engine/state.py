@@ -37,7 +37,9 @@ class Volley:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: the fold copies and updates a state through its __dict__, far faster than
+# setting eighteen slots one by one (see events.replace). Frozen all the same.
+@dataclass(frozen=True)
 class GameState:
     ruleset: Ruleset
     players: int

@@ -24,7 +24,7 @@ def seated_game(clients: list[APIClient], **settings: Any) -> int:
     """A table with one seat per client (the first hosts), started; returns the game id."""
     table = create_table(clients[0], seats=len(clients), **settings)
     for c in clients[1:]:
-        r = post(c, f"/api/tables/{table['id']}/join/")
+        r = post(c, f"/api/tables/{table['id']}/join/", {"invite_code": table["invite_code"]})
         assert r.status_code == 200, r.content
     r = post(clients[0], f"/api/tables/{table['id']}/start/")
     assert r.status_code == 200, r.content

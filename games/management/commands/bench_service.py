@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from games.benchmarks.service import BenchConfig, bench_one_game, run_bench
+from games.benchmarks.service import BenchConfig, bench_one_game, new_prefix, run_bench
 
 
 class Command(BaseCommand):
@@ -59,7 +59,7 @@ class Command(BaseCommand):
     def _profile(self, cfg: BenchConfig, rows: int) -> None:
         profiler = cProfile.Profile()
         profiler.enable()
-        figures = bench_one_game(cfg, "bench-profile")
+        figures = bench_one_game(cfg, new_prefix())
         profiler.disable()
         self.stdout.write(f"one game: {figures.commands} commands in {figures.wall_s:.2f} s")
         for order in ("tottime", "cumulative"):

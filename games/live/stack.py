@@ -1,0 +1,113 @@
+"""Start real server processes on loopback: ASGI servers and a Celery worker (tests and benchmarks)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Stack:
+    env: dict[str, str]
+    log_dir: Path
+    servers: list[tuple[subprocess.Popen[bytes], int]] = field(default_factory=list)
+    workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def url(self, i: int = 0) -> str:
+        return f"http://127.0.0.1:{self.servers[i][1]}"
+
+    def ws_url(self, i: int = 0) -> str:
+        return f"ws://127.0.0.1:{self.servers[i][1]}"
+
+    def start_server(self, worker: str = "none") -> int:
+        port = free_port()
+        log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port), "--worker", worker],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.servers.append((proc, port))
+        _wait_http(f"http://127.0.0.1:{port}/api/tables/", proc)
+        return len(self.servers) - 1
+
+    def start_worker(self) -> None:
+        log = open(self.log_dir / f"worker-{len(self.workers)}.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", "-B",
+                "--pool", "threads", "--concurrency", "4", "--loglevel", "WARNING",
+                "--without-mingle", "--without-gossip",
+                "--schedule", str(self.log_dir / f"beat-{len(self.workers)}"),
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        self.workers.append(proc)
+
+    def kill_server(self, i: int) -> None:
+        proc, _ = self.servers[i]
+        proc.kill()
+        proc.wait(10)
+
+    def stop(self) -> None:
+        for proc in [p for p, _ in self.servers] + self.workers:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in [p for p, _ in self.servers] + self.workers:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"server at {url} did not answer")
+
+
+@contextmanager
+def live_stack(
+    *, database_url: str, redis_url: str, servers: int, worker: bool, log_dir: Path, **extra_env: str
+) -> Iterator[Stack]:
+    """`servers` ASGI processes sharing PostgreSQL and Redis, and optionally one Celery worker with beat."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, **extra_env}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    stack = Stack(env=env, log_dir=log_dir)
+    try:
+        for _ in range(servers):
+            stack.start_server()
+        if worker:
+            stack.start_worker()
+        yield stack
+    finally:
+        stack.stop()

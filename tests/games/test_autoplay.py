@@ -1,0 +1,172 @@
+"""Timers and bots, through the services the Celery tasks call."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import tasks
+from games.bots import HeuristicBot
+from games.engine import legal_commands, make_ruleset, start_game, step, view_for
+from games.models import Game, GameEvent, GameSeat
+from games.services.autoplay import bot_command, game_bot_move, game_deadline_expire
+from tests.games.helpers import seated_game, send
+
+pytestmark = pytest.mark.django_db
+CLIENTS: dict = {}  # seat -> API client of the current test's game
+
+
+@pytest.fixture
+def game(make_user, client_for):
+    users = [make_user() for _ in range(2)]
+    clients = [client_for(u) for u in users]
+    g = Game.objects.get(pk=seated_game(clients))
+    CLIENTS.clear()
+    CLIENTS.update({gs.seat: clients[[u.pk for u in users].index(gs.user_id)] for gs in g.game_seats.all()})
+    return g
+
+
+def _expire(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_every_decision_carries_its_deadline(game):
+    last = GameEvent.objects.filter(game=game).order_by("-seq").first()
+    assert last.type == "TurnStarted" and "deadline" in last.payload
+    assert game.deadline_at is not None and game.awaiting_kind == "turn"
+    left = (game.deadline_at - timezone.now()).total_seconds()
+    assert 20 < left <= 30
+
+
+def test_a_passed_deadline_plays_the_autopilot_turn_once(game):
+    seq = game.last_seq
+    seat = game.awaiting_seat
+    assert game_deadline_expire(game_id=game.pk, guard_seq=seq) is None  # not due yet
+    assert Game.objects.get(pk=game.pk).last_seq == seq
+    _expire(game)
+    outcome = game_deadline_expire(game_id=game.pk, guard_seq=seq)
+    assert outcome is not None and outcome.seat == seat
+    played = GameEvent.objects.get(game=game, seq=seq + 1)
+    assert played.type in ("CardsPlayed", "CardBurned") and played.actor_id is None
+    assert GameSeat.objects.get(game=game, seat=seat).missed_deadlines == 1
+    after = Game.objects.get(pk=game.pk).last_seq
+    # The same timer again, late or duplicated: nothing changes.
+    _expire(game)
+    assert game_deadline_expire(game_id=game.pk, guard_seq=seq) is None
+    assert Game.objects.get(pk=game.pk).last_seq == after
+
+
+def test_a_volley_past_its_deadline_is_declined(game):
+    for _ in range(400):
+        g = Game.objects.get(pk=game.pk)
+        legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
+        volleys = [c for c in legal if c.get("play", [""])[0] == "cumi"]
+        choice = volleys[0] if volleys and g.awaiting_kind == "turn" else legal[0]
+        r = send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in choice.items() if k != "seat"})
+        assert r.status_code == 200
+        if Game.objects.get(pk=g.pk).awaiting_kind == "volley":
+            break
+    g = Game.objects.get(pk=game.pk)
+    assert g.awaiting_kind == "volley"
+    _expire(g)
+    game_deadline_expire(game_id=g.pk, guard_seq=g.last_seq)
+    declined = GameEvent.objects.get(game=g, seq=g.last_seq + 1)
+    assert declined.type == "ReactionDeclined" and declined.payload["seat"] == g.awaiting_seat
+
+
+def test_two_missed_deadlines_hand_the_seat_to_a_bot_and_the_player_reclaims_it(game):
+    seat = game.awaiting_seat
+    _expire(game)
+    game_deadline_expire(game_id=game.pk, guard_seq=game.last_seq)
+    g = Game.objects.get(pk=game.pk)
+    while g.awaiting_seat != seat and not g.status == "finished":
+        # The other player answers whatever they are asked, so the first seat's turn comes round.
+        legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
+        send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})
+        g = Game.objects.get(pk=game.pk)
+    _expire(g)
+    game_deadline_expire(game_id=g.pk, guard_seq=g.last_seq)
+    assert GameSeat.objects.get(game=g, seat=seat).bot_playing is True
+    taken = GameEvent.objects.filter(game=g, type="SeatTakenByBot").get()
+    assert taken.payload == {"seat": seat, "reason": "timeout"}
+    # While the bot holds the seat, the person's own commands are refused until they reclaim it.
+    r = send(CLIENTS[seat], g.pk, {"burn": None})
+    assert r.status_code == 409 and r.json()["code"] in ("seat_away", "not_your_turn")
+    r = CLIENTS[seat].post(f"/api/games/{g.pk}/reclaim/")
+    assert r.status_code == 200
+    assert GameEvent.objects.filter(game=g, type="SeatReclaimed").count() == 1
+    assert GameSeat.objects.get(game=g, seat=seat).bot_playing is False
+
+
+def test_the_sweep_applies_deadlines_already_past(game):
+    seq = game.last_seq
+    _expire(game)
+    tasks.sweep_deadlines()
+    assert Game.objects.get(pk=game.pk).last_seq > seq
+
+
+def test_a_bot_moves_only_for_its_own_seat_and_only_at_its_seq(game):
+    seq = game.last_seq
+    assert game_bot_move(game_id=game.pk, guard_seq=seq) is None  # a person holds the seat
+    GameSeat.objects.filter(game=game, seat=game.awaiting_seat).update(bot_playing=True)
+    assert game_bot_move(game_id=game.pk, guard_seq=seq - 1) is None  # stale wake-up
+    assert game_bot_move(game_id=game.pk, guard_seq=seq) is not None
+    assert game_bot_move(game_id=game.pk, guard_seq=seq) is None  # duplicate wake-up
+
+
+def test_the_bot_never_reads_hidden_state():
+    """States that look the same from the bot's seat get the same choice, whatever is hidden."""
+    rng = random.Random(7)
+    shuffle = lambda cards: rng.sample(list(cards), len(cards))  # noqa: E731
+    checked = 0
+    for game_no in range(30):
+        state = None
+        for e in start_game(make_ruleset(), 4, game_no % 4, shuffle):
+            from games.engine import apply
+
+            state = apply(state, e)
+        while not state.over and checked < 3000:
+            seat = state.awaiting.seat
+            hidden_variant = _shuffle_hidden(state, seat, rng)
+            assert view_for(hidden_variant, seat) == view_for(state, seat)
+            assert bot_command(hidden_variant, seat) == bot_command(state, seat)
+            checked += 1
+            _, state = step(state, bot_command(state, seat), shuffle)
+    assert checked > 500
+
+
+def _shuffle_hidden(state, seat, rng):
+    """Swap cards among the other hands and the draw pile, keeping every count the seat can see."""
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.draw_pile)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        hands[s], pool = tuple(pool[: len(state.hands[s])]), pool[len(state.hands[s]) :]
+    return replace(state, hands=tuple(hands), draw_pile=tuple(pool))
+
+
+def test_heuristic_bot_prefers_the_weakest_target_and_keeps_taptap():
+    bot = HeuristicBot()
+    view = {
+        "seat": 0,
+        "awaiting": {"seat": 0, "kind": "turn"},
+        "players": [{"damage": 0}, {"damage": 1}, {"damage": 3}],
+    }
+    legal = [
+        {"seat": 0, "play": ["cumi"], "target": 1},
+        {"seat": 0, "play": ["cumi"], "target": 2},
+        {"seat": 0, "play": ["cumi", "cumi"], "target": 2},
+        {"seat": 0, "play": ["house"]},
+    ]
+    assert bot.choose(view, legal) == {"seat": 0, "play": ["cumi", "cumi"], "target": 2}
+    view["awaiting"]["kind"] = "volley"
+    assert bot.choose(view, [{"react": "none"}, {"react": "taptap"}]) == {"react": "taptap"}
+    view["awaiting"]["kind"] = "discard"
+    choice = bot.choose(view, [{"discard": ["taptap"]}, {"discard": ["left"]}])
+    assert choice == {"discard": ["left"]}
+    assert legal_commands  # the bot's inputs come from legal_commands and view_for only

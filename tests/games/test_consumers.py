@@ -1,0 +1,184 @@
+"""The websocket protocol through Channels' communicator, on the full ASGI application."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from accounts.services import user_register, user_token
+from games.models import Game, GameEvent
+from harehra_site.asgi import application
+from tests.games.helpers import seated_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def _setup(n: int = 2, **settings: Any) -> tuple[int, list[Any], dict[int, str]]:
+    from rest_framework.test import APIClient
+
+    users = [
+        user_register(username=f"ws{n}{i}{id(settings)}", password="correct-horse-battery") for i in range(n)
+    ]
+    clients = []
+    for u in users:
+        c = APIClient()
+        c.credentials(HTTP_AUTHORIZATION=f"Token {user_token(user=u)}")
+        clients.append(c)
+    game_id = seated_game(clients, **settings)
+    game = Game.objects.get(pk=game_id)
+    tokens = {gs.seat: user_token(user=gs.user) for gs in game.game_seats.all()}
+    return game_id, users, tokens
+
+
+def _connect(
+    game_id: int, token: str | None = None, origin: bytes = b"http://localhost"
+) -> WebsocketCommunicator:
+    path = f"/ws/games/{game_id}/" + (f"?token={token}" if token else "")
+    return WebsocketCommunicator(application, path, headers=[(b"origin", origin)])
+
+
+async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
+    while True:
+        message = await comm.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+async def _drain(comm: WebsocketCommunicator) -> list[dict[str, Any]]:
+    out = []
+    while not await comm.receive_nothing(timeout=0.3):
+        out.append(await comm.receive_json_from())
+    return out
+
+
+def test_player_gets_own_hand_spectator_none_and_commands_flow_to_both():
+    game_id, users, tokens = _setup()
+
+    async def run() -> None:
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        awaited = game.awaiting_seat
+        player = _connect(game_id, tokens[awaited])
+        spectator = _connect(game_id)
+        assert (await player.connect())[0] and (await spectator.connect())[0]
+        state = await _until(player, "state")
+        assert state["view"]["seat"] == awaited and len(state["view"]["hand"]) == 5
+        assert state["seq"] == game.last_seq and state["legal"]
+        spec_state = await _until(spectator, "state")
+        assert spec_state["view"]["hand"] is None and spec_state["legal"] == []
+        command = {k: v for k, v in state["legal"][0].items() if k != "seat"}
+        await player.send_json_to({"type": "command", "cmd_id": "one", **command})
+        got = await _drain(player)
+        acks = [m for m in got if m["type"] == "ack"]
+        assert acks and acks[0]["cmd_id"] == "one"
+        seqs = [m["seq"] for m in got if m["type"] == "event"]
+        assert seqs == list(range(state["seq"] + 1, acks[0]["seq"] + 1))
+        spec_seqs = [m["seq"] for m in await _drain(spectator) if m["type"] == "event"]
+        assert spec_seqs == seqs
+        # The same cmd_id again: the first outcome, nothing new written.
+        await player.send_json_to({"type": "command", "cmd_id": "one", **command})
+        again = await _until(player, "ack")
+        assert again["duplicate"] is True and again["seq"] == acks[0]["seq"]
+        await player.disconnect()
+        await spectator.disconnect()
+
+    asyncio.run(run())
+    assert Game.objects.get(pk=game_id).last_seq == GameEvent.objects.filter(game_id=game_id).count()
+
+
+def test_errors_come_back_with_codes_and_bad_messages_do_not_close_the_socket():
+    game_id, users, tokens = _setup()
+
+    async def run() -> None:
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        other = next(s for s in tokens if s != game.awaiting_seat)
+        comm = _connect(game_id, tokens[other])
+        await comm.connect()
+        await _until(comm, "state")
+        await comm.send_json_to({"type": "command", "cmd_id": "x", "play": ["house"]})
+        error = await _until(comm, "error")
+        assert error["code"] == "not_your_turn" and error["cmd_id"] == "x"
+        await comm.send_to(text_data="{not json")
+        assert (await _until(comm, "error"))["code"] == "bad_message"
+        await comm.send_json_to({"type": "fly"})
+        assert (await _until(comm, "error"))["code"] == "bad_message"
+        await comm.send_json_to({"type": "resume", "after": "x"})
+        assert (await _until(comm, "error"))["code"] == "bad_message"
+        await comm.send_json_to({"type": "command", "cmd_id": None, "react": "none"})
+        assert (await _until(comm, "error"))["code"] == "bad_command"
+        await comm.send_json_to({"type": "ping"})
+        assert (await _until(comm, "pong"))["type"] == "pong"
+        await comm.disconnect()
+
+    asyncio.run(run())
+
+
+def test_resume_sends_exactly_the_missed_events_in_order():
+    game_id, users, tokens = _setup()
+
+    async def run() -> None:
+        comm = _connect(game_id, tokens[0])
+        await comm.connect()
+        state = await _until(comm, "state")
+        await comm.send_json_to({"type": "resume", "after": 0})
+        got = [m for m in await _drain(comm) if m["type"] == "event"]
+        assert [m["seq"] for m in got] == list(range(1, state["seq"] + 1))
+        assert got[0]["event"]["type"] == "GameStarted" and "hands" not in got[0]["event"]
+        assert got[0]["event"]["hand"] == state["view"]["hand"] or state["seq"] > 2
+        await comm.disconnect()
+
+    asyncio.run(run())
+
+
+def test_foreign_origin_banned_user_and_private_stranger_are_refused():
+    game_id, users, tokens = _setup(visibility="private")
+
+    async def run() -> None:
+        foreign = _connect(game_id, tokens[0], origin=b"http://evil.example")
+        assert (await foreign.connect())[0] is False
+        stranger = _connect(game_id)
+        assert (await stranger.connect())[0] is False
+        await database_sync_to_async(get_user_model().objects.filter(pk=users[0].pk).update)(is_active=False)
+        banned = _connect(game_id, tokens[0])
+        connected, _ = await banned.connect()
+        if connected:  # token auth refuses inactive users before the consumer does
+            pytest.fail("a banned user was let in")
+        ok = _connect(game_id, tokens[1])
+        assert (await ok.connect())[0] is True
+        await ok.disconnect()
+
+    asyncio.run(run())
+
+
+def test_signing_out_closes_the_users_open_sockets():
+    game_id, users, tokens = _setup()
+
+    async def run() -> None:
+        comm = _connect(game_id, tokens[0])
+        await comm.connect()
+        await _until(comm, "state")
+
+        def sign_out() -> None:
+            from django.test import Client
+
+            client = Client()
+            client.force_login(users[0])
+            client.post("/api/accounts/logout/")
+
+        # Whoever holds seat 0 is one of the two users; sign out that one.
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        seat0_user = await database_sync_to_async(lambda: game.game_seats.get(seat=0).user_id)()
+        if seat0_user != users[0].pk:
+            users.reverse()
+        await database_sync_to_async(sign_out)()
+        closed = await comm.receive_output(timeout=5)
+        while closed["type"] != "websocket.close":
+            closed = await comm.receive_output(timeout=5)
+        assert closed["code"] == 4403
+
+    asyncio.run(run())
