@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -58,7 +59,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        await self.send_state()
+        after = _after_from(self.scope)
+        if after is None:
+            await self.send_state()
+        else:
+            await self.resume(after)  # a reconnecting client names its last seq: send what it missed
         if self.seat is not None:
             await database_sync_to_async(presence_connect)(game_id=self.game.pk, seat=self.seat)
         else:
@@ -173,6 +178,13 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_REFUSED)
+
+
+def _after_from(scope: dict[str, Any]) -> int | None:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
+    if not values or not values[0].isdigit():
+        return None
+    return int(values[0])
 
 
 def _awaited(event: dict[str, Any]) -> dict[str, Any]:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from .engine import (
     apply,
     decide,
     event_for,
+    keep_order,
     legal_commands,
     make_ruleset,
     replay,
@@ -61,9 +63,12 @@ def state_violations(state: GameState, e: Mapping[str, Any]) -> list[str]:
     deck = sum(n for _, n in state.ruleset.deck)
     if held != deck:
         out.append(f"cards not conserved: {held} held, deck has {deck}")
-    for seat in range(state.players):
-        if state.is_eliminated(seat) and state.hands[seat]:
-            out.append(f"eliminated seat {seat} holds {list(state.hands[seat])}")
+    # Within one decision, DamageTaken reaching the maximum is followed at once by
+    # PlayerEliminated, which empties the hand: check that event's successor, not it.
+    if e["type"] != EventType.DAMAGE_TAKEN:
+        for seat in range(state.players):
+            if state.is_eliminated(seat) and state.hands[seat]:
+                out.append(f"eliminated seat {seat} holds {list(state.hands[seat])}")
     if state.awaiting is not None and state.is_eliminated(state.awaiting.seat):
         out.append(f"eliminated seat {state.awaiting.seat} is awaited")
     if e["type"] == EventType.TURN_STARTED:
@@ -76,48 +81,34 @@ def state_violations(state: GameState, e: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every string among the values (not the keys) of JSON-ready data."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v)
+# A card id as a JSON string value (not as a key: the ruleset's deck is keyed by card id).
+_CARD_VALUE = re.compile(r'"(?:{})"(?!\s*:)'.format("|".join(sorted(CARD_IDS))))
 
 
-def _lists(value: Any) -> Iterator[list[Any]]:
-    if isinstance(value, Mapping):
-        for v in value.values():
-            yield from _lists(v)
-    elif isinstance(value, list):
-        yield value
-        for v in value:
-            yield from _lists(v)
+def _shown_cards(data: Mapping[str, Any], allowed: Sequence[str]) -> list[str]:
+    """The card ids in `data` serialised to JSON, outside the keys in `allowed`."""
+    text = json.dumps({k: v for k, v in data.items() if k not in allowed})
+    return [m.strip('"') for m in _CARD_VALUE.findall(text)]
 
 
 def view_violations(state: GameState, seat: int | None) -> list[str]:
     """`view_for(state, seat)` shows that seat's own hand and the discard top, no other card.
 
-    The view is serialised to JSON and read back, so what is checked is what would be sent.
+    The view is serialised to JSON, so what is checked is what would be sent: no card id may
+    appear in it outside `hand` (which must be the seat's own) and `discard_top`. This also
+    rules out another hand and the draw pile's order.
     """
-    view = json.loads(json.dumps(view_for(state, seat)))
+    view = view_for(state, seat)
     out: list[str] = []
     own = list(state.hands[seat]) if seat is not None else None
-    if view.get("hand") != own:
+    if json.loads(json.dumps(view.get("hand"))) != own:
         out.append(f"view for {seat}: hand {view.get('hand')} is not the seat's own {own}")
-    rest = {k: v for k, v in view.items() if k not in ("hand", "discard_top")}
-    cards = [s for s in _strings(rest) if s in CARD_IDS]
+    cards = _shown_cards(view, ("hand", "discard_top"))
     if cards:
         out.append(f"view for {seat} shows cards outside its hand: {cards}")
-    hidden = [list(state.hands[s]) for s in range(state.players) if s != seat and state.hands[s]]
-    if len(state.draw_pile) > 1:
-        hidden.append(list(state.draw_pile))
-    for lst in _lists(view):
-        if lst is not view.get("hand") and lst in hidden:
-            out.append(f"view for {seat} contains a hidden pile or hand {lst}")
+    top = view.get("discard_top")
+    if top != (state.discard_pile[-1] if state.discard_pile else None):
+        out.append(f"view for {seat}: discard_top {top!r} is not the top card")
     return out
 
 
@@ -133,7 +124,7 @@ _PUBLIC_CARD_KEYS: dict[str, tuple[str, ...]] = {
 
 def event_view_violations(e: Mapping[str, Any], seat: int | None) -> list[str]:
     """`event_for(e, seat)` never shows another seat's drawn cards, hands, or a pile's order."""
-    seen = json.loads(json.dumps(event_for(e, seat)))
+    seen = event_for(e, seat)
     kind = e["type"]
     allowed = _PUBLIC_CARD_KEYS.get(kind, ())
     if kind == EventType.CARDS_DRAWN and e["seat"] == seat:
@@ -143,15 +134,18 @@ def event_view_violations(e: Mapping[str, Any], seat: int | None) -> list[str]:
         own = list(e["hands"][seat]) if seat is not None else None
         if seen.get("hand") != own:
             return [f"GameStarted for {seat}: hand {seen.get('hand')} is not the seat's own"]
-    rest = {k: v for k, v in seen.items() if k not in allowed}
-    cards = [s for s in _strings(rest) if s in CARD_IDS]
+    cards = _shown_cards(seen, allowed)
     if cards:
         return [f"{kind} for {seat} shows hidden cards: {cards}"]
     return []
 
 
-def command_violations(state: GameState, shuffle: Callable[[Sequence[str]], list[str]]) -> list[str]:
-    """Every `legal_commands` entry of the awaited seat is accepted by `decide`; no other seat has any."""
+def command_violations(state: GameState) -> list[str]:
+    """Every `legal_commands` entry of the awaited seat is accepted by `decide`; no other seat has any.
+
+    The trial decisions shuffle with `keep_order`, not the game's RNG, so that checking a game
+    does not change how it is played.
+    """
     out: list[str] = []
     for seat in range(state.players):
         legal = legal_commands(state, seat)
@@ -162,7 +156,7 @@ def command_violations(state: GameState, shuffle: Callable[[Sequence[str]], list
             out.append(f"seat {seat} is awaited but has no legal command")
         for cmd in legal:
             try:
-                decide(state, cmd, shuffle)
+                decide(state, cmd, keep_order)
             except EngineError as exc:
                 out.append(f"legal command {cmd} refused: {exc}")
     return out
@@ -199,7 +193,7 @@ def play_game(
         for e in events:
             folded = apply(folded, e)
             violations += state_violations(folded, e)
-        violations += _command_checks(state, shuffle)
+        violations += _command_checks(state)
     count = len(events)
     choice = rng.choice
     while not state.over:
@@ -208,7 +202,7 @@ def play_game(
         new_events, new_state = step(state, command, shuffle)
         count += len(new_events)
         if check:
-            violations += _step_checks(state, new_events, new_state, shuffle)
+            violations += _step_checks(state, new_events, new_state)
             events += new_events
         state = new_state
     if check and replay(events) != state:
@@ -220,7 +214,6 @@ def _step_checks(
     before: GameState,
     events: list[Event],
     after: GameState,
-    shuffle: Callable[[Sequence[str]], list[str]],
 ) -> list[str]:
     out: list[str] = []
     folded = before
@@ -231,11 +224,11 @@ def _step_checks(
             out += event_view_violations(e, seat)
     if folded != after:
         out.append("folding the events one by one differs from the state `step` returned")
-    return out + _command_checks(after, shuffle)
+    return out + _command_checks(after)
 
 
-def _command_checks(state: GameState, shuffle: Callable[[Sequence[str]], list[str]]) -> list[str]:
-    out = command_violations(state, shuffle)
+def _command_checks(state: GameState) -> list[str]:
+    out = command_violations(state)
     for seat in [*range(state.players), None]:
         out += view_violations(state, seat)
     return out

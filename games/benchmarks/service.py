@@ -34,7 +34,7 @@ GOAL_LOAD_MS = 5.0
 
 @dataclass(frozen=True)
 class BenchConfig:
-    commands: int = 2000  # commands for (a), and in all for (b)
+    commands: int = 1000  # commands for (a), and in all for (b)
     games: int = 50
     threads: int = 8
     players: int = 4
@@ -295,7 +295,7 @@ def run_bench(cfg: BenchConfig, write: Callable[[str], None]) -> BenchResult:
     db = connection.settings_dict.get("NAME", "?")
     write(
         f"Harehra service bench on {connection.vendor} (database {db}), {os.cpu_count()} CPUs, "
-        f"prefix {prefix}"
+        f"load average {_load()}, prefix {prefix}"
     )
     write(f"(a) one game: {cfg.commands} sequential commands ...")
     one = bench_one_game(cfg, prefix)
@@ -308,7 +308,19 @@ def run_bench(cfg: BenchConfig, write: Callable[[str], None]) -> BenchResult:
     write("")
     for line in format_report(result, cfg):
         write(line)
+    write("")
+    write(
+        "Latency is one game_command_submit call, commit and on-commit hooks (publish, timer tasks) "
+        f"included; (a) and (b) rates are over wall time. Load average now {_load()}."
+    )
     return result
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
 
 
 def _verdict(value: float, goal: float) -> str:

@@ -51,7 +51,7 @@ def game_command_submit(
     if not isinstance(command, dict):
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = _locked_game(game)
         seat = access_game_seat(game, user)
         record = CommandRecord.objects.filter(game=game, user_id=user.pk, client_cmd_id=client_cmd_id).first()
         if record is not None:
@@ -82,11 +82,16 @@ def game_command_submit_for_seat(
     A late, repeated or superseded task finds the game moved on and changes nothing (None).
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = _locked_game(game)
         if game.status != GameStatus.RUNNING or game.last_seq != guard_seq:
             return None
         appended = _decide_and_append(game, seat, command, actor_id=None)
     return CommandOutcome(game.pk, seat, appended)
+
+
+def _locked_game(game: Game) -> Game:
+    """The game row locked for this transaction, with its table (for the timers) in the same query."""
+    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
 
 
 def _decide_and_append(
@@ -100,7 +105,7 @@ def _decide_and_append(
     except EngineError as e:
         code = e.code.value
         raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e
-    table = Table.objects.get(pk=game.table_id)
+    table = game.table  # fetched with the lock by _locked_game (a query only for other callers)
     _stamp_deadline(game, table, events, new_state)
     appended = append_events(game, events, actor_id)
     _record_outcome(game, new_state)

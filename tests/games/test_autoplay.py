@@ -83,7 +83,7 @@ def test_two_missed_deadlines_hand_the_seat_to_a_bot_and_the_player_reclaims_it(
     _expire(game)
     game_deadline_expire(game_id=game.pk, guard_seq=game.last_seq)
     g = Game.objects.get(pk=game.pk)
-    while g.awaiting_seat != seat and not g.status == "finished":
+    while g.awaiting_seat != seat and g.status != "finished":
         # The other player answers whatever they are asked, so the first seat's turn comes round.
         legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
         send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})

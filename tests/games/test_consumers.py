@@ -58,7 +58,7 @@ async def _drain(comm: WebsocketCommunicator) -> list[dict[str, Any]]:
 
 
 def test_player_gets_own_hand_spectator_none_and_commands_flow_to_both():
-    game_id, users, tokens = _setup()
+    game_id, _users, tokens = _setup()
 
     async def run() -> None:
         game = await database_sync_to_async(Game.objects.get)(pk=game_id)
@@ -92,7 +92,7 @@ def test_player_gets_own_hand_spectator_none_and_commands_flow_to_both():
 
 
 def test_errors_come_back_with_codes_and_bad_messages_do_not_close_the_socket():
-    game_id, users, tokens = _setup()
+    game_id, _users, tokens = _setup()
 
     async def run() -> None:
         game = await database_sync_to_async(Game.objects.get)(pk=game_id)
@@ -119,7 +119,7 @@ def test_errors_come_back_with_codes_and_bad_messages_do_not_close_the_socket():
 
 
 def test_resume_sends_exactly_the_missed_events_in_order():
-    game_id, users, tokens = _setup()
+    game_id, _users, tokens = _setup()
 
     async def run() -> None:
         comm = _connect(game_id, tokens[0])

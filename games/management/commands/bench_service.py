@@ -22,7 +22,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--commands", type=int, default=2000, help="commands for one game, and in all")
+        parser.add_argument("--commands", type=int, default=1000, help="commands for one game, and in all")
         parser.add_argument("--games", type=int, default=50, help="games driven in parallel")
         parser.add_argument("--threads", type=int, default=8, help="threads driving them")
         parser.add_argument("--load-events", type=int, default=1000, help="events in the loaded game")

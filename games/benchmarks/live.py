@@ -1,0 +1,720 @@
+"""Many live games over real websockets against real server processes (issue 4, "Speed").
+
+`run_live_bench` makes N four-seat games through the services (in this process, on the same
+PostgreSQL database the servers use), starts the servers with `games.live.stack.live_stack`,
+opens one websocket per seat (4 N sockets, all in this process, on asyncio) and then drives
+every game open-loop: one move per 1/R seconds on a fixed schedule, without waiting for replies.
+
+Each client keeps its own view of its game from the `state` it got on connect and the events
+that follow (its hand, damage, protection, eliminations and the awaited decision), and picks a
+legal command from that view when its seat is awaited. A tick whose game still has the previous
+move in flight (no ack yet, or its first event not yet at all four clients) sends nothing and is
+counted as late: moves of one game are serialized by the server anyway.
+
+Latency of a move: from the moment it was sent to the moment the first event it caused (seq =
+the game's seq before the move + 1) reached the last of the table's four clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import random
+import resource
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+DEFAULT_DB_NAME = "harehra_bench"
+DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+SEATS = 4
+LONG_TIMER = 600  # seconds: no timer fires during a bench
+GOAL_GAMES, GOAL_P99_MS = 500, 50.0
+SINGLE_PLAYS = ("right", "left", "house", "strom", "zada")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    games: int = 10
+    servers: int = 1
+    rate: float = 1.0  # moves per second per game
+    duration: float = 30.0  # measured seconds
+    warmup: float = 5.0  # driven but not measured
+    drain: float = 5.0  # after the last tick: wait this long at most for moves in flight
+    database_url: str = DEFAULT_DATABASE_URL
+    redis_url: str = DEFAULT_REDIS_URL
+    migrate: bool = True  # run `manage.py migrate` on the database first (in a subprocess)
+    worker: bool = True  # also start the Celery worker (timers and bots; idle with long timers)
+    # Websocket handshakes in flight at once, per server. Each handshake costs the server several
+    # queries on its one database thread, and Daphne drops a socket not accepted within 5 s.
+    connect_concurrency: int = 4
+    connect_timeout: float = 180.0  # for all sockets together
+    seed: int = 1
+    server_env: tuple[tuple[str, str], ...] = ()  # extra environment for servers and worker
+    log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-live")
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100); NaN when there are no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Stats:
+    latencies_ms: list[float] = field(default_factory=list)  # send -> first event at the last of 4
+    ack_ms: list[float] = field(default_factory=list)  # send -> ack at the sender
+    lag_ms: list[float] = field(default_factory=list)  # scheduled tick -> actual send (this process)
+    sent: int = 0  # in the window
+    acked: int = 0  # sent in the window and acknowledged (by the end of the drain)
+    completed: int = 0  # sent in the window, first event at all four clients
+    sent_total: int = 0  # including warm-up
+    ticks: int = 0  # in the window
+    late: int = 0  # ticks in the window that sent nothing: the previous move still in flight
+    errors: Counter[str] = field(default_factory=Counter)  # by code; none is expected
+    reconnects: int = 0
+    seq_gaps: int = 0
+    games_ended: int = 0
+    other_messages: Counter[str] = field(default_factory=Counter)
+    unfinished: int = 0  # sent in the window, not complete when the drain ended ("dropped")
+    unfinished_total: int = 0  # the same, warm-up moves included
+
+
+@dataclass
+class LiveResult:
+    config: LiveConfig
+    stats: Stats
+    setup_s: float
+    connect_s: float
+    window_s: float
+    cpu_s: dict[str, float]
+    lines: list[str]
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.stats.sent / self.window_s if self.window_s else 0.0
+
+    @property
+    def acked_per_second(self) -> float:
+        return self.stats.acked / self.window_s if self.window_s else 0.0
+
+
+# --- environment: database, redis, file limits ---------------------------------------------------
+
+
+def check_loopback(url: str) -> None:
+    host = urlparse(url).hostname or ""
+    if host not in LOOPBACK:
+        raise ValueError(f"the bench only talks to 127.0.0.1, not {host!r} ({url})")
+
+
+def ensure_database(url: str) -> None:
+    """Create the PostgreSQL database named in `url` if it does not exist."""
+    import psycopg
+
+    parts = urlparse(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+def raise_file_limit(sockets: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = sockets + 1024
+    if soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+
+
+# --- setup: users, tokens, tables and games through the services ---------------------------------
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    game_id: int
+    tokens: tuple[str, ...]  # by seat
+
+
+def setup_games(n: int, tag: str) -> list[GameSpec]:
+    """N started four-seat games with long timers; users `benchNNN-<tag>-<seat>` with API tokens.
+
+    Runs on Django's default database connection, which must be the servers' database.
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    from ..services.tables import TableSettings, table_create, table_join, table_start
+
+    User = get_user_model()
+    unusable = make_password(None)  # no PBKDF2 per user: these accounts only use tokens
+    users = User.objects.bulk_create(
+        [User(username=f"bench{g:03d}-{tag}-{s}", password=unusable) for g in range(n) for s in range(SEATS)]
+    )
+    tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+    settings = TableSettings(
+        seats=SEATS, turn_timer=LONG_TIMER, reaction_timer=LONG_TIMER, discard_timer=LONG_TIMER
+    )
+    specs = []
+    for g in range(n):
+        seated = users[g * SEATS : (g + 1) * SEATS]
+        table = table_create(host=seated[0], settings=settings)
+        for s in range(1, SEATS):
+            table_join(table=table, user=seated[s], seat=s)
+        game = table_start(table=table, user=seated[0])
+        specs.append(GameSpec(game.pk, tuple(t.key for t in tokens[g * SEATS : (g + 1) * SEATS])))
+    return specs
+
+
+# --- the scripted clients ------------------------------------------------------------------------
+
+
+@dataclass
+class Move:
+    cmd_id: str
+    seat: int
+    sent_at: float
+    first_seq: int
+    in_window: bool
+    arrived: int = 0  # bit per seat: the move's first event reached that client
+    acked_at: float | None = None
+    ack_seq: int | None = None
+    error: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.error is not None or self.arrived == (1 << SEATS) - 1
+
+
+class Client:
+    """One seat's websocket and its own view of the game."""
+
+    def __init__(self, game: GameRun, seat: int, token: str, url: str) -> None:
+        self.game, self.seat, self.token, self.url = game, seat, token, url
+        self.ws: Any = None
+        self.connected = asyncio.Event()
+        self.closing = False
+        self.last_seq = 0
+        self.hand: list[str] = []
+        self.damage = [0] * SEATS
+        self.protected: set[int] = set()
+        self.eliminated: set[int] = set()
+        self.awaiting: tuple[int, str] | None = None
+        self.discard_count = 0
+        self.over = False
+        self.refresh = False  # our view disagreed with the server's: reconnect for a fresh state
+
+    # -- connection --
+
+    async def run(self, sem: asyncio.Semaphore) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        first = True
+        while not self.closing:
+            try:
+                async with sem:
+                    ws = await connect(
+                        f"{self.url}/ws/games/{self.game.game_id}/?token={self.token}",
+                        compression=None,
+                        ping_interval=None,
+                        open_timeout=60,
+                        close_timeout=2,
+                        max_queue=None,
+                        proxy=None,
+                    )
+            except (OSError, TimeoutError, ConnectionClosed) as e:
+                if self.closing:
+                    return
+                self.game.stats.other_messages[f"connect_failed:{type(e).__name__}"] += 1
+                await asyncio.sleep(0.5)
+                continue
+            if not first:
+                self.game.stats.reconnects += 1
+            first = False
+            self.ws = ws
+            try:
+                async for raw in ws:
+                    self.on_message(json.loads(raw), time.monotonic())
+                    if self.refresh and not self.closing:
+                        self.refresh = False
+                        await ws.close()
+            except ConnectionClosed:
+                pass
+            finally:
+                self.ws = None
+                self.connected.clear()
+
+    async def close(self) -> None:
+        self.closing = True
+        ws = self.ws
+        if ws is not None:
+            await ws.close()
+
+    def send(self, data: dict[str, Any]) -> bool:
+        ws = self.ws
+        if ws is None or not self.connected.is_set():
+            return False
+        # websockets' send is a coroutine that does not wait while the write buffer has room:
+        # run it as a task so that a tick stays synchronous and never waits on one socket.
+        task = asyncio.ensure_future(ws.send(json.dumps(data, separators=(",", ":"))))
+        task.add_done_callback(_ignore_closed)
+        return True
+
+    # -- messages --
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        kind = msg.get("type")
+        if kind == "event":
+            seq = msg["seq"]
+            if seq <= self.last_seq:
+                return
+            if seq != self.last_seq + 1:
+                self.game.stats.seq_gaps += 1
+            self.last_seq = seq
+            self.apply(msg["event"])
+            self.game.arrived(self, seq, now)
+        elif kind == "ack":
+            self.game.on_ack(msg, now)
+        elif kind == "error":
+            self.game.on_error(self, msg)
+        elif kind == "state":
+            self.on_state(msg)
+            self.connected.set()
+            self.game.arrived(self, self.last_seq, now)
+        else:
+            self.game.stats.other_messages[str(kind)] += 1
+
+    def on_state(self, msg: dict[str, Any]) -> None:
+        self.last_seq = msg["seq"]
+        view = msg["view"]
+        self.hand = list(view["hand"] or [])
+        players = view["players"]
+        self.damage = [p["damage"] for p in players]
+        self.protected = {p["seat"] for p in players if p["protected"]}
+        self.eliminated = {p["seat"] for p in players if p["eliminated"]}
+        awaiting = view["awaiting"]
+        self.awaiting = (awaiting["seat"], awaiting["kind"]) if awaiting else None
+        self.discard_count = view["discard_count"]
+        self.over = bool(view["over"]) or msg.get("status") != "running"
+
+    def _drop(self, seat: int, cards: Sequence[str]) -> None:
+        if seat == self.seat:
+            for card in cards:
+                if card in self.hand:
+                    self.hand.remove(card)
+
+    def apply(self, e: dict[str, Any]) -> None:
+        t = e["type"]
+        if t == "TurnStarted":
+            self.awaiting = (e["seat"], "turn")
+            self.protected.discard(e["seat"])
+        elif t == "CardsPlayed":
+            self._drop(e["seat"], e["cards"])
+            self.awaiting = None
+        elif t == "ProtectionGained":
+            self.protected.add(e["seat"])
+        elif t in ("DamageTaken", "DamageHealed"):
+            self.damage[e["seat"]] = e["damage"]
+        elif t == "VolleyPending":
+            self.awaiting = (e["target"], "volley")
+        elif t == "SkipPending":
+            self.awaiting = (e["seat"], "skip")
+        elif t == "ReactionPlayed":
+            self._drop(e["seat"], [e["card"]])
+            self.awaiting = None
+        elif t in ("ReactionDeclined", "PlayerSkipped"):
+            self.awaiting = None
+        elif t == "PlayerEliminated":
+            self.eliminated.add(e["seat"])
+            self.protected.discard(e["seat"])
+            if e["seat"] == self.seat:
+                self.hand = []
+        elif t == "CardBurned":
+            if e.get("card"):
+                self._drop(e["seat"], [e["card"]])
+            self.awaiting = None
+        elif t == "CardsDrawn":
+            if e["seat"] == self.seat:
+                self.hand.extend(e["cards"])
+        elif t == "DiscardRequired":
+            self.awaiting = (e["seat"], "discard")
+            self.discard_count = e["count"]
+        elif t == "CardsDiscarded":
+            self._drop(e["seat"], e["cards"])
+            self.awaiting = None
+        elif t in ("GameEnded", "GameAborted"):
+            self.awaiting = None
+            self.over = True
+        # GameStarted, DirectionChanged, DrawPileReshuffled and seat events change nothing we use.
+
+    def choose(self, rng: random.Random) -> dict[str, Any]:
+        """A legal command for the awaited decision, as far as this client's view goes."""
+        assert self.awaiting is not None
+        kind = self.awaiting[1]
+        hand = self.hand
+        if kind == "volley":
+            return {"react": "taptap" if "taptap" in hand else "none"}
+        if kind == "skip":
+            return {"react": "strom" if "strom" in hand else "none"}
+        if kind == "discard":
+            return {"discard": hand[: self.discard_count]}
+        options: list[dict[str, Any]] = [{"play": [c]} for c in SINGLE_PLAYS if c in hand]
+        if "cumi" in hand:
+            for step in range(1, SEATS):
+                target = (self.seat + step) % SEATS
+                if target not in self.eliminated and target not in self.protected:
+                    options.append({"play": ["cumi"], "target": target})
+                    break
+        if options:
+            return rng.choice(options)
+        return {"burn": hand[0] if hand else None}
+
+
+def _ignore_closed(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # a socket closed under a send: the move is reported as dropped
+
+
+class GameRun:
+    """One game's four clients, the move in flight and the open-loop schedule."""
+
+    def __init__(self, spec: GameSpec, urls: Sequence[str], stats: Stats, rng: random.Random) -> None:
+        self.game_id = spec.game_id
+        self.stats = stats
+        self.rng = rng
+        self.clients = [Client(self, s, spec.tokens[s], urls[s]) for s in range(SEATS)]
+        self.pending: Move | None = None
+        self.moves = 0
+        self.ended = False
+        self.window = (math.inf, math.inf)
+
+    def known_seq(self) -> int:
+        return max(c.last_seq for c in self.clients)
+
+    def actor(self) -> Client | None:
+        """The awaited seat's client, if it has seen everything the game has done so far."""
+        seq = self.known_seq()
+        for c in self.clients:
+            if c.last_seq == seq and c.awaiting is not None and c.awaiting[0] == c.seat:
+                return c if c.connected.is_set() else None
+        return None
+
+    def tick(self, scheduled: float) -> None:
+        now = time.monotonic()
+        in_window = self.window[0] <= now < self.window[1]
+        if in_window:
+            self.stats.ticks += 1
+            self.stats.lag_ms.append((now - scheduled) * 1000)
+        m = self.pending
+        if m is not None and not (m.complete and (m.acked_at is not None or m.error is not None)):
+            if in_window:
+                self.stats.late += 1
+            return
+        if any(c.over for c in self.clients):
+            if not self.ended:
+                self.ended = True
+                self.stats.games_ended += 1
+            return
+        client = self.actor()
+        if client is None:
+            if in_window:
+                self.stats.late += 1
+            return
+        self.moves += 1
+        command = client.choose(self.rng)
+        cmd_id = f"{self.game_id}-{self.moves}"
+        move = Move(cmd_id, client.seat, now, client.last_seq + 1, in_window)
+        if not client.send({"type": "command", "cmd_id": cmd_id, **command}):
+            if in_window:
+                self.stats.late += 1
+            return
+        self.pending = move
+        self.stats.sent_total += 1
+        if in_window:
+            self.stats.sent += 1
+        # Clients already past the first seq (none, normally) count as arrived.
+        for c in self.clients:
+            if c.last_seq >= move.first_seq:
+                move.arrived |= 1 << c.seat
+
+    def arrived(self, client: Client, seq: int, now: float) -> None:
+        m = self.pending
+        if m is None or m.error is not None or seq < m.first_seq:
+            return
+        bit = 1 << client.seat
+        if m.arrived & bit:
+            return
+        m.arrived |= bit
+        if m.arrived == (1 << SEATS) - 1 and m.in_window:
+            self.stats.completed += 1
+            self.stats.latencies_ms.append((now - m.sent_at) * 1000)
+
+    def on_ack(self, msg: dict[str, Any], now: float) -> None:
+        m = self.pending
+        if m is None or msg.get("cmd_id") != m.cmd_id:
+            self.stats.other_messages["stray_ack"] += 1
+            return
+        m.acked_at, m.ack_seq = now, msg.get("seq")
+        if m.in_window:
+            self.stats.acked += 1
+            self.stats.ack_ms.append((now - m.sent_at) * 1000)
+
+    def on_error(self, client: Client, msg: dict[str, Any]) -> None:
+        code = str(msg.get("code"))
+        self.stats.errors[code] += 1
+        m = self.pending
+        if m is not None and msg.get("cmd_id") == m.cmd_id:
+            m.error = code
+        # Every command is chosen as legal from the client's own view, so no refusal is expected:
+        # one means the view was wrong (or the server). Refresh it by reconnecting (a fresh state).
+        client.refresh = True
+
+    async def drive(self, start: float, end: float, period: float) -> None:
+        scheduled = start + self.rng.random() * period  # spread the games over the period
+        while scheduled < end:
+            delay = scheduled - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.tick(scheduled)
+            scheduled += period
+
+
+# --- CPU accounting ------------------------------------------------------------------------------
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _pids_named(name: str) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as f:
+                    if f.read().strip().startswith(name):
+                        out.append(int(entry))
+            except OSError:
+                continue
+    return out
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds all cores spent busy since boot (everything but idle and iowait)."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:]]
+    return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
+    """Busy CPU seconds so far: named processes, redis, and the whole machine.
+
+    PostgreSQL backends come and go (one per connection), so they are not counted one by one:
+    what the machine spent beyond the named processes is mostly theirs.
+    """
+    snap = {label: sum(_cpu_seconds(p) for p in pids) for label, pids in named.items()}
+    snap["redis-server"] = sum(_cpu_seconds(p) for p in _pids_named("redis-server"))
+    snap["machine"] = _machine_busy_seconds()
+    return snap
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+async def _drive_all(
+    cfg: LiveConfig, specs: list[GameSpec], ws_urls: list[str], named: dict[str, list[int]], write: Any
+) -> tuple[Stats, float, float, dict[str, float]]:
+    stats = Stats()
+    master = random.Random(cfg.seed)
+    runs = []
+    for g, spec in enumerate(specs):
+        urls = [ws_urls[(g + s) % len(ws_urls)] for s in range(SEATS)]  # a game's seats span servers
+        runs.append(GameRun(spec, urls, stats, random.Random(master.random())))
+    clients = [c for r in runs for c in r.clients]
+    sems = {url: asyncio.Semaphore(cfg.connect_concurrency) for url in ws_urls}
+    t0 = time.monotonic()
+    tasks = [asyncio.create_task(c.run(sems[c.url])) for c in clients]
+    cpu_window: dict[str, float] = {}
+    try:
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(c.connected.wait() for c in clients)), timeout=cfg.connect_timeout
+            )
+        except TimeoutError:
+            ready = sum(c.connected.is_set() for c in clients)
+            raise RuntimeError(
+                f"only {ready} of {len(clients)} sockets had their state after {cfg.connect_timeout:g} s"
+            ) from None
+        connect_s = time.monotonic() - t0
+        stats.reconnects = 0  # retries while connecting are not reconnects during play
+        write(f"connected {len(clients)} sockets in {connect_s:.1f} s; warming up {cfg.warmup:g} s ...")
+        period = 1.0 / cfg.rate
+        start = time.monotonic() + 0.2
+        window = (start + cfg.warmup, start + cfg.warmup + cfg.duration)
+        for r in runs:
+            r.window = window
+        drivers = [asyncio.create_task(r.drive(start, window[1], period)) for r in runs]
+        await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
+        cpu_start = _cpu_snapshot(named)
+        await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
+        cpu_end = _cpu_snapshot(named)
+        cpu_window = {k: cpu_end[k] - cpu_start[k] for k in cpu_end}
+        named_total = sum(v for k, v in cpu_window.items() if k != "machine")
+        cpu_window["rest (postgres, ...)"] = cpu_window["machine"] - named_total
+        await asyncio.gather(*drivers)
+        drain_end = time.monotonic() + cfg.drain
+        while time.monotonic() < drain_end:
+            if all(r.pending is None or r.pending.complete for r in runs):
+                break
+            await asyncio.sleep(0.05)
+        stats.unfinished = sum(
+            1 for r in runs if r.pending is not None and r.pending.in_window and not r.pending.complete
+        )
+        stats.unfinished_total = sum(1 for r in runs if r.pending is not None and not r.pending.complete)
+        stats.games_ended = sum(1 for r in runs if any(c.over for c in r.clients))
+        return stats, connect_s, window[1] - window[0], cpu_window
+    finally:
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+        await asyncio.wait(tasks, timeout=5)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
+    """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
+    from ..live.stack import live_stack
+
+    if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
+        raise ValueError("games and servers are at least 1; rate and duration are positive")
+    check_loopback(cfg.database_url)
+    check_loopback(cfg.redis_url)
+    raise_file_limit(cfg.games * SEATS)
+    if cfg.migrate:
+        ensure_database(cfg.database_url)
+        write(f"migrating {cfg.database_url} ...")
+        migrate(cfg.database_url)
+    flush_redis(cfg.redis_url)
+    tag = secrets.token_hex(3)
+    write(f"setting up {cfg.games} games ({cfg.games * SEATS} users, tag {tag}) ...")
+    t0 = time.monotonic()
+    specs = setup_games(cfg.games, tag)
+    setup_s = time.monotonic() - t0
+    from django.db import connection
+
+    connection.close()  # the servers do the rest; don't hold a connection through the run
+    write(f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker ...")
+    with live_stack(
+        database_url=cfg.database_url,
+        redis_url=cfg.redis_url,
+        servers=cfg.servers,
+        worker=cfg.worker,
+        log_dir=cfg.log_dir,
+        **dict(cfg.server_env),
+    ) as stack:
+        ws_urls = [stack.ws_url(i) for i in range(len(stack.servers))]
+        named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
+        if stack.workers:
+            named["celery worker"] = [p.pid for p in stack.workers]
+        named["bench clients (this)"] = [os.getpid()]
+        stats, connect_s, window_s, cpu = asyncio.run(_drive_all(cfg, specs, ws_urls, named, write))
+    result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [])
+    result.lines = format_report(result)
+    write("")
+    for line in result.lines:
+        write(line)
+    return result
+
+
+def _ms(values: Sequence[float], p: float) -> str:
+    v = percentile(values, p)
+    return "n/a" if math.isnan(v) else f"{v:.1f}"
+
+
+def format_report(r: LiveResult) -> list[str]:
+    cfg, s = r.config, r.stats
+    target = cfg.games * cfg.rate
+    lat = s.latencies_ms
+    lines = [
+        f"bench_live: {cfg.games} games x {SEATS} seats ({cfg.games * SEATS} sockets), "
+        f"{cfg.servers} server(s), {cfg.rate:g} move/s per game, {r.window_s:.0f} s measured "
+        f"after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
+        f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s",
+        f"moves sent:     {s.sent} ({r.moves_per_second:.1f}/s; schedule {target:.1f}/s)",
+        f"moves acked:    {s.acked} ({r.acked_per_second:.1f}/s)",
+        f"moves complete: {s.completed} (first event at all {SEATS} clients)",
+        f"latency send -> last client (ms): p50 {_ms(lat, 50)}  p99 {_ms(lat, 99)}  "
+        f"p99.9 {_ms(lat, 99.9)}  max {_ms(lat, 100)}  (n={len(lat)})",
+        f"latency send -> ack (ms):         p50 {_ms(s.ack_ms, 50)}  p99 {_ms(s.ack_ms, 99)}  "
+        f"max {_ms(s.ack_ms, 100)}",
+        f"late ticks (previous move in flight, nothing sent): {s.late} of {s.ticks}",
+        f"dropped (sent, not complete after {cfg.drain:g} s drain): {s.unfinished} "
+        f"({s.unfinished_total} counting warm-up moves; {s.sent_total} moves sent in all)",
+        "errors: " + (", ".join(f"{k} {v}" for k, v in sorted(s.errors.items())) or "none"),
+        f"reconnects: {s.reconnects}; seq gaps: {s.seq_gaps}; games ended: {s.games_ended}",
+        f"client tick lag (ms): p99 {_ms(s.lag_ms, 99)}  max {_ms(s.lag_ms, 100)}",
+    ]
+    if r.cpu_s:
+        cpu = ", ".join(f"{k} {100 * v / r.window_s:.0f}%" for k, v in r.cpu_s.items())
+        lines.append(f"CPU in the window (100% = one core): {cpu}")
+    if s.other_messages:
+        lines.append("other messages: " + ", ".join(f"{k} {v}" for k, v in sorted(s.other_messages.items())))
+    p99 = percentile(lat, 99)
+    ok = (
+        cfg.games >= GOAL_GAMES
+        and not math.isnan(p99)
+        and p99 < GOAL_P99_MS
+        and not s.errors
+        and not s.unfinished
+        and s.late == 0
+    )
+    lines.append(
+        f"goal ({GOAL_GAMES} games at 1 move/s, p99 < {GOAL_P99_MS:g} ms, no errors): "
+        + ("met" if ok else "not met" if cfg.games >= GOAL_GAMES else "n/a (fewer games)")
+    )
+    return lines

@@ -1,0 +1,111 @@
+"""A scripted websocket player for tests against real server processes."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import urllib.request
+from typing import Any
+
+import websockets
+
+_ids = itertools.count(1)
+AWAITING_FROM = {
+    "TurnStarted": "seat",
+    "VolleyPending": "target",
+    "SkipPending": "seat",
+    "DiscardRequired": "seat",
+}
+
+
+class LiveClient:
+    def __init__(self, game_id: int, token: str | None, seat: int | None, play: bool = True) -> None:
+        self.game_id, self.token, self.seat, self.play = game_id, token, seat, play
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.seq = 0
+        self.over = asyncio.Event()
+        self.ws: Any = None
+        self.http = ""
+        self.reader: asyncio.Task[None] | None = None
+        self.acted_at = -1
+        self.paused = False
+        self.resuming = False
+        self.duplicates = self.gaps = self.resyncs = 0
+        self.awaited: int | None = None
+
+    async def connect(self, ws_base: str, http_base: str) -> None:
+        """Connect naming the last seq seen: the server sends exactly the events after it."""
+        query = f"?after={self.seq}" + (f"&token={self.token}" if self.token else "")
+        self.ws = await websockets.connect(
+            f"{ws_base}/ws/games/{self.game_id}/{query}", origin="http://localhost"
+        )
+        self.http = http_base
+        self.resuming = False
+        self.reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                self.messages.append(message)
+                await self._on(message)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def _on(self, m: dict[str, Any]) -> None:
+        if m["type"] == "event":
+            if m["seq"] <= self.seq:
+                self.duplicates += 1
+                return
+            if m["seq"] > self.seq + 1:
+                # A dropped push: ask for what is missing, once, and drop what overtook it.
+                self.gaps += 1
+                if not self.resuming:
+                    self.resuming = True
+                    await self.ws.send(json.dumps({"type": "resume", "after": self.seq}))
+                return
+            self.resuming = False
+            self.seq = m["seq"]
+            self.events.append((m["seq"], m["event"]))
+            kind = m["event"]["type"]
+            if kind in ("GameEnded", "GameAborted"):
+                self.over.set()
+                self.awaited = None
+            elif kind in AWAITING_FROM:
+                self.awaited = m["event"][AWAITING_FROM[kind]]
+            if self.awaited == self.seat:
+                await self._act()
+        elif m["type"] == "error":
+            self.errors.append(m)
+            if m.get("code") == "stale" and self.awaited == self.seat:
+                self.acted_at = -1
+                await self._act()
+        elif m["type"] == "state":
+            self.resyncs += 1  # the events before it are not replayed: completeness checks will tell
+            self.seq = m["seq"]
+
+    async def _act(self) -> None:
+        if not self.play or self.paused or self.acted_at == self.seq:
+            return
+        self.acted_at = self.seq
+        view = await asyncio.to_thread(self._get, f"/api/games/{self.game_id}/")
+        if view["seq"] != self.seq or not view["legal"]:
+            return  # the game moved on (a bot or timer answered): the next event will tell
+        command = {k: v for k, v in view["legal"][-1].items() if k != "seat"}
+        await self.ws.send(
+            json.dumps({"type": "command", "cmd_id": f"t{next(_ids)}", "expected_seq": self.seq, **command})
+        )
+
+    def _get(self, path: str) -> Any:
+        req = urllib.request.Request(self.http + path, headers={"Authorization": f"Token {self.token}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)

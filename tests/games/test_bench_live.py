@@ -1,0 +1,39 @@
+"""Smoke test of `bench_live`'s core: two games, one real server, three seconds (no timing asserted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from games.benchmarks.live import LiveConfig, run_live_bench
+
+pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
+
+
+def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the live bench shares its database with server processes: PostgreSQL only")
+    name = connection.settings_dict["NAME"]
+    cfg = LiveConfig(
+        games=2,
+        servers=1,
+        duration=3.0,
+        warmup=1.0,
+        drain=5.0,
+        database_url=f"postgres://postgres@127.0.0.1:5432/{name}",
+        redis_url="redis://127.0.0.1:6379/8",
+        migrate=False,  # pytest-django made and migrated the test database
+        log_dir=tmp_path,
+    )
+    lines: list[str] = []
+    result = run_live_bench(cfg, lines.append)
+
+    assert result.stats.sent > 0
+    assert result.stats.acked > 0
+    assert result.stats.completed > 0
+    assert not result.stats.errors
+    for label in ("moves sent:", "moves acked:", "latency send -> last client", "errors:", "reconnects:"):
+        assert any(line.startswith(label) for line in result.lines), label
+        assert any(line.startswith(label) for line in lines), label

@@ -1,0 +1,244 @@
+"""Real ASGI server processes on loopback sharing PostgreSQL and Redis, with a real Celery worker."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+import websockets
+from django.db import connection
+
+from games.eventlog import events_with_seq
+from games.live.stack import live_stack
+from games.models import Game, GameEvent
+from tests.games.live_client import LiveClient
+
+pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
+REDIS_URL = "redis://127.0.0.1:6379/9"
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+
+
+@pytest.fixture
+def stack(transactional_db, request):
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    s = connection.settings_dict
+    url = f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    with live_stack(
+        database_url=url,
+        redis_url=REDIS_URL,
+        servers=2,
+        worker=True,
+        log_dir=OUTPUT / "servers" / request.node.name,
+        BOT_DELAY_SECONDS="0",
+        AWAY_GRACE_SECONDS="1",
+    ) as st:
+        yield st
+
+
+def _api(base: str, path: str, data: dict | None = None, token: str | None = None):
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Token {token}"} if token else {})}
+    body = json.dumps(data).encode() if data is not None else None
+    req = urllib.request.Request(base + path, data=body, headers=headers, method="POST" if body else "GET")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def _game(stack, humans: int, bots: int, **settings):
+    """Set up through a server's REST API, so its timers and bots are armed on the shared broker."""
+    base = stack.url(0)
+    tokens = [
+        _api(
+            base,
+            "/api/accounts/register/",
+            {"username": f"live{i}x{uuid.uuid4().hex[:8]}", "password": "correct-horse-battery"},
+        )["token"]
+        for i in range(humans)
+    ]
+    table = _api(base, "/api/tables/", {"seats": humans + bots, **settings}, tokens[0])
+    for tok in tokens[1:]:
+        _api(base, f"/api/tables/{table['id']}/join/", {}, tok)
+    for _ in range(bots):
+        _api(base, f"/api/tables/{table['id']}/add-bot/", {}, tokens[0])
+    game = Game.objects.get(pk=_api(base, f"/api/tables/{table['id']}/start/", {}, tokens[0])["current_game"])
+    return game, [(_api(base, f"/api/games/{game.pk}/", token=t)["view"]["seat"], t) for t in tokens]
+
+
+async def _until_over(clients, timeout: float = 240) -> None:
+    """Wait for every client to see the end; on a timeout, say where each one stood."""
+    try:
+        await asyncio.wait_for(asyncio.gather(*(c.over.wait() for c in clients)), timeout)
+    except TimeoutError:
+        report = [
+            f"seat {c.seat}: seq {c.seq}, last {c.events[-3:]}, errors {c.errors[-3:]}, "
+            f"gaps {c.gaps}, resyncs {c.resyncs}, reader done {c.reader.done() if c.reader else None}"
+            for c in clients
+        ]
+        raise AssertionError("game did not end:\n" + "\n".join(report)) from None
+
+
+def _assert_complete(client: LiveClient, game: Game) -> None:
+    game.refresh_from_db()
+    assert [seq for seq, _ in client.events] == list(range(1, game.last_seq + 1))
+
+
+def _assert_nothing_hidden(client: LiveClient) -> None:
+    assert client.messages
+    for m in client.messages:
+        text = json.dumps(m)
+        if m["type"] == "state":
+            assert m["view"]["seat"] == client.seat and (client.seat is not None or m["view"]["hand"] is None)
+        if m["type"] == "event":
+            e = m["event"]
+            if e["type"] == "CardsDrawn" and e["seat"] != client.seat:
+                assert "cards" not in e, text
+            assert e["type"] != "DrawPileReshuffled" or "cards" not in e, text
+            assert "hands" not in e and "draw_pile" not in e, text
+
+
+def test_two_humans_on_two_servers_and_two_bots_play_to_the_end(stack):
+    game, humans = _game(stack, 2, 2)
+
+    async def run():
+        players = [LiveClient(game.pk, tok, seat) for seat, tok in humans]
+        spectator = LiveClient(game.pk, None, None, play=False)
+        for i, c in enumerate([*players, spectator]):
+            await c.connect(stack.ws_url(i % 2), stack.url(i % 2))
+        await _until_over([*players, spectator])
+        await asyncio.sleep(0.3)
+        for c in [*players, spectator]:
+            await c.close()
+        return players, spectator
+
+    players, spectator = asyncio.run(run())
+    game.refresh_from_db()
+    assert game.status == "finished"
+    logged = [e["type"] for _, e in events_with_seq(game)]
+    for c in [*players, spectator]:
+        _assert_complete(c, game)
+        assert [e["type"] for _, e in c.events] == logged
+        _assert_nothing_hidden(c)
+        assert not [e for e in c.errors if e["code"] not in ("stale", "not_your_turn", "wrong_action")]
+    actors = set(GameEvent.objects.filter(game=game).values_list("actor_id", flat=True))
+    assert None in actors and len(actors - {None}) == 2  # bots moved, and both people did
+
+
+def test_a_timeout_applies_the_default_action(stack):
+    game, humans = _game(stack, 2, 0, turn_timer=5, reaction_timer=3, discard_timer=3)
+    seq = game.last_seq
+
+    async def run():
+        watcher = LiveClient(game.pk, humans[0][1], humans[0][0], play=False)
+        await watcher.connect(stack.ws_url(0), stack.url(0))
+        for _ in range(200):
+            if watcher.seq > seq:
+                break
+            await asyncio.sleep(0.1)
+        deadline = next(m for m in watcher.messages if m["type"] == "deadline")["deadline"]
+        await watcher.close()
+        return watcher, deadline
+
+    watcher, deadline = asyncio.run(run())
+    assert deadline is not None
+    played = GameEvent.objects.get(game=game, seq=seq + 1)
+    assert played.type in ("CardsPlayed", "CardBurned") and played.actor_id is None
+    assert watcher.seq > seq
+
+
+def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
+    game, humans = _game(stack, 2, 0, turn_timer=600, reaction_timer=600, discard_timer=600)
+    (seat_a, tok_a), (seat_b, tok_b) = humans
+
+    async def run():
+        a = LiveClient(game.pk, tok_a, seat_a)
+        b = LiveClient(game.pk, tok_b, seat_b)
+        await a.connect(stack.ws_url(0), stack.url(0))
+        await b.connect(stack.ws_url(1), stack.url(1))
+        await asyncio.sleep(1)
+        await a.close()
+        for _ in range(100):  # grace period 1 s, then the worker's check
+            if any(e["type"] == "SeatTakenByBot" for _, e in b.events):
+                break
+            await asyncio.sleep(0.1)
+        taken_seq = b.seq
+        back = LiveClient(game.pk, tok_a, seat_a)
+        back.seq, back.events, back.awaited = a.seq, list(a.events), a.awaited
+        await back.connect(stack.ws_url(1), stack.url(1))
+        await back.ws.send(json.dumps({"type": "reclaim"}))
+        await _until_over([back, b])
+        await asyncio.sleep(0.3)
+        await back.close()
+        await b.close()
+        return back, b, taken_seq
+
+    back, b, taken_seq = asyncio.run(run())
+    types = [e["type"] for _, e in b.events]
+    assert "SeatTakenByBot" in types and "SeatReclaimed" in types
+    assert types.index("SeatTakenByBot") < types.index("SeatReclaimed")
+    taken = next(e for _, e in b.events if e["type"] == "SeatTakenByBot")
+    assert taken == {"type": "SeatTakenByBot", "version": 1, "seat": seat_a, "reason": "away"}
+    _assert_complete(back, game)
+    _assert_complete(b, game)
+    reclaimed_at = next(s for s, e in b.events if e["type"] == "SeatReclaimed")
+    assert GameEvent.objects.filter(game=game, seq__gt=reclaimed_at, actor__isnull=False).exists()
+    assert taken_seq < reclaimed_at
+
+
+def test_killing_a_server_mid_game_loses_nothing(stack):
+    game, humans = _game(stack, 2, 2)
+
+    async def run():
+        a = LiveClient(game.pk, humans[0][1], humans[0][0])
+        b = LiveClient(game.pk, humans[1][1], humans[1][0])
+        await a.connect(stack.ws_url(0), stack.url(0))
+        await b.connect(stack.ws_url(1), stack.url(1))
+        for _ in range(300):
+            if b.seq >= 30 or b.over.is_set():
+                break
+            await asyncio.sleep(0.05)
+        b.paused = True
+        stack.kill_server(1)
+        await asyncio.gather(b.reader, return_exceptions=True)
+        await asyncio.sleep(1.0)  # the game goes on without b's socket meanwhile
+        b.paused = False
+        await b.connect(stack.ws_url(0), stack.url(0))  # reconnect to the other process and resume
+        b.acted_at = -1
+        if b.awaited == b.seat:
+            await b._act()
+        await _until_over([a, b])
+        await asyncio.sleep(0.3)
+        await a.close()
+        await b.close()
+        return a, b
+
+    a, b = asyncio.run(run())
+    for c in (a, b):
+        _assert_complete(c, game)
+    assert [(s, e["type"]) for s, e in a.events] == [(s, e["type"]) for s, e in b.events]
+
+
+AWAIT_KEYS = {
+    "TurnStarted": "seat",
+    "VolleyPending": "target",
+    "SkipPending": "seat",
+    "DiscardRequired": "seat",
+}
+
+
+def test_a_foreign_origin_is_refused(stack):
+    game, humans = _game(stack, 2, 0)
+
+    async def run():
+        url = f"{stack.ws_url(0)}/ws/games/{game.pk}/?token={humans[0][1]}"
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(url, origin="http://evil.example")
+        assert refused.value.response.status_code == 403
+        ok = await websockets.connect(url, origin="http://localhost")
+        assert json.loads(await ok.recv())["type"] == "state"
+        await ok.close()
+
+    asyncio.run(run())
