@@ -102,6 +102,8 @@ class Game(models.Model):
     awaiting_kind = models.CharField(max_length=16, blank=True, default="")
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     replay_key = models.CharField(max_length=32, unique=True, default=new_token)
+    # Set by moderators: a hidden replay answers 404 to all but its players and moderators.
+    replay_hidden = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
