@@ -1,0 +1,58 @@
+"""Browser tests: a real server process (PostgreSQL, Redis, Celery worker) and the system's Chromium."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.db import connection
+
+from games.live.stack import Stack, live_stack
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+# Each browser test module may pick its own Redis database so parallel runs never share a broker.
+DEFAULT_REDIS_DB = 10
+
+
+@pytest.fixture
+def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
+    """One ASGI server and one Celery worker on the test database; bots move without delay."""
+    redis_db = getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB)
+    redis_url = f"redis://127.0.0.1:6379/{redis_db}"
+    redis.Redis.from_url(redis_url).flushdb()
+    s = connection.settings_dict
+    url = f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    with live_stack(
+        database_url=url,
+        redis_url=redis_url,
+        servers=1,
+        worker=True,
+        log_dir=OUTPUT / "servers" / request.node.name,
+        BOT_DELAY_SECONDS=os.environ.get("BROWSER_BOT_DELAY", "0.3"),
+        AWAY_GRACE_SECONDS="2",
+        DEBUG="0",
+    ) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    path = OUTPUT / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
