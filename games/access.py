@@ -16,6 +16,10 @@ def access_signed_in(user: AnyUser) -> None:
         raise ServiceError("not_authenticated", "sign in first", 401)
     if not user.is_active:
         raise ServiceError("account_disabled", "this account cannot play", 403)
+    from moderation.selectors import user_is_sanctioned
+
+    if user_is_sanctioned(user):
+        raise ServiceError("sanctioned", "this account is suspended or banned", 403)
 
 
 def access_table_host(table: Table, user: AnyUser) -> None:
@@ -50,13 +54,17 @@ def game_seat_of(game: Game, user: AnyUser) -> int | None:
     return GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
 
 
-def access_game_seat(game: Game, user: AnyUser) -> int:
-    """The seat `user` plays in `game`; spectators and strangers are refused."""
+def access_game_seat_row(game: Game, user: AnyUser) -> GameSeat:
+    """The seat row `user` plays in `game`; spectators and strangers are refused."""
     access_signed_in(user)
-    seat = game_seat_of(game, user)
-    if seat is None:
+    row = GameSeat.objects.filter(game=game, user_id=user.pk).first()
+    if row is None:
         raise ServiceError("not_seated", "you are not playing in this game", 403)
-    return seat
+    return row
+
+
+def access_game_seat(game: Game, user: AnyUser) -> int:
+    return access_game_seat_row(game, user).seat
 
 
 def access_game_view(game: Game, user: AnyUser) -> int | None:

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from harehra_site.errors import ServiceError
+from moderation.selectors import user_is_sanctioned
 
 from .access import access_game_view
 from .engine import event_for
@@ -23,6 +24,16 @@ from .services.presence import presence_connect, presence_disconnect
 from .services.seats import seat_reclaim
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
+
+
+def db(func: Any) -> Any:
+    """Run ORM work in the thread pool: sockets of one process don't queue behind a single thread.
+
+    Each call is self-contained (its own transaction), so nothing relies on thread affinity.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
 CLOSE_REFUSED = 4403
 
@@ -33,6 +44,8 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
         raise ServiceError("not_found", "no such game", 404)
     if user.is_authenticated and not user.is_active:
         raise ServiceError("account_disabled", "this account cannot play", 403)
+    if user_is_sanctioned(user):
+        raise ServiceError("sanctioned", "this account is suspended or banned", 403)
     return game, access_game_view(game, user)
 
 
@@ -47,7 +60,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.last_seq = 0
         self.joined: list[str] = []
         try:
-            self.game, self.seat = await database_sync_to_async(_open)(
+            self.game, self.seat = await db(_open)(
                 int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
             )
         except ServiceError:
@@ -65,17 +78,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         else:
             await self.resume(after)  # a reconnecting client names its last seq: send what it missed
         if self.seat is not None:
-            await database_sync_to_async(presence_connect)(game_id=self.game.pk, seat=self.seat)
+            await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
         else:
-            await self.send_json(
-                {"type": "presence", "seats": await database_sync_to_async(presence_of)(self.game.pk)}
-            )
+            await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
     async def disconnect(self, code: int) -> None:
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.joined and self.seat is not None:
-            await database_sync_to_async(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
+            await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
@@ -110,7 +121,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def on_command(self, message: dict[str, Any]) -> None:
         cmd_id = message.get("cmd_id")
         try:
-            outcome = await database_sync_to_async(game_command_submit)(
+            outcome = await db(game_command_submit)(
                 game=self.game,
                 user=self.user,
                 command={k: message[k] for k in COMMAND_KEYS if k in message},
@@ -126,20 +137,20 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def on_reclaim(self) -> None:
         try:
-            await database_sync_to_async(seat_reclaim)(game=self.game, user=self.user)
+            await db(seat_reclaim)(game=self.game, user=self.user)
         except ServiceError as e:
             await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
 
     # --- server to client -----------------------------------------------------------------
 
     async def send_state(self) -> None:
-        data = await database_sync_to_async(game_view)(self.game, self.user)
+        data = await db(game_view)(self.game, self.user)
         self.last_seq = data["seq"]
         await self.send_json({"type": "state", **data})
 
     async def resume(self, after: int) -> None:
         """Exactly the events after `after`, in order; or one fresh state when that is simpler."""
-        events = await database_sync_to_async(game_events_for)(self.game, self.user, after)
+        events = await db(game_events_for)(self.game, self.user, after)
         if len(events) > RESUME_AS_STATE_AFTER:
             await self.send_state()
             return
@@ -155,9 +166,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             awaiting = _awaited(event)
             await self.send_json({"type": "deadline", "seq": seq, "deadline": event["deadline"], **awaiting})
         if event["type"] in (SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED):
-            await self.send_json(
-                {"type": "presence", "seats": await database_sync_to_async(presence_of)(self.game.pk)}
-            )
+            await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
     async def game_events(self, message: dict[str, Any]) -> None:
         for item in message["events"]:

@@ -31,9 +31,9 @@ def events_with_seq(game: Game, after: int = 0, upto: int | None = None) -> list
     return [(row.seq, row_to_event(row)) for row in event_rows(game, after, upto)]
 
 
-def fold_from_log(game: Game) -> GameState:
-    """The state refolded from every event, ignoring snapshots and caches."""
-    return replay(event for _, event in events_with_seq(game))
+def fold_from_log(game: Game, upto: int | None = None) -> GameState:
+    """The state refolded from the events (up to seq `upto`), ignoring snapshots and caches."""
+    return replay(event for _, event in events_with_seq(game, upto=upto))
 
 
 def load_state(game: Game, use_snapshot: bool = True) -> GameState:

@@ -95,3 +95,25 @@ def presence_of(game_id: int) -> list[dict[str, Any]]:
             status = "disconnected"
         out.append({"seat": r.seat, "status": status, "bot_playing": r.bot_playing})
     return out
+
+
+def user_recent_games(user: AnyUser, limit: int = 20) -> list[dict[str, Any]]:
+    """A player's latest games with their seat and how each ended for them (for the profile page)."""
+    rows = (
+        GameSeat.objects.filter(user_id=user.pk)
+        .select_related("game")
+        .order_by("-game__created_at")[:limit]
+    )
+    out = []
+    for r in rows:
+        g = r.game
+        if g.status == GameStatus.RUNNING:
+            outcome = "running"
+        elif g.status == GameStatus.ABORTED:
+            outcome = "aborted"
+        elif g.result == "draw":
+            outcome = "draw"
+        else:
+            outcome = "won" if g.winner_seat == r.seat else "lost"
+        out.append({"game": g, "seat": r.seat, "outcome": outcome})
+    return out

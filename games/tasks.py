@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 from django.conf import settings
 
-from .models import Game, GameSeat, GameStatus
 from .services.autoplay import due_deadlines, game_bot_move, game_deadline_expire
 from .services.presence import seat_mark_away, seats_gone_away
 
@@ -34,11 +35,9 @@ def check_away(game_id: int, seat: int) -> None:
     seat_mark_away(game_id=game_id, seat=seat)
 
 
-def schedule_followups(game_id: int, seq: int) -> None:
-    game = Game.objects.filter(pk=game_id, status=GameStatus.RUNNING, last_seq=seq).first()
-    if game is None or game.awaiting_seat is None:
-        return
-    if GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True).exists():
+def schedule_followups(game_id: int, seq: int, *, bot_to_move: bool, deadline: datetime | None) -> None:
+    """Arm the tasks for the decision awaited at `seq`; each is a no-op once the game moves on."""
+    if bot_to_move:
         bot_move.apply_async((game_id, seq), countdown=settings.BOT_DELAY_SECONDS)
-    if game.deadline_at is not None:
-        deadline_expire.apply_async((game_id, seq), eta=game.deadline_at)
+    if deadline is not None:
+        deadline_expire.apply_async((game_id, seq), eta=deadline)

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_seat_presence'),
+        ("games", "0003_seat_presence"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='replay_hidden',
+            model_name="game",
+            name="replay_hidden",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from harehra_site.errors import ServiceError
 
-from ..access import AnyUser, access_game_seat
+from ..access import AnyUser, access_game_seat_row
 from ..engine import Decision, EngineError, Event, GameState, parse_command, step
 from ..eventlog import append_events, events_with_seq, load_state, remember_state, save_snapshot
 from ..models import CommandRecord, Game, GameSeat, GameStatus, Table
@@ -21,6 +21,9 @@ from .shuffle import system_shuffle
 # Refusals that depend on the game's state answer 409; a malformed command is a 400.
 _BAD_REQUEST_CODES = {"bad_command"}
 MAX_CLIENT_CMD_ID = 64
+# The snapshot is refreshed when the log crosses a multiple of this, so a cold load folds fewer
+# than this many events on top of it, and most commands skip the snapshot write.
+SNAPSHOT_EVERY = 64
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,13 @@ def game_command_submit(
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
         game = _locked_game(game)
-        seat = access_game_seat(game, user)
+        row = access_game_seat_row(game, user)
+        seat = row.seat
         record = CommandRecord.objects.filter(game=game, user_id=user.pk, client_cmd_id=client_cmd_id).first()
         if record is not None:
             events = events_with_seq(game, after=record.first_seq - 1, upto=record.last_seq)
             return CommandOutcome(game.pk, record.seat, events, duplicate=True)
-        if GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists():
+        if row.bot_playing:
             raise ServiceError("seat_away", "a bot is playing your seat: take it back first", 409)
         if expected_seq is not None and expected_seq != game.last_seq:
             raise ServiceError("stale", f"the game has moved on to seq {game.last_seq}", 409)
@@ -70,7 +74,8 @@ def game_command_submit(
             first_seq=appended[0][0],
             last_seq=appended[-1][0],
         )
-        GameSeat.objects.filter(game=game, seat=seat).exclude(missed_deadlines=0).update(missed_deadlines=0)
+        if row.missed_deadlines:
+            GameSeat.objects.filter(pk=row.pk).update(missed_deadlines=0)
     return CommandOutcome(game.pk, seat, appended)
 
 
@@ -110,7 +115,8 @@ def _decide_and_append(
     appended = append_events(game, events, actor_id)
     _record_outcome(game, new_state)
     game.save()
-    save_snapshot(game, new_state)
+    if new_state.over or (appended[0][0] - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
+        save_snapshot(game, new_state)
     remember_state(game, new_state)
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
     after_commit_followups(game)
@@ -153,11 +159,14 @@ def _record_outcome(game: Game, state: GameState) -> None:
 
 def after_commit_followups(game: Game) -> None:
     """Once committed: arm the timer for the awaited decision and wake a bot if one must move."""
-    game_id, seq = game.pk, game.last_seq
+    game_id, seq, deadline = game.pk, game.last_seq, game.deadline_at
+    if game.status != GameStatus.RUNNING or game.awaiting_seat is None:
+        return
+    bot_to_move = GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True).exists()
 
     def followups() -> None:
         from .. import tasks
 
-        tasks.schedule_followups(game_id, seq)
+        tasks.schedule_followups(game_id, seq, bot_to_move=bot_to_move, deadline=deadline)
 
     transaction.on_commit(followups)

@@ -1,0 +1,85 @@
+"""Forms for the site's pages: they parse and validate; services decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .engine.cards import PACKS
+from .models import ReplayAccess, Visibility
+from .services.tables import TableSettings
+
+PACK_LABELS = {"big-warren": _("Big Warren (more cards, up to 6 players)")}
+
+
+class TableCreateForm(forms.Form):
+    seats = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, str(n)) for n in range(2, 7)],
+        coerce=int,
+        initial=4,
+        help_text=_("5 or 6 players need the Big Warren pack."),
+    )
+    packs = forms.MultipleChoiceField(
+        label=_("Bonus packs"),
+        choices=[(p, PACK_LABELS.get(p, p)) for p in PACKS],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    mini = forms.IntegerField(
+        label=_("Hare Mini cards"),
+        min_value=0,
+        max_value=20,
+        initial=0,
+        help_text=_("Hare Mini is disabled: it can only be burned or discarded."),
+    )
+    turn_timer = forms.IntegerField(label=_("Turn timer (seconds)"), min_value=5, max_value=600, initial=30)
+    reaction_timer = forms.IntegerField(
+        label=_("Reaction timer (seconds)"), min_value=3, max_value=600, initial=10
+    )
+    discard_timer = forms.IntegerField(
+        label=_("Discard timer (seconds)"), min_value=3, max_value=600, initial=10
+    )
+    visibility = forms.ChoiceField(
+        label=_("Who can find the table"),
+        choices=[(Visibility.PUBLIC, _("Public: listed in the lobby")), (Visibility.PRIVATE, _("Private: invite link only"))],
+        initial=Visibility.PUBLIC,
+    )
+    replay_access = forms.ChoiceField(
+        label=_("Who can watch the replays"),
+        choices=[
+            (ReplayAccess.PUBLIC, _("Anyone")),
+            (ReplayAccess.LINK, _("Anyone with the link")),
+            (ReplayAccess.PLAYERS, _("Players only")),
+        ],
+        initial=ReplayAccess.PUBLIC,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seats, packs = data.get("seats"), data.get("packs") or []
+        if seats and seats > 4 and "big-warren" not in packs:
+            self.add_error("seats", _("5 or 6 players need the Big Warren pack."))
+        return data
+
+    def settings(self) -> TableSettings:
+        d = self.cleaned_data
+        return TableSettings(
+            seats=d["seats"],
+            packs=tuple(d["packs"]),
+            mini=d["mini"],
+            turn_timer=d["turn_timer"],
+            reaction_timer=d["reaction_timer"],
+            discard_timer=d["discard_timer"],
+            visibility=d["visibility"],
+            replay_access=d["replay_access"],
+        )
+
+
+class SeatForm(forms.Form):
+    """The optional seat number and invite code sent with a table action."""
+
+    seat = forms.IntegerField(required=False, min_value=0, max_value=5)
+    invite_code = forms.CharField(required=False, max_length=64)

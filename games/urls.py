@@ -1,0 +1,15 @@
+from django.urls import path
+
+from accounts.views import profile
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("tables/new/", views.table_new, name="table-new"),
+    path("tables/<int:pk>/", views.table_page, name="table"),
+    path("tables/<int:pk>/<slug:action>/", views.table_action, name="table-action"),
+    path("games/<int:pk>/", views.game_page, name="game"),
+    path("players/<str:username>/", profile, name="player-profile"),
+]

@@ -1,0 +1,201 @@
+"""The site's pages: parse the request, call a service or selector, render a template."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from harehra_site.errors import ServiceError
+
+from .access import access_game_view, access_table_view
+from .forms import TableCreateForm, SeatForm
+from .models import Game, GameStatus, Table, TableStatus
+from .selectors import seat_labels, table_current_game, table_list_open
+from .services.tables import (
+    table_add_bot,
+    table_create,
+    table_join,
+    table_leave,
+    table_next_game,
+    table_remove_bot,
+    table_start,
+)
+
+CARDS: list[tuple[str, Any, Any]] = [
+    ("right", gettext_lazy("Hare looking right"), gettext_lazy(
+        "Play turns clockwise. You cannot receive moral damage until your next turn begins.")),
+    ("left", gettext_lazy("Hare looking left"), gettext_lazy(
+        "Play turns counterclockwise. You cannot receive moral damage until your next turn begins.")),
+    ("house", gettext_lazy("House"), gettext_lazy(
+        "The next player loses their turn and cannot receive moral damage during it.")),
+    ("strom", gettext_lazy("Strom (tree)"), gettext_lazy(
+        "Skip the next player. They may play another Strom to forward the skip.")),
+    ("cumi", gettext_lazy("Hare Cumi"), gettext_lazy(
+        "Give 1 moral damage to another player. Play several at once, all at the same player.")),
+    ("taptap", gettext_lazy("Hare Taptap"), gettext_lazy(
+        "Reaction: evade a whole group of Hare Cumi aimed at you.")),
+    ("zada", gettext_lazy("Hare Zada"), gettext_lazy("Restore 1 hand-capacity point, up to 5.")),
+    ("mini", gettext_lazy("Hare Mini"), gettext_lazy(
+        "Disabled: it cannot be played, only burned or discarded.")),
+]  # fmt: skip
+
+
+def cards_info() -> list[dict[str, str]]:
+    return [{"id": c, "name": str(name), "effect": str(effect)} for c, name, effect in CARDS]
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/home.html", {"cards": cards_info()})
+
+
+def _table_rows(tables: Any) -> list[dict[str, Any]]:
+    return [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    form = TableCreateForm()
+    tables = _table_rows(table_list_open()[:50])
+    template = "games/_lobby_tables.html" if request.GET.get("fragment") else "games/lobby.html"
+    return render(request, template, {"form": form, "tables": tables})
+
+
+@login_required
+@require_POST
+def table_new(request: HttpRequest) -> HttpResponse:
+    form = TableCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            table = table_create(host=request.user, settings=form.settings())
+        except ServiceError as e:
+            form.add_error(None, e.detail)
+        else:
+            messages.success(request, _("Your table is ready. Add bots or wait for players."))
+            return redirect("table", pk=table.pk)
+    tables = _table_rows(table_list_open()[:50])
+    return render(request, "games/lobby.html", {"form": form, "tables": tables}, status=400)
+
+
+def _viewable_table(request: HttpRequest, pk: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("host"), pk=pk)
+    try:
+        access_table_view(table, request.user, request.GET.get("invite") or request.POST.get("invite_code"))
+    except ServiceError as e:
+        raise Http404(e.detail) from e
+    return table
+
+
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _viewable_table(request, pk)
+    seats = list(table.seat_set.select_related("user").order_by("number"))
+    user = request.user
+    my_seat = next((s.number for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    game = table_current_game(table)
+    games = list(table.games.order_by("number"))
+    score: dict[int, int] = {}
+    draws = 0
+    for g in games:
+        if g.status == GameStatus.FINISHED:
+            if g.winner_seat is None:
+                draws += 1
+            else:
+                score[g.winner_seat] = score.get(g.winner_seat, 0) + 1
+    shuffler = table.next_shuffler
+    context = {
+        "table": table,
+        "seats": [
+            {
+                "seat": s,
+                "wins": score.get(s.number, 0),
+                "shuffles_next": s.number == shuffler,
+                "mine": s.number == my_seat,
+            }
+            for s in seats
+        ],
+        "my_seat": my_seat,
+        "is_host": user.is_authenticated and table.host_id == user.pk,
+        "game": game,
+        "running": game is not None and game.status == GameStatus.RUNNING,
+        "games_played": sum(1 for g in games if g.status == GameStatus.FINISHED),
+        "draws": draws,
+        "invite": request.GET.get("invite", ""),
+        "invite_url": request.build_absolute_uri(f"/tables/{table.pk}/?invite={table.invite_code}")
+        if my_seat is not None or (user.is_authenticated and table.host_id == user.pk)
+        else "",
+        "full": all(not s.is_empty for s in seats),
+        "can_start": table.status == TableStatus.OPEN and not games,
+        "can_next": table.status == TableStatus.BETWEEN,
+    }
+    template = "games/_table_panel.html" if request.GET.get("fragment") else "games/table.html"
+    return render(request, template, context)
+
+
+ACTIONS = {"join", "leave", "add-bot", "remove-bot", "start", "next-game"}
+
+
+@login_required
+@require_POST
+def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    if action not in ACTIONS:
+        raise Http404(_("No such action"))
+    table = get_object_or_404(Table, pk=pk)
+    form = SeatForm(request.POST)
+    back = redirect("table", pk=table.pk)
+    if not form.is_valid():
+        messages.error(request, _("That seat does not exist."))
+        return back
+    seat, invite = form.cleaned_data["seat"], form.cleaned_data["invite_code"] or None
+    user = request.user
+    try:
+        if action == "join":
+            table_join(table=table, user=user, seat=seat, invite_code=invite)
+        elif action == "leave":
+            table_leave(table=table, user=user)
+            return redirect("lobby")
+        elif action == "add-bot":
+            table_add_bot(table=table, user=user, seat=seat)
+        elif action == "remove-bot":
+            if seat is None:
+                raise ServiceError("bad_seat", _("Say which seat's bot to remove."))
+            table_remove_bot(table=table, user=user, seat=seat)
+        elif action == "start":
+            return redirect("game", pk=table_start(table=table, user=user).pk)
+        else:
+            return redirect("game", pk=table_next_game(table=table, user=user).pk)
+    except ServiceError as e:
+        messages.error(request, e.detail)
+        if e.status == 404:
+            raise Http404(e.detail) from e
+    return back
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
+    try:
+        seat = access_game_view(game, request.user)
+    except ServiceError as e:
+        raise Http404(e.detail) from e
+    table = game.table
+    config = {
+        "game": game.pk,
+        "table": table.pk,
+        "number": game.number,
+        "seat": seat,
+        "seats": seat_labels(game),
+        "timers": {
+            "turn": table.turn_timer,
+            "volley": table.reaction_timer,
+            "skip": table.reaction_timer,
+            "discard": table.discard_timer,
+        },
+        "cards": cards_info(),
+        "replay_url": f"/replays/{game.pk}/",
+        "table_url": f"/tables/{table.pk}/",
+    }
+    return render(request, "games/game.html", {"game": game, "table": table, "seat": seat, "config": config})
