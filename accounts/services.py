@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from games.publish import publish_user_signed_out
 from harehra_site.errors import ServiceError
+from moderation.access import access_sign_in
 
 USERNAME_MAX = 30
 
@@ -49,6 +50,7 @@ def user_check_credentials(*, username: str, password: str) -> AbstractBaseUser:
     user = authenticate(username=username, password=password)
     if user is None:
         raise ServiceError("bad_credentials", "wrong username or password", 401)
+    access_sign_in(user)  # a suspended or banned user is refused, with the reason
     return user
 
 

@@ -44,7 +44,10 @@ class TableCreateForm(forms.Form):
     )
     visibility = forms.ChoiceField(
         label=_("Who can find the table"),
-        choices=[(Visibility.PUBLIC, _("Public: listed in the lobby")), (Visibility.PRIVATE, _("Private: invite link only"))],
+        choices=[
+            (Visibility.PUBLIC, _("Public: listed in the lobby")),
+            (Visibility.PRIVATE, _("Private: invite link only")),
+        ],
         initial=Visibility.PUBLIC,
     )
     replay_access = forms.ChoiceField(

@@ -100,9 +100,7 @@ def presence_of(game_id: int) -> list[dict[str, Any]]:
 def user_recent_games(user: AnyUser, limit: int = 20) -> list[dict[str, Any]]:
     """A player's latest games with their seat and how each ended for them (for the profile page)."""
     rows = (
-        GameSeat.objects.filter(user_id=user.pk)
-        .select_related("game")
-        .order_by("-game__created_at")[:limit]
+        GameSeat.objects.filter(user_id=user.pk).select_related("game").order_by("-game__created_at")[:limit]
     )
     out = []
     for r in rows:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from harehra_site.errors import ServiceError
 
 from .access import access_game_view, access_table_view
-from .forms import TableCreateForm, SeatForm
+from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
 from .selectors import seat_labels, table_current_game, table_list_open
 from .services.tables import (

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "replays",
+    "moderation",
 ]
 
 MIDDLEWARE = [

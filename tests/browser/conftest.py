@@ -18,6 +18,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 # Each browser test module may pick its own Redis database so parallel runs never share a broker.
 DEFAULT_REDIS_DB = 10
+# The sync Playwright API runs an event loop in the test thread; the database teardown of
+# transactional tests then sees "an async context". The ORM calls are still made synchronously.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture

@@ -1,0 +1,113 @@
+"""Account pages: register, sign in and out, change password, and a player's profile."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.selectors import user_game_stats, user_recent_games
+from harehra_site.errors import ServiceError
+
+from .forms import PasswordChangeForm, RegisterForm, SignInForm
+from .services import user_change_password, user_register, user_sign_in, user_sign_out
+
+FIELD_OF_ERROR = {
+    "bad_username": "username",
+    "username_taken": "username",
+    "bad_email": "email",
+    "weak_password": "password1",
+}
+
+
+def _next_url(request: HttpRequest, default: str = "/lobby/") -> str:
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
+        return url
+    return default
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            user_register(username=d["username"], password=d["password1"], email=d["email"] or "")
+            user_sign_in(request=request, username=d["username"].strip(), password=d["password1"])
+        except ServiceError as e:
+            form.add_error(FIELD_OF_ERROR.get(e.code), _error_words(e))
+        else:
+            messages.success(request, _("Welcome to Harehra! Pick a table or create your own."))
+            return redirect(_next_url(request))
+    return render(request, "accounts/register.html", {"form": form, "next": _next_url(request, "")})
+
+
+@require_http_methods(["GET", "POST"])
+def sign_in(request: HttpRequest) -> HttpResponse:
+    form = SignInForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_sign_in(request=request, **form.cleaned_data)
+        except ServiceError as e:
+            form.add_error(None, _error_words(e))
+        else:
+            return redirect(_next_url(request))
+    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request, "")})
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    user_sign_out(request=request)
+    messages.info(request, _("You are signed out."))
+    return redirect("/")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            user_change_password(
+                request=request,
+                user=request.user,
+                old_password=d["old_password"],
+                new_password=d["new_password1"],
+            )
+        except ServiceError as e:
+            field = "old_password" if e.code == "bad_credentials" else "new_password1"
+            form.add_error(field, _error_words(e))
+        else:
+            messages.success(request, _("Your password is changed."))
+            return redirect("player-profile", username=request.user.get_username())
+    return render(request, "accounts/password.html", {"form": form})
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_user_model().objects.filter(username=username).first()
+    if player is None:
+        raise Http404(_("No such player"))
+    return render(
+        request,
+        "accounts/profile.html",
+        {"player": player, "stats": user_game_stats(player), "games": user_recent_games(player)},
+    )
+
+
+def _error_words(e: ServiceError) -> str:
+    words = {
+        "bad_username": _("A username is 1 to 30 letters, digits and @ . + - _ only."),
+        "username_taken": _("That username is taken."),
+        "bad_email": _("That is not an email address."),
+        "bad_credentials": _("Wrong username or password."),
+    }
+    if e.code == "bad_credentials" and "current" in e.detail:
+        return _("The current password is wrong.")
+    return str(words.get(e.code, e.detail))

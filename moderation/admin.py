@@ -1,0 +1,485 @@
+"""The moderators' admin. Nothing here edits a row directly: every action calls a service, which
+checks access, audits and publishes. The audit log is read-only here and in the database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from games.models import GameSeat
+from harehra_site.errors import ServiceError
+
+from . import services
+from .access import PERMISSIONS
+from .models import AuditEntry, ModeratedGame, Report, ReportStatus, Sanction
+from .selectors import user_active_sanction, user_audit_entries, user_reports_about
+
+User = get_user_model()
+
+admin.site.site_header = "Harehra Online moderation"
+admin.site.site_title = "Harehra moderation"
+admin.site.index_title = "Moderation"
+
+
+# --- the intermediate form every action shows ------------------------------------------------
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=1000)
+
+
+class NoteForm(forms.Form):
+    reason = forms.CharField(
+        label="Note", widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=1000
+    )
+
+
+PERIODS = [
+    ("1", "1 hour"),
+    ("24", "1 day"),
+    ("72", "3 days"),
+    ("168", "1 week"),
+    ("720", "30 days"),
+    ("2160", "90 days"),
+    ("8760", "1 year"),
+]
+
+
+class SuspendForm(ReasonForm):
+    period = forms.ChoiceField(choices=PERIODS, initial="24")
+
+    field_order = ["period", "reason"]
+
+
+def _with_form(
+    title: str,
+    form_class: type[forms.Form],
+    run: Callable[[HttpRequest, Any, dict[str, Any]], Any],
+    done: str,
+) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet[Any]], HttpResponse | None]:
+    """An admin action that first asks for a reason (and whatever else the form needs),
+    then calls `run` (a service) for each selected object, reporting refusals one by one."""
+
+    def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
+        form = form_class(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            ok = 0
+            for obj in queryset:
+                try:
+                    run(request, obj, form.cleaned_data)
+                    ok += 1
+                except ServiceError as e:
+                    modeladmin.message_user(request, f"{obj}: {e.detail}", messages.ERROR)
+            if ok:
+                modeladmin.message_user(request, f"{done}: {ok}", messages.SUCCESS)
+            return None
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": title,
+            "form": form,
+            "objects": queryset,
+            "opts": modeladmin.model._meta,
+            "action": request.POST.get("action", ""),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "moderation/admin_action.html", context)
+
+    return action
+
+
+def _action(
+    name: str,
+    description: str,
+    permission: str,
+    form_class: type[forms.Form],
+    run: Callable[[HttpRequest, Any, dict[str, Any]], Any],
+    done: str,
+) -> Any:
+    fn = _with_form(description, form_class, run, done)
+    fn.__name__ = name
+    return admin.action(description=description, permissions=[permission])(fn)
+
+
+class ModeratorPermissions:
+    """`has_<action>_permission` for the admin actions, from the same table the services use."""
+
+    def _can(self, request: HttpRequest, action: str) -> bool:
+        user = request.user
+        return bool(user.is_active and user.is_staff and user.has_perm(PERMISSIONS[action]))
+
+    def has_sanction_permission(self, request: HttpRequest) -> bool:
+        return self._can(request, "sanction")
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return self._can(request, "abort")
+
+    def has_hide_permission(self, request: HttpRequest) -> bool:
+        return self._can(request, "hide")
+
+    def has_report_permission(self, request: HttpRequest) -> bool:
+        return self._can(request, "report")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _user_link(user: Any) -> SafeString | str:
+    if user is None:
+        return "—"
+    url = reverse("admin:auth_user_change", args=[user.pk])
+    return format_html('<a href="{}">{}</a>', url, user.get_username())
+
+
+def _game_link(game: Any) -> SafeString | str:
+    if game is None:
+        return "—"
+    url = reverse("admin:moderation_moderatedgame_change", args=[game.pk])
+    return format_html('<a href="{}">Game {}</a>', url, game.pk)
+
+
+# --- users -----------------------------------------------------------------------------------
+
+suspend_users = _action(
+    "suspend_users",
+    "Suspend the selected users for a period",
+    "sanction",
+    SuspendForm,
+    lambda request, user, data: services.user_suspend(
+        moderator=request.user,
+        user=user,
+        period=timedelta(hours=int(data["period"])),
+        reason=data["reason"],
+    ),
+    "Suspended",
+)
+ban_users = _action(
+    "ban_users",
+    "Ban the selected users",
+    "sanction",
+    ReasonForm,
+    lambda request, user, data: services.user_ban(moderator=request.user, user=user, reason=data["reason"]),
+    "Banned",
+)
+lift_sanctions = _action(
+    "lift_sanctions",
+    "Lift the selected users' suspension or ban",
+    "sanction",
+    ReasonForm,
+    lambda request, user, data: services.user_sanction_lift(
+        moderator=request.user, user=user, reason=data["reason"]
+    ),
+    "Lifted",
+)
+
+
+class ModeratedUserAdmin(ModeratorPermissions, UserAdmin):
+    list_display = ("username", "email", "is_active", "is_staff", "sanction_status", "date_joined")
+    search_fields = ("username", "email", "first_name", "last_name")
+    actions = [suspend_users, ban_users, lift_sanctions]
+    moderation_fields = ("sanction_status", "games_played", "reports_about", "moderation_history")
+    readonly_fields = moderation_fields
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return super().get_fieldsets(request, obj)
+        moderation = ("Moderation", {"fields": self.moderation_fields})
+        if request.user.is_superuser:
+            return [*super().get_fieldsets(request, obj), moderation]
+        # Moderators see who the user is and what happened, not their password hash or permissions.
+        return [
+            (None, {"fields": ("username", "email", "first_name", "last_name")}),
+            ("Status", {"fields": ("is_active", "is_staff", "date_joined", "last_login")}),
+            moderation,
+        ]
+
+    @admin.display(description="sanction")
+    def sanction_status(self, obj: Any) -> str:
+        sanction = user_active_sanction(obj)
+        if sanction is None:
+            return "—"
+        if sanction.until is None:
+            return f"banned: {sanction.reason}"
+        return f"suspended until {sanction.until:%Y-%m-%d %H:%M}: {sanction.reason}"
+
+    @admin.display(description="games")
+    def games_played(self, obj: Any) -> SafeString | str:
+        rows = (
+            GameSeat.objects.filter(user_id=obj.pk).select_related("game").order_by("-game__created_at")[:30]
+        )
+        if not rows:
+            return "none"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} — seat {}, {} {}</li>",
+                (
+                    (_game_link(r.game), r.seat, r.game.status, f"({r.game.result})" if r.game.result else "")
+                    for r in rows
+                ),
+            ),
+        )
+
+    @admin.display(description="reports about this user")
+    def reports_about(self, obj: Any) -> SafeString | str:
+        rows = user_reports_about(obj)[:30]
+        if not rows:
+            return "none"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                '<li><a href="{}">Report {}</a> {} by {}: {} [{}]</li>',
+                (
+                    (
+                        reverse("admin:moderation_report_change", args=[r.pk]),
+                        r.pk,
+                        f"{r.created_at:%Y-%m-%d %H:%M}",
+                        r.reporter.get_username(),
+                        r.get_reason_display(),
+                        r.status,
+                    )
+                    for r in rows
+                ),
+            ),
+        )
+
+    @admin.display(description="past moderator actions")
+    def moderation_history(self, obj: Any) -> SafeString | str:
+        rows = user_audit_entries(obj)[:50]
+        if not rows:
+            return "none"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} {} by {}: {}</li>",
+                (
+                    (
+                        f"{e.created_at:%Y-%m-%d %H:%M}",
+                        e.get_action_display(),
+                        e.actor.get_username(),
+                        e.reason,
+                    )
+                    for e in rows
+                ),
+            ),
+        )
+
+
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+admin.site.register(User, ModeratedUserAdmin)
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "until", "reason", "created_by", "created_at", "lifted_at", "lifted_by")
+    list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
+    search_fields = ("user__username", "reason")
+    list_select_related = ("user", "created_by", "lifted_by")
+
+
+# --- games and replays -----------------------------------------------------------------------
+
+abort_games = _action(
+    "abort_games",
+    "Abort the selected running games",
+    "abort",
+    ReasonForm,
+    lambda request, game, data: services.game_abort(moderator=request.user, game=game, reason=data["reason"]),
+    "Aborted",
+)
+hide_replays = _action(
+    "hide_replays",
+    "Hide the selected games' replays",
+    "hide",
+    ReasonForm,
+    lambda request, game, data: services.replay_hide(
+        moderator=request.user, game=game, reason=data["reason"]
+    ),
+    "Hidden",
+)
+unhide_replays = _action(
+    "unhide_replays",
+    "Unhide the selected games' replays",
+    "hide",
+    ReasonForm,
+    lambda request, game, data: services.replay_unhide(
+        moderator=request.user, game=game, reason=data["reason"]
+    ),
+    "Unhidden",
+)
+
+
+@admin.register(ModeratedGame)
+class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
+    list_display = ("id", "table", "number", "status", "result", "player_list", "replay_hidden", "created_at")
+    list_filter = ("status", "replay_hidden")
+    search_fields = ("=id", "game_seats__user__username")
+    actions = [abort_games, hide_replays, unhide_replays]
+    fields = (
+        "table",
+        "number",
+        "status",
+        "result",
+        "winner_seat",
+        "player_list",
+        "last_seq",
+        "replay_hidden",
+        "moderation_history",
+        "reports",
+        "created_at",
+        "finished_at",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related("table").prefetch_related("game_seats__user")
+
+    @admin.display(description="players")
+    def player_list(self, obj: Any) -> str:
+        names = []
+        for gs in obj.game_seats.all():
+            who = "bot" if gs.is_bot else (gs.user.get_username() if gs.user else "?")
+            if gs.bot_playing and not gs.is_bot:
+                who += " (bot playing)"
+            names.append(f"{gs.seat}: {who}")
+        return ", ".join(names)
+
+    @admin.display(description="past moderator actions")
+    def moderation_history(self, obj: Any) -> SafeString | str:
+        rows = AuditEntry.objects.filter(target_type="games.game", target_id=str(obj.pk)).select_related(
+            "actor"
+        )
+        if not rows:
+            return "none"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} {} by {}: {}</li>",
+                (
+                    (
+                        f"{e.created_at:%Y-%m-%d %H:%M}",
+                        e.get_action_display(),
+                        e.actor.get_username(),
+                        e.reason,
+                    )
+                    for e in rows
+                ),
+            ),
+        )
+
+    @admin.display(description="reports")
+    def reports(self, obj: Any) -> SafeString | str:
+        rows = obj.reports.all()
+        if not rows:
+            return "none"
+        return format_html_join(
+            ", ",
+            '<a href="{}">Report {} [{}]</a>',
+            ((reverse("admin:moderation_report_change", args=[r.pk]), r.pk, r.status) for r in rows),
+        )
+
+
+# --- reports ---------------------------------------------------------------------------------
+
+resolve_reports = _action(
+    "resolve_reports",
+    "Resolve the selected reports",
+    "report",
+    NoteForm,
+    lambda request, report, data: services.report_resolve(
+        moderator=request.user, report=report, note=data["reason"]
+    ),
+    "Resolved",
+)
+dismiss_reports = _action(
+    "dismiss_reports",
+    "Dismiss the selected reports",
+    "report",
+    NoteForm,
+    lambda request, report, data: services.report_dismiss(
+        moderator=request.user, report=report, note=data["reason"]
+    ),
+    "Dismissed",
+)
+
+
+@admin.register(Report)
+class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
+    list_display = ("id", "created_at", "reporter", "target", "game_link", "reason", "short_text", "status")
+    list_filter = ("status", "reason")
+    search_fields = ("reporter__username", "target_user__username", "text")
+    list_select_related = ("reporter", "target_user", "game", "resolved_by")
+    actions = [resolve_reports, dismiss_reports]
+    fields = (
+        "status",
+        "reporter_link",
+        "target",
+        "game_link",
+        "reason",
+        "text",
+        "created_at",
+        "resolution_note",
+        "resolved_by",
+        "resolved_at",
+    )
+    readonly_fields = fields
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        # The queue: with no filter chosen, show the open reports (oldest problems stay visible).
+        if request.method == "GET" and not request.GET:
+            return HttpResponseRedirect(f"{request.path}?status__exact={ReportStatus.OPEN}")
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description="reporter")
+    def reporter_link(self, obj: Report) -> SafeString | str:
+        return _user_link(obj.reporter)
+
+    @admin.display(description="reported player")
+    def target(self, obj: Report) -> SafeString | str:
+        return _user_link(obj.target_user)
+
+    @admin.display(description="game")
+    def game_link(self, obj: Report) -> SafeString | str:
+        return _game_link(obj.game)
+
+    @admin.display(description="details")
+    def short_text(self, obj: Report) -> str:
+        return obj.text if len(obj.text) <= 80 else obj.text[:79] + "…"
+
+
+# --- the audit log ---------------------------------------------------------------------------
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "actor", "action", "target", "reason")
+    list_filter = ("action",)
+    search_fields = ("actor__username", "target", "reason")
+    list_select_related = ("actor",)
+    fields = ("created_at", "actor", "action", "target_type", "target_id", "target", "reason")
+    readonly_fields = fields

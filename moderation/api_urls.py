@@ -1,0 +1,5 @@
+from django.urls import path
+
+from .api import ReportCreateView
+
+urlpatterns = [path("", ReportCreateView.as_view(), name="api-reports")]

@@ -1,0 +1,140 @@
+"""Sanctions, reports and the append-only audit log of every moderator action."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import Game
+
+
+class SanctionKind(models.TextChoices):
+    SUSPEND = "suspend", "Suspension"
+    BAN = "ban", "Ban"
+
+
+class Sanction(models.Model):
+    """A suspension (until a time) or a ban (no end). Lifting records who and why; nothing is deleted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions")
+    kind = models.CharField(max_length=16, choices=SanctionKind.choices)
+    until = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lift_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "lifted_at"], name="sanction_user_lifted")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="ban", until__isnull=True) | Q(kind="suspend", until__isnull=False),
+                name="sanction_until_matches_kind",
+            ),
+        ]
+        permissions = [("sanction_user", "Can suspend, ban and lift sanctions on users")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user}"
+
+
+class ReportReason(models.TextChoices):
+    CHEATING = "cheating", "Cheating or collusion"
+    ABUSE = "abuse", "Abusive or harassing behaviour"
+    NAME = "name", "Offensive name"
+    STALLING = "stalling", "Stalling or leaving games on purpose"
+    SPAM = "spam", "Spam"
+    OTHER = "other", "Something else"
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RESOLVED = "resolved", "Resolved"
+    DISMISSED = "dismissed", "Dismissed"
+
+
+class Report(models.Model):
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_filed"
+    )
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reports_about",
+    )
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="reports")
+    reason = models.CharField(max_length=16, choices=ReportReason.choices)
+    text = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=16, choices=ReportStatus.choices, default=ReportStatus.OPEN)
+    resolution_note = models.TextField(blank=True, default="")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "created_at"], name="report_status_created")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(target_user__isnull=False) | Q(game__isnull=False), name="report_has_target"
+            ),
+        ]
+        permissions = [("resolve_report", "Can resolve or dismiss reports")]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}"
+
+
+class ModeratedGame(Game):
+    """Games as the moderators' admin sees them; a proxy, so it only adds permissions."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "game"
+        verbose_name_plural = "games"
+        permissions = [
+            ("abort_game", "Can abort a running game"),
+            ("hide_replay", "Can hide and unhide a game's replay"),
+        ]
+
+
+class AuditAction(models.TextChoices):
+    SUSPEND = "suspend", "Suspend"
+    BAN = "ban", "Ban"
+    LIFT = "lift", "Lift sanction"
+    ABORT = "abort", "Abort game"
+    HIDE = "hide", "Hide replay"
+    UNHIDE = "unhide", "Unhide replay"
+    RESOLVE = "resolve", "Resolve report"
+    DISMISS = "dismiss", "Dismiss report"
+
+
+class AuditEntry(models.Model):
+    """One moderator action: who, what, whom, why, when. Database triggers refuse UPDATE and DELETE."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=16, choices=AuditAction.choices)
+    target_type = models.CharField(max_length=64)  # "auth.user", "games.game", "moderation.report"
+    target_id = models.CharField(max_length=64)
+    target = models.CharField(max_length=200)  # a description that outlives renames
+    reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit log"
+        indexes = [models.Index(fields=["target_type", "target_id"], name="audit_target")]
+
+    def __str__(self) -> str:
+        return f"{self.actor} {self.action} {self.target}"

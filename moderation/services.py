@@ -1,0 +1,307 @@
+"""Moderator actions and user reports. Every moderator action is checked by access_moderator,
+locks what it changes, writes its AuditEntry in the same transaction and publishes after commit."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from games.access import access_game_view, access_signed_in
+from games.engine import EventType, apply
+from games.engine.events import event as make_event
+from games.eventlog import append_events, load_state, remember_state, save_snapshot
+from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
+from games.publish import publish_game_events, publish_user_signed_out
+from games.services.seats import seat_hand_to_bot
+from games.services.tables import game_finish_table, table_leave
+from harehra_site.errors import ServiceError
+
+from .access import access_moderator
+from .models import AuditAction, AuditEntry, Report, ReportReason, ReportStatus, Sanction, SanctionKind
+from .selectors import active_sanctions
+
+REASON_MAX = 1000
+REPORT_TEXT_MAX = 2000
+REPORTS_PER_HOUR = 5
+MAX_SUSPENSION = timedelta(days=3650)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _reason(reason: Any, what: str = "a reason") -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise ServiceError("reason_required", f"give {what}")
+    if len(text) > REASON_MAX:
+        raise ServiceError("reason_too_long", f"keep it under {REASON_MAX} characters")
+    return text
+
+
+def _audit(actor: Any, action: str, target: Any, reason: str) -> AuditEntry:
+    meta = target._meta
+    return AuditEntry.objects.create(
+        actor=actor,
+        action=action,
+        target_type=f"{meta.app_label}.{meta.model_name}",
+        target_id=str(target.pk),
+        target=_describe(target)[:200],
+        reason=reason,
+    )
+
+
+def _describe(target: Any) -> str:
+    if isinstance(target, get_user_model()):
+        return f"user {target.get_username()} (#{target.pk})"
+    if isinstance(target, Game):
+        return f"game {target.pk} (table {target.table_id}, game {target.number})"
+    if isinstance(target, Report):
+        return f"report {target.pk}"
+    return str(target)
+
+
+def _locked_user(user: Any) -> Any:
+    return get_user_model().objects.select_for_update().get(pk=user.pk)
+
+
+# --- sanctions -------------------------------------------------------------------------------
+
+
+def _check_target(moderator: Any, user: Any) -> None:
+    if user.pk == moderator.pk:
+        raise ServiceError("bad_target", "you cannot sanction yourself")
+    if (user.is_superuser or user.is_staff) and not moderator.is_superuser:
+        raise ServiceError("bad_target", "only a superuser may sanction staff", 403)
+
+
+def _remove_from_play(user: Any, reason: str) -> None:
+    """Bots take the user's seats in running games; the user leaves every table they sit at."""
+    table_ids = list(Seat.objects.filter(user_id=user.pk).values_list("table_id", flat=True))
+    for table in Table.objects.filter(pk__in=table_ids).order_by("pk"):
+        table = Table.objects.select_for_update().get(pk=table.pk)  # tables before games, as table_leave
+        if table.status == TableStatus.PLAYING:
+            game = table.games.filter(status=GameStatus.RUNNING).first()
+            seat = GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
+            if game is not None and seat is not None:
+                seat_hand_to_bot(game=game, seat=seat, reason=reason)
+        table_leave(table=table, user=user)
+    # Seats in running games at tables the user already left (a bot may not yet play them).
+    for row in GameSeat.objects.filter(
+        user_id=user.pk, bot_playing=False, game__status=GameStatus.RUNNING
+    ).select_related("game"):
+        seat_hand_to_bot(game=row.game, seat=row.seat, reason=reason)
+
+
+def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reason: str) -> Sanction:
+    with transaction.atomic():
+        user = _locked_user(user)
+        _check_target(moderator, user)
+        current = list(active_sanctions(user.pk))
+        if any(s.kind == SanctionKind.BAN for s in current):
+            raise ServiceError("already_banned", f"{user.get_username()} is already banned", 409)
+        _remove_from_play(user, "banned")  # before the sanction exists: leaving needs a signed-in user
+        sanction = Sanction.objects.create(
+            user=user, kind=kind, until=until, reason=reason, created_by=moderator
+        )
+        Token.objects.filter(user=user).delete()  # API clients must sign in again, and cannot
+        note = reason if until is None else f"until {until.isoformat()}: {reason}"
+        _audit(moderator, AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND, user, note)
+        user_id = user.pk
+        transaction.on_commit(lambda: publish_user_signed_out(user_id))  # every socket closes now
+    return sanction
+
+
+def user_suspend(
+    *,
+    moderator: Any,
+    user: Any,
+    reason: Any,
+    until: datetime | None = None,
+    period: timedelta | None = None,
+) -> Sanction:
+    """Suspend `user` until `until` (or for `period`): no sign-in, no seat, no socket until then."""
+    access_moderator(moderator, "sanction")
+    reason = _reason(reason)
+    now = timezone.now()
+    if (until is None) == (period is None):
+        raise ServiceError("bad_period", "give either an end time or a period")
+    if until is None:
+        assert period is not None
+        until = now + period
+    if until <= now:
+        raise ServiceError("bad_period", "a suspension ends in the future")
+    if until - now > MAX_SUSPENSION:
+        raise ServiceError("bad_period", "that is a ban: suspensions last at most ten years")
+    return _sanction(moderator, user, SanctionKind.SUSPEND, until, reason)
+
+
+def user_ban(*, moderator: Any, user: Any, reason: Any) -> Sanction:
+    """Ban `user` until a moderator lifts it."""
+    access_moderator(moderator, "sanction")
+    return _sanction(moderator, user, SanctionKind.BAN, None, _reason(reason))
+
+
+def user_sanction_lift(*, moderator: Any, user: Any, reason: Any) -> int:
+    """Lift every sanction in force on `user`; returns how many were lifted."""
+    access_moderator(moderator, "sanction")
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = _locked_user(user)
+        lifted = (
+            active_sanctions(user.pk)
+            .select_for_update()
+            .update(lifted_at=timezone.now(), lifted_by=moderator, lift_reason=reason)
+        )
+        if not lifted:
+            raise ServiceError("not_sanctioned", f"{user.get_username()} is not suspended or banned", 409)
+        _audit(moderator, AuditAction.LIFT, user, reason)
+    return lifted
+
+
+# --- games and replays -----------------------------------------------------------------------
+
+
+def game_abort(*, moderator: Any, game: Game, reason: Any) -> int:
+    """End a running game with no winner by appending GameAborted; returns its seq.
+
+    Nothing in the log is edited: the event goes through the same lock, append, snapshot and
+    publish-after-commit as every move, so every client sees it live.
+    """
+    access_moderator(moderator, "abort")
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
+        if game.status != GameStatus.RUNNING:
+            raise ServiceError("game_over", "only a running game can be aborted", 409)
+        state = load_state(game)
+        aborted = make_event(EventType.GAME_ABORTED, reason=reason)
+        new_state = apply(state, aborted)
+        appended = append_events(game, [aborted], actor_id=moderator.pk)
+        game.status = GameStatus.ABORTED
+        game.result = new_state.result.value if new_state.result else "aborted"
+        game.winner_seat = None
+        game.awaiting_seat, game.awaiting_kind, game.deadline_at = None, "", None
+        game_finish_table(game)  # the table waits for its next game; sets finished_at
+        game.save()
+        save_snapshot(game, new_state)
+        remember_state(game, new_state)
+        _audit(moderator, AuditAction.ABORT, game, reason)
+        game_id = game.pk
+        transaction.on_commit(lambda: publish_game_events(game_id, appended))
+    return appended[-1][0]
+
+
+def _replay_set_hidden(moderator: Any, game: Game, hidden: bool, reason: Any) -> Game:
+    access_moderator(moderator, "hide")
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.replay_hidden == hidden:
+            raise ServiceError(
+                "already_hidden" if hidden else "not_hidden",
+                "the replay is already hidden" if hidden else "the replay is not hidden",
+                409,
+            )
+        game.replay_hidden = hidden
+        game.save(update_fields=["replay_hidden"])
+        _audit(moderator, AuditAction.HIDE if hidden else AuditAction.UNHIDE, game, reason)
+    return game
+
+
+def replay_hide(*, moderator: Any, game: Game, reason: Any) -> Game:
+    """Hide a game's replay from everyone but its players and moderators."""
+    return _replay_set_hidden(moderator, game, True, reason)
+
+
+def replay_unhide(*, moderator: Any, game: Game, reason: Any) -> Game:
+    return _replay_set_hidden(moderator, game, False, reason)
+
+
+# --- reports ---------------------------------------------------------------------------------
+
+
+def report_create(
+    *,
+    reporter: Any,
+    reason: Any,
+    text: Any = "",
+    target_username: str | None = None,
+    game_id: Any = None,
+) -> Report:
+    """A signed-in user reports a player and/or a game (its replay); at most 5 an hour."""
+    access_signed_in(reporter)
+    if reason not in ReportReason.values:
+        raise ServiceError("bad_reason", "choose one of: " + ", ".join(ReportReason.values))
+    if text is None:
+        text = ""
+    if not isinstance(text, str) or len(text.strip()) > REPORT_TEXT_MAX:
+        raise ServiceError("bad_text", f"the details are text of at most {REPORT_TEXT_MAX} characters")
+    text = text.strip()
+    if reason == ReportReason.OTHER and not text:
+        raise ServiceError("bad_text", "say what happened")
+    target = None
+    if target_username:
+        target = get_user_model().objects.filter(username=target_username).first()
+        if target is None:
+            raise ServiceError("no_such_user", "there is no such player", 404)
+        if target.pk == reporter.pk:
+            raise ServiceError("bad_target", "you cannot report yourself")
+    game = None
+    if game_id not in (None, ""):
+        if isinstance(game_id, bool) or not str(game_id).isdigit():
+            raise ServiceError("no_such_game", "there is no such game", 404)
+        game = Game.objects.select_related("table").filter(pk=int(game_id)).first()
+        if game is None:
+            raise ServiceError("no_such_game", "there is no such game", 404)
+        try:
+            access_game_view(game, reporter)
+        except ServiceError as e:
+            raise ServiceError("no_such_game", "there is no such game", 404) from e
+    if target is None and game is None:
+        raise ServiceError("no_target", "report a player, a game, or both")
+    with transaction.atomic():
+        _locked_user(reporter)  # one report at a time per reporter, so the limit holds
+        since = timezone.now() - timedelta(hours=1)
+        if Report.objects.filter(reporter=reporter, created_at__gte=since).count() >= REPORTS_PER_HOUR:
+            raise ServiceError(
+                "rate_limited", f"you can file {REPORTS_PER_HOUR} reports an hour: try again later", 429
+            )
+        if Report.objects.filter(
+            reporter=reporter, target_user=target, game=game, status=ReportStatus.OPEN
+        ).exists():
+            raise ServiceError(
+                "already_reported", "you have already reported this; moderators will look", 409
+            )
+        return Report.objects.create(
+            reporter=reporter, target_user=target, game=game, reason=reason, text=text
+        )
+
+
+def _report_close(moderator: Any, report: Report, status: str, note: Any) -> Report:
+    access_moderator(moderator, "report")
+    note = _reason(note, "a note")
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report.pk)
+        if report.status != ReportStatus.OPEN:
+            raise ServiceError("not_open", f"report {report.pk} is already {report.status}", 409)
+        report.status = status
+        report.resolution_note = note
+        report.resolved_by = moderator
+        report.resolved_at = timezone.now()
+        report.save(update_fields=["status", "resolution_note", "resolved_by", "resolved_at"])
+        action = AuditAction.RESOLVE if status == ReportStatus.RESOLVED else AuditAction.DISMISS
+        _audit(moderator, action, report, note)
+    return report
+
+
+def report_resolve(*, moderator: Any, report: Report, note: Any) -> Report:
+    return _report_close(moderator, report, ReportStatus.RESOLVED, note)
+
+
+def report_dismiss(*, moderator: Any, report: Report, note: Any) -> Report:
+    return _report_close(moderator, report, ReportStatus.DISMISSED, note)

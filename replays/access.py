@@ -1,0 +1,99 @@
+"""Who may open a replay: the one place the replay views ask.
+
+URL scheme (see replays/urls.py):
+- /replays/<id>/ opens a finished game's replay when the table's replay_access is public, and for
+  the game's players and staff whatever the setting;
+- /replays/<replay_key>/ (the game's unguessable key) opens it for anyone when the setting is
+  public or link; for players-only replays the key grants nothing more than the id does;
+- a replay hidden by moderation (Game.replay_hidden) answers 404 to all but its players and staff
+  (user.is_staff or the replays.view_hidden_replay permission);
+- a running game has no replay yet: it may only be watched, from the spectator's perspective, by
+  whoever may watch it live (the same rule as the live socket: games.access.access_game_view).
+Every refusal is a 404 `not_found`, so a replay's existence is never revealed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from games.access import AnyUser, game_seat_of
+from games.models import Game, GameStatus, ReplayAccess
+from harehra_site.errors import ServiceError
+
+ALL = "all"
+SPECTATOR = "spectator"
+
+
+@dataclass(frozen=True)
+class ReplayGrant:
+    game: Game
+    live: bool  # the game is still running: spectator perspective only
+    seat: int | None  # the requester's seat in the game, if they played it
+    staff: bool
+
+    def perspectives(self) -> list[str]:
+        if self.live:
+            return [SPECTATOR]
+        return [ALL, SPECTATOR, *[f"seat:{n}" for n in range(self.game.players)]]
+
+    @property
+    def default_perspective(self) -> str:
+        return SPECTATOR if self.live else ALL
+
+
+def _not_found() -> ServiceError:
+    return ServiceError("not_found", "no such replay", 404)
+
+
+def is_replay_staff(user: AnyUser) -> bool:
+    return bool(user.is_authenticated and (user.is_staff or user.has_perm("replays.view_hidden_replay")))
+
+
+def access_replay(game: Game, user: AnyUser, key: str | None = None) -> ReplayGrant:
+    """What `user` may see of `game`'s replay (opened with `key` when the URL carried one)."""
+    seat = game_seat_of(game, user)
+    staff = is_replay_staff(user)
+    insider = seat is not None or staff
+    if key is not None and not secrets.compare_digest(key, game.replay_key):
+        raise _not_found()
+    if game.replay_hidden and not insider:
+        raise _not_found()
+    if game.status == GameStatus.RUNNING:
+        if not insider:
+            from games.access import access_table_view
+
+            try:
+                access_table_view(game.table, user)
+            except ServiceError:
+                raise _not_found() from None
+        return ReplayGrant(game, live=True, seat=seat, staff=staff)
+    if insider:
+        return ReplayGrant(game, live=False, seat=seat, staff=staff)
+    mode = game.table.replay_access
+    if mode == ReplayAccess.PUBLIC or (mode == ReplayAccess.LINK and key is not None):
+        return ReplayGrant(game, live=False, seat=seat, staff=staff)
+    raise _not_found()
+
+
+def is_key_ref(ref: str) -> bool:
+    """Ids are short numbers; replay keys are 22 URL-safe characters."""
+    return not (ref.isdigit() and len(ref) < 16)
+
+
+def game_for_ref(ref: str) -> tuple[Game, str | None]:
+    """The game a URL names: a numeric id, or a replay key (returned so access can check it)."""
+    if not is_key_ref(ref):
+        game = Game.objects.select_related("table").filter(pk=int(ref)).first()
+        key = None
+    else:
+        game = Game.objects.select_related("table").filter(replay_key=ref).first()
+        key = ref
+    if game is None:
+        raise _not_found()
+    return game, key
+
+
+def open_replay(ref: str, user: AnyUser) -> ReplayGrant:
+    game, key = game_for_ref(ref)
+    return access_replay(game, user, key)

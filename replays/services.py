@@ -1,0 +1,32 @@
+"""The spectator count: watch pages send a heartbeat; a watcher unseen for WATCHER_TTL is gone."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.models import Game
+from harehra_site.errors import ServiceError
+
+from .models import Watcher
+
+WATCHER_TTL = timedelta(seconds=30)
+HEARTBEAT_SECONDS = 10
+
+
+def watcher_count(game: Game) -> int:
+    return Watcher.objects.filter(game=game, last_seen__gte=timezone.now() - WATCHER_TTL).count()
+
+
+def watcher_beat(*, game: Game, client_id: object, leaving: bool = False) -> int:
+    """Record (or end) one watch page's presence; returns the spectators watching now."""
+    if not isinstance(client_id, str) or not 8 <= len(client_id) <= 64:
+        raise ServiceError("bad_client_id", "client_id is a string of 8 to 64 characters")
+    now = timezone.now()
+    if leaving:
+        Watcher.objects.filter(game=game, client_id=client_id).delete()
+    else:
+        Watcher.objects.update_or_create(game=game, client_id=client_id, defaults={"last_seen": now})
+    Watcher.objects.filter(game=game, last_seen__lt=now - WATCHER_TTL * 4).delete()
+    return watcher_count(game)

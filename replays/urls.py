@@ -1,0 +1,12 @@
+"""Replay pages. /replays/<id>/ and /replays/<replay_key>/ both open a replay (see replays.access)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("replays/", views.replay_list, name="replay-list"),
+    path("replays/import/", views.replay_import, name="replay-import"),
+    path("replays/<str:ref>/", views.replay_view, name="replay"),
+    path("watch/<int:game_id>/", views.watch_view, name="replay-watch"),
+]

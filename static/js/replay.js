@@ -1,0 +1,480 @@
+// The replay viewer: steps through precomputed frames (no request per step). A plain ES module.
+// Pages boot it from the JSON in #replay-boot: mode "replay" (a stored game), "import" (a checked
+// document, never stored) or "watch" (watch.js drives it for a live game).
+
+const gettext = window.gettext || ((s) => s);
+const interpolate =
+  window.interpolate ||
+  ((fmt, obj, named) =>
+    named ? fmt.replace(/%\((\w+)\)s/g, (_, k) => String(obj[k])) : fmt.replace(/%s/g, () => String(obj.shift())));
+const COLORS = ["#2f6b3a", "#c2410c", "#1d4ed8", "#9333ea", "#b45309", "#0f766e"];
+const BASE_DELAY_MS = 900;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+export function readBoot() {
+  const boot = JSON.parse(document.getElementById("replay-boot").textContent);
+  const cards = JSON.parse(document.getElementById("replay-card-names").textContent);
+  return { boot, cards };
+}
+
+export function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+export class ReplayViewer {
+  // opts: {meta, frames, perspective, step, cardNames, loadFrames(perspective) -> Promise<frames>,
+  //        onStep(step), updateUrl (bool), sharePath}
+  constructor(root, opts) {
+    this.root = root;
+    this.meta = opts.meta;
+    this.names = opts.meta.players.map((p) => p.name);
+    this.cardNames = opts.cardNames || {};
+    this.loadFrames = opts.loadFrames;
+    this.onStep = opts.onStep || (() => {});
+    this.updateUrl = opts.updateUrl !== false;
+    this.sharePath = opts.sharePath || location.pathname;
+    this.cache = new Map();
+    this.perspective = opts.perspective;
+    this.frames = opts.frames;
+    this.cache.set(this.perspective, this.frames);
+    this.step = Math.max(0, Math.min(opts.step || 0, this.frames.length - 1));
+    this.timer = null;
+    this.speed = 1;
+    this.$ = (sel) => root.querySelector(sel);
+    this.slider = this.$("#replay-slider");
+    this.log = this.$("#replay-log");
+    this.bindControls();
+    this.fillPerspectives();
+    this.rebuild();
+    this.go(this.step, { force: true });
+  }
+
+  // --- navigation --------------------------------------------------------------------------
+
+  isTurnStart(i) {
+    const t = this.frames[i].event.type;
+    return t === "TurnStarted" || i === 0;
+  }
+
+  go(step, { force = false } = {}) {
+    const last = this.frames.length - 1;
+    step = Math.max(0, Math.min(last, Number(step) || 0));
+    if (step === this.step && !force) return;
+    const prev = this.log.children[this.step];
+    if (prev) {
+      prev.classList.remove("rp-current");
+      prev.removeAttribute("aria-current");
+    }
+    this.step = step;
+    this.render();
+    this.onStep(step);
+  }
+
+  next() { this.go(this.step + 1); }
+  prev() { this.go(this.step - 1); }
+  first() { this.go(0); }
+  last() { this.go(this.frames.length - 1); }
+
+  nextTurn() {
+    for (let i = this.step + 1; i < this.frames.length; i++) if (this.isTurnStart(i)) return this.go(i);
+    this.last();
+  }
+
+  prevTurn() {
+    for (let i = this.step - 1; i >= 0; i--) if (this.isTurnStart(i)) return this.go(i);
+    this.first();
+  }
+
+  play() {
+    if (this.timer) return;
+    if (this.step >= this.frames.length - 1) this.go(0);
+    const tick = () => {
+      if (this.step >= this.frames.length - 1) return this.pause();
+      this.next();
+      this.timer = setTimeout(tick, BASE_DELAY_MS / this.speed);
+    };
+    this.timer = setTimeout(tick, BASE_DELAY_MS / this.speed);
+    this.syncPlayButton();
+  }
+
+  pause() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.syncPlayButton();
+  }
+
+  toggle() { this.timer ? this.pause() : this.play(); }
+
+  syncPlayButton() {
+    const b = this.$("#replay-play");
+    b.setAttribute("aria-pressed", this.timer ? "true" : "false");
+    b.setAttribute("aria-label", this.timer ? gettext("Pause") : gettext("Play"));
+    b.textContent = this.timer ? "❚❚ " + gettext("Pause") : "▶ " + gettext("Play");
+  }
+
+  async setPerspective(p) {
+    if (p === this.perspective) return;
+    let frames = this.cache.get(p);
+    if (!frames) {
+      this.root.setAttribute("aria-busy", "true");
+      frames = await this.loadFrames(p);
+      this.cache.set(p, frames);
+      this.root.removeAttribute("aria-busy");
+    }
+    this.perspective = p;
+    this.frames = frames;
+    this.$("#replay-perspective").value = p;
+    this.rebuild();
+    this.go(this.step, { force: true });
+  }
+
+  appendFrames(more) {
+    // Live games grow: add frames after the last one known (the cache holds this perspective only).
+    const known = this.frames.length;
+    const fresh = more.filter((f) => f.step >= known);
+    if (!fresh.length) return;
+    this.frames.push(...fresh);
+    this.slider.max = String(this.frames.length - 1);
+    for (const f of fresh) this.log.append(this.logItem(f, f.step));
+    this.drawChart();
+    this.render();
+  }
+
+  // --- controls ------------------------------------------------------------------------------
+
+  bindControls() {
+    const actions = {
+      first: () => this.first(),
+      prev: () => this.prev(),
+      next: () => this.next(),
+      last: () => this.last(),
+      "prev-turn": () => this.prevTurn(),
+      "next-turn": () => this.nextTurn(),
+      play: () => this.toggle(),
+    };
+    this.root.querySelectorAll("[data-action]").forEach((b) =>
+      b.addEventListener("click", () => actions[b.dataset.action]()),
+    );
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
+    this.$("#replay-speed").addEventListener("change", (e) => {
+      this.speed = Number(e.target.value) || 1;
+      if (this.timer) { this.pause(); this.play(); }
+    });
+    this.$("#replay-perspective").addEventListener("change", (e) => this.setPerspective(e.target.value));
+    this.log.addEventListener("click", (e) => {
+      const li = e.target.closest("li[data-step]");
+      if (li) this.go(Number(li.dataset.step));
+    });
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  destroy() {
+    this.pause();
+    document.removeEventListener("keydown", this.keyHandler);
+  }
+
+  onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    const typing = t && (t.tagName === "TEXTAREA" || t.tagName === "SELECT" ||
+      (t.tagName === "INPUT" && t.type !== "range") || t.isContentEditable);
+    if (typing || this.root.closest("[hidden]")) return;
+    const keys = {
+      ArrowRight: () => (e.shiftKey ? this.nextTurn() : this.next()),
+      ArrowLeft: () => (e.shiftKey ? this.prevTurn() : this.prev()),
+      PageDown: () => this.nextTurn(),
+      PageUp: () => this.prevTurn(),
+      Home: () => this.first(),
+      End: () => this.last(),
+      " ": () => this.toggle(),
+    };
+    const act = keys[e.key];
+    if (!act) return;
+    if (e.key === " " && t && t.tagName === "BUTTON") return; // the button's own click toggles
+    e.preventDefault();
+    act();
+  }
+
+  perspectiveLabel(p) {
+    if (p === "all") return gettext("Every hand");
+    if (p === "spectator") return gettext("Spectator (no hands)");
+    const seat = Number(p.split(":")[1]);
+    return interpolate(gettext("As %(name)s saw it"), { name: this.names[seat] ?? `#${seat + 1}` }, true);
+  }
+
+  fillPerspectives() {
+    const select = this.$("#replay-perspective");
+    select.replaceChildren(
+      ...this.meta.perspectives.map((p) => el("option", { value: p, text: this.perspectiveLabel(p) })),
+    );
+    select.value = this.perspective;
+    select.disabled = this.meta.perspectives.length < 2;
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  rebuild() {
+    this.slider.max = String(this.frames.length - 1);
+    this.log.replaceChildren(...this.frames.map((f, i) => this.logItem(f, i)));
+    this.drawChart();
+  }
+
+  logItem(f, i) {
+    return el("li", { "data-step": i, class: this.isTurnStart(i) ? "rp-turn-start" : null, text: f.text });
+  }
+
+  cardName(c) { return this.cardNames[c] || c; }
+
+  render() {
+    const f = this.frames[this.step];
+    const s = f.state;
+    this.root.dataset.step = String(this.step);
+    this.root.dataset.perspective = this.perspective;
+    this.slider.value = String(this.step);
+    this.$("#replay-position").textContent = interpolate(
+      gettext("Step %(step)s of %(last)s · turn %(turn)s"),
+      { step: this.step, last: this.frames.length - 1, turn: f.turn_number },
+      true,
+    );
+    this.$("#replay-event").textContent = f.text;
+    const li = this.log.children[this.step];
+    if (li) {
+      li.classList.add("rp-current");
+      li.setAttribute("aria-current", "step");
+      li.scrollIntoView({ block: "nearest" });
+    }
+    this.drawTable(s);
+    this.markChart();
+    this.syncLink();
+  }
+
+  drawTable(s) {
+    const name = (seat) => (seat === null || seat === undefined ? "–" : this.names[seat] ?? `#${seat + 1}`);
+    const kinds = { turn: gettext("turn"), volley: gettext("answer a volley"), skip: gettext("take or forward a skip"), discard: gettext("discard") };
+    const awaited = s.awaiting
+      ? interpolate(gettext("%(name)s to %(what)s"), { name: name(s.awaiting.seat), what: kinds[s.awaiting.kind] || s.awaiting.kind }, true)
+      : s.over
+        ? (s.result === "win" ? interpolate(gettext("%(name)s won"), { name: name(s.winner) }, true) : gettext("Game over"))
+        : "–";
+    const center = el(
+      "div", { class: "rp-center" },
+      el("span", { "data-field": "turn", text: interpolate(gettext("Turn %(n)s: %(name)s"), { n: s.turn_number, name: name(s.turn) }, true) }),
+      el("span", { "data-field": "direction", text: s.direction === "cw" ? "↻ " + gettext("clockwise") : "↺ " + gettext("counterclockwise") }),
+      el("span", { "data-field": "draw", text: interpolate(gettext("Draw pile: %(n)s"), { n: s.draw_pile_size }, true) }),
+      el("span", { "data-field": "discard", text: interpolate(gettext("Discard pile: %(n)s, top %(top)s"), { n: s.discard_pile_size, top: s.discard_top ? this.cardName(s.discard_top) : "–" }, true) }),
+      el("span", { "data-field": "awaiting", text: interpolate(gettext("Decision: %(what)s"), { what: awaited }, true) }),
+      s.volley ? el("span", { "data-field": "volley", text: interpolate(gettext("Volley of %(n)s at %(name)s"), { n: s.volley.count, name: name(s.volley.target) }, true) }) : null,
+    );
+    const seats = el("div", { class: "rp-seats" });
+    for (const p of s.players) {
+      let hand = null;
+      if (s.hands) hand = s.hands[p.seat];
+      else if (s.seat === p.seat && s.hand) hand = s.hand;
+      const classes = ["rp-seat"];
+      if (s.turn === p.seat && !s.over) classes.push("rp-turn");
+      if (s.awaiting && s.awaiting.seat === p.seat) classes.push("rp-awaited");
+      if (p.eliminated) classes.push("rp-out");
+      const badges = [interpolate(gettext("damage %(d)s · capacity %(c)s"), { d: p.damage, c: this.frames[this.step].capacity[p.seat] }, true)];
+      if (p.protected) badges.push(gettext("protected"));
+      if (p.eliminated) badges.push(gettext("out"));
+      const handNode = hand
+        ? el("ul", { class: "rp-hand", "data-seat": p.seat, "aria-label": gettext("Hand") },
+            ...hand.map((c) => el("li", { class: "rp-card", "data-card": c, text: this.cardName(c) })))
+        : el("p", { class: "rp-hidden", "data-seat": p.seat, text: interpolate(gettext("%(n)s cards (hidden)"), { n: p.hand_size }, true) });
+      seats.append(
+        el("div", { class: classes.join(" "), "data-seat": p.seat },
+          el("h3", { text: name(p.seat) }),
+          el("div", { class: "rp-badges", text: badges.join(" · ") }),
+          handNode),
+      );
+    }
+    this.$("#replay-table").replaceChildren(center, seats);
+  }
+
+  drawChart() {
+    const box = this.$("#replay-chart");
+    const n = this.frames.length;
+    const W = 1000, H = 180, pad = 14;
+    const top = Math.max(5, ...this.frames[0].capacity);
+    const x = (i) => (n > 1 ? (i / (n - 1)) * W : 0);
+    const y = (c) => pad + (1 - c / top) * (H - 2 * pad);
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("preserveAspectRatio", "none");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", gettext("Each player's capacity over the game; click to jump there"));
+    for (let c = 0; c <= top; c++) {
+      const g = document.createElementNS(ns, "line");
+      Object.entries({ x1: 0, x2: W, y1: y(c), y2: y(c), stroke: "#eee7d6", "stroke-width": 1 }).forEach(([k, v]) => g.setAttribute(k, v));
+      svg.append(g);
+    }
+    const seats = this.frames[0].capacity.length;
+    for (let s = 0; s < seats; s++) {
+      let d = "";
+      let prev = null;
+      for (let i = 0; i < n; i++) {
+        const c = this.frames[i].capacity[s];
+        if (prev === null) d += `M${x(i).toFixed(1)},${(y(c) + s * 1.5).toFixed(1)}`;
+        else if (c !== prev) d += `H${x(i).toFixed(1)}V${(y(c) + s * 1.5).toFixed(1)}`;
+        prev = c;
+      }
+      d += `H${W}`;
+      const path = document.createElementNS(ns, "path");
+      path.setAttribute("d", d);
+      path.setAttribute("fill", "none");
+      path.setAttribute("stroke", COLORS[s % COLORS.length]);
+      path.setAttribute("stroke-width", "2.5");
+      path.setAttribute("vector-effect", "non-scaling-stroke");
+      svg.append(path);
+    }
+    const marker = document.createElementNS(ns, "line");
+    marker.setAttribute("y1", "0");
+    marker.setAttribute("y2", String(H));
+    marker.setAttribute("stroke", "#111");
+    marker.setAttribute("stroke-width", "2");
+    marker.setAttribute("vector-effect", "non-scaling-stroke");
+    marker.setAttribute("class", "rp-marker");
+    svg.append(marker);
+    svg.addEventListener("click", (e) => {
+      const r = svg.getBoundingClientRect();
+      const frac = Math.max(0, Math.min(1, (e.clientX - r.left) / r.width));
+      this.go(Math.round(frac * (this.frames.length - 1)));
+    });
+    const legend = el("div", { class: "rp-legend" },
+      ...this.names.map((nm, s) => el("span", { style: `--c:${COLORS[s % COLORS.length]}`, text: nm })));
+    box.replaceChildren(svg, legend);
+    this.chartX = x;
+    this.marker = marker;
+  }
+
+  markChart() {
+    if (!this.marker) return;
+    const x = this.chartX(this.step);
+    this.marker.setAttribute("x1", String(x));
+    this.marker.setAttribute("x2", String(x));
+  }
+
+  link() {
+    const url = new URL(this.sharePath, location.origin);
+    url.searchParams.set("step", String(this.step));
+    url.searchParams.set("perspective", this.perspective);
+    return url.toString();
+  }
+
+  syncLink() {
+    const input = document.getElementById("replay-link");
+    if (input) input.value = this.link();
+    if (this.updateUrl) {
+      const here = new URL(location.href);
+      here.searchParams.set("step", String(this.step));
+      here.searchParams.set("perspective", this.perspective);
+      history.replaceState(null, "", here.pathname + here.search);
+    }
+  }
+}
+
+function bindCopy(viewer) {
+  const button = document.getElementById("replay-copy");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    const link = viewer.link();
+    const done = document.getElementById("replay-copied");
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      const input = document.getElementById("replay-link");
+      input.select();
+      document.execCommand("copy");
+    }
+    done.textContent = gettext("Link copied");
+    setTimeout(() => (done.textContent = ""), 2500);
+  });
+}
+
+async function getJson(url, init) {
+  const r = await fetch(url, { credentials: "same-origin", ...init });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw Object.assign(new Error(body.detail || r.statusText), { body, status: r.status });
+  return body;
+}
+
+export async function fetchFrames(url, perspective, from = 0) {
+  const q = new URLSearchParams({ perspective, from: String(from) });
+  return (await getJson(`${url}?${q}`)).frames;
+}
+
+function bootReplay(boot, cards) {
+  const viewer = new ReplayViewer(document.getElementById("replay"), {
+    meta: boot.meta,
+    frames: boot.frames,
+    perspective: boot.perspective,
+    step: boot.step,
+    cardNames: cards,
+    sharePath: boot.share_path,
+    loadFrames: (p) => fetchFrames(boot.frames_url, p),
+  });
+  bindCopy(viewer);
+  window.replayViewer = viewer;
+}
+
+function bootImport(boot, cards) {
+  const form = document.getElementById("replay-import-form");
+  const error = document.getElementById("replay-import-error");
+  let viewer = null;
+  const post = (doc, perspective) =>
+    getJson(`${boot.import_url}?perspective=${encodeURIComponent(perspective)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: doc,
+    });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const file = document.getElementById("replay-import-file").files[0];
+    const text = file ? await file.text() : document.getElementById("replay-import-text").value;
+    try {
+      JSON.parse(text);
+    } catch {
+      error.textContent = gettext("This is not JSON.");
+      return;
+    }
+    try {
+      const data = await post(text, "all");
+      document.getElementById("replay-import-viewer").hidden = false;
+      if (viewer) viewer.destroy();
+      const root = document.getElementById("replay");
+      const fresh = root.cloneNode(true); // drop the old viewer's listeners
+      root.replaceWith(fresh);
+      viewer = new ReplayViewer(fresh, {
+        meta: data.game,
+        frames: data.frames,
+        perspective: "all",
+        step: 0,
+        cardNames: cards,
+        updateUrl: false,
+        loadFrames: async (p) => (await post(text, p)).frames,
+      });
+      window.replayViewer = viewer;
+    } catch (err) {
+      error.textContent = err.body && err.body.detail ? err.body.detail : String(err.message || err);
+    }
+  });
+}
+
+const started = document.getElementById("replay-boot") && readBoot();
+if (started && started.boot.mode === "replay") bootReplay(started.boot, started.cards);
+if (started && started.boot.mode === "import") bootImport(started.boot, started.cards);

@@ -1,0 +1,142 @@
+"""The game page in Chromium: reload restores the game, away and reclaim, errors in words, phone width."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accounts.services import user_register, user_token
+from games.models import Game, GameSeat
+from tests.browser.ui import read, wait_loaded
+
+REDIS_DB = 11
+PASSWORD = "hare-tree-house-42"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SNAPSHOT = """() => ({
+  hand: Array.from(document.querySelectorAll('#hand button.card')).map(b => b.dataset.card),
+  players: document.getElementById('players').innerText,
+  center: ['draw-pile', 'discard-pile', 'direction']
+    .map(id => document.getElementById(id).innerText).join('|'),
+  prompt: document.getElementById('prompt').hidden ? '' : document.getElementById('prompt-title').innerText,
+  seq: document.getElementById('game').dataset.seq,
+})"""
+
+
+def api(base: str, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """Set-up through the server's REST API, so its bots and timers run in the real worker."""
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def sign_in(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/lobby/")
+
+
+def wait_for_my_decision(page: Any, timeout: float = 20) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ui = read(page)
+        if ui["kind"]:
+            return ui
+        assert not ui["over"], "the game ended before it was this player's turn"
+        page.wait_for_timeout(50)
+    raise AssertionError("never this player's decision")
+
+
+def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, screenshots: Path) -> None:
+    base = site.url(0)
+    name = f"cara{int(time.time()) % 100000}"
+    cara = user_register(username=name, password=PASSWORD)
+    # Long timers: the game waits for Cara while she is here; three bots make the game last.
+    token = user_token(user=cara)
+    table = api(
+        base,
+        token,
+        "/api/tables/",
+        {"seats": 4, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
+    )
+    for _ in range(3):
+        api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = Game.objects.get(pk=api(base, token, f"/api/tables/{table['id']}/start/")["current_game"])
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/games/{game.pk}/")
+    wait_loaded(page)
+    wait_for_my_decision(page)
+
+    # Phone width: nothing sticks out sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(screenshots / "game-phone.png"), full_page=True)
+    for path in ("/", "/lobby/", f"/tables/{table['id']}/", "/accounts/register/", f"/players/{name}/"):
+        other = context.new_page()
+        other.goto(base + path)
+        assert other.evaluate("document.documentElement.scrollWidth") <= 360, path
+        other.close()
+
+    # A reload mid-game restores exactly what was shown.
+    before = page.evaluate(SNAPSHOT)
+    assert before["hand"] and before["prompt"]
+    page.reload()
+    wait_loaded(page)
+    page.wait_for_function(f"document.getElementById('game').dataset.seq === '{before['seq']}'")
+    page.wait_for_timeout(300)
+    after = page.evaluate(SNAPSHOT)
+    assert after == before
+    assert page.locator("#log li").count() > 0  # the log is rebuilt from the event history
+
+    # An illegal action is refused by the server and explained in words.
+    page.evaluate("window.harehraGame.send({play: ['taptap']})")
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    assert "Not possible:" in error.inner_text()
+    assert len(error.inner_text()) > len("Not possible: Dismiss")
+    # ...and a greyed-out card does nothing when pressed.
+    off = page.locator("#hand button.card[aria-disabled='true']")
+    if off.count():
+        seq = read(page)["seq"]
+        off.first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(300)
+        assert read(page)["seq"] == seq
+
+    # Closing the page: after the grace period a bot takes the seat.
+    page.close()
+    deadline = time.monotonic() + 20
+    while not GameSeat.objects.filter(game=game, seat=0, bot_playing=True).exists():
+        assert time.monotonic() < deadline, "no bot took the seat"
+        time.sleep(0.2)
+
+    # Coming back: the page says a bot plays the seat, and one click takes it back.
+    page = context.new_page()
+    page.goto(f"{base}/games/{game.pk}/")
+    wait_loaded(page)
+    game.refresh_from_db()
+    assert game.status == "running", "the bots finished the game before Cara came back"
+    banner = page.locator("#away-banner")
+    banner.wait_for(state="visible")
+    page.click("#reclaim")
+    banner.wait_for(state="hidden")
+    assert not GameSeat.objects.get(game=game, seat=0).bot_playing
+    page.wait_for_selector("#log li:has-text('is back')")
+    context.close()
+    assert Game.objects.filter(pk=game.pk).exists()

@@ -1,0 +1,130 @@
+"""Helpers for driving the game page like a person: read what the UI offers, click or press keys."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+READ_UI = """() => {
+  const g = document.getElementById('game');
+  const prompt = document.getElementById('prompt');
+  const end = document.getElementById('end');
+  return {
+    loading: g.dataset.loading === '1',
+    seq: Number(g.dataset.seq || 0),
+    awaiting: g.dataset.awaiting || '',
+    kind: prompt.hidden ? '' : (prompt.dataset.kind || ''),
+    title: prompt.hidden ? '' : document.getElementById('prompt-title').textContent,
+    over: !end.hidden,
+    away: !document.getElementById('away-banner').hidden,
+    buttons: Array.from(document.querySelectorAll('#prompt-buttons button')).map(b => ({
+      action: b.dataset.action, disabled: b.disabled })),
+    cards: Array.from(document.querySelectorAll('#hand button.card')).map(b => ({
+      index: Number(b.dataset.index), card: b.dataset.card,
+      enabled: b.getAttribute('aria-disabled') !== 'true', picked: b.classList.contains('picked') })),
+  };
+}"""
+
+
+def read(page: Any) -> dict[str, Any]:
+    return page.evaluate(READ_UI)
+
+
+def wait_loaded(page: Any, timeout: float = 15) -> dict[str, Any]:
+    page.wait_for_selector("#game[data-loading='']", timeout=timeout * 1000)
+    return read(page)
+
+
+def press(page: Any, selector: str, key: str = "Enter") -> None:
+    """Reach a control by focusing it and pressing a key, as a keyboard user would."""
+    page.focus(selector)
+    page.keyboard.press(key)
+
+
+def wait_moved(page: Any, seq: int, timeout: float = 5) -> None:
+    """Wait until the page shows a newer seq than `seq` (the move went through)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ui = read(page)
+        if ui["seq"] > seq or ui["over"]:
+            return
+        page.wait_for_timeout(50)
+
+
+class Player:
+    """Plays sensibly from what the page offers, and notes which interactions happened."""
+
+    def __init__(self, page: Any, seat: int, friend: int) -> None:
+        self.page, self.seat, self.friend = page, seat, friend
+        self.moves = 0
+        self.seen: set[str] = set()
+
+    def act(self) -> bool:
+        ui = read(self.page)
+        if ui["loading"] or ui["over"] or ui["away"] or not ui["kind"]:
+            return False
+        kind, seq = ui["kind"], ui["seq"]
+        use_keys = self.moves % 2 == 1  # every other move by keyboard alone
+        self.moves += 1
+        buttons = {b["action"]: b for b in ui["buttons"]}
+        if kind == "volley":
+            if "taptap" in buttons and not buttons["taptap"]["disabled"]:
+                self._button("taptap", use_keys)
+                self.seen.add("taptap")
+            else:
+                self._button("decline", use_keys)
+        elif kind == "skip":
+            if "strom" in buttons and not buttons["strom"]["disabled"]:
+                self._button("strom", use_keys)
+                self.seen.add("strom")
+            else:
+                self._button("decline", use_keys)
+        elif kind == "discard":
+            need = int(self.page.evaluate("window.harehraGame.state.view.discard_count"))
+            for c in ui["cards"][:need]:
+                self._card(c["index"], use_keys)
+            self._button("discard", use_keys)
+        else:
+            self._turn(ui, use_keys)
+        wait_moved(self.page, seq)
+        return True
+
+    def _turn(self, ui: dict[str, Any], keys: bool) -> None:
+        if "burn" in {b["action"] for b in ui["buttons"]}:
+            self._button("burn", keys)
+            return
+        playable = [c for c in ui["cards"] if c["enabled"]]
+        if not playable:
+            return
+        cumis = [c for c in playable if c["card"] == "cumi"]
+        if cumis:
+            for c in cumis[:2]:
+                self._card(c["index"], keys)
+            actions = [b["action"] for b in read(self.page)["buttons"] if b["action"].startswith("target-")]
+            if actions:
+                if len(cumis) >= 2:
+                    self.seen.add("multi-cumi")
+                target = f"target-{self.friend}" if f"target-{self.friend}" in actions else actions[0]
+                self._button(target, keys)
+                return
+            self._button("cancel", keys)
+            playable = [c for c in playable if c["card"] != "cumi"]
+            if not playable:
+                return
+        stroms = [c for c in playable if c["card"] == "strom"]
+        pick = stroms[0] if stroms else playable[0]
+        self._card(pick["index"], keys)
+
+    def _card(self, index: int, keys: bool) -> None:
+        selector = f"#hand button.card[data-index='{index}']"
+        if keys:
+            press(self.page, selector, "Enter")
+        else:
+            self.page.click(selector)
+
+    def _button(self, action: str, keys: bool) -> None:
+        selector = f"#prompt-buttons button[data-action='{action}']"
+        if keys:
+            press(self.page, selector, "Space")
+        else:
+            self.page.click(selector)

@@ -1,0 +1,113 @@
+"""Live effects through the full ASGI application: a ban closes sockets, an abort reaches everyone."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.services import user_token
+from games.models import Game, GameSeat, GameStatus
+from harehra_site.asgi import application
+from moderation import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _connect(game_id: int, token: str | None = None, session: str | None = None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost")]
+    if session:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    path = f"/ws/games/{game_id}/" + (f"?token={token}" if token else "")
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def _session_of(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
+    while True:
+        message = await comm.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+async def _event(comm: WebsocketCommunicator, etype: str, timeout: float = 5) -> dict[str, Any]:
+    while True:
+        message = await _until(comm, "event", timeout)
+        if message["event"]["type"] == etype:
+            return message
+
+
+async def _closed(comm: WebsocketCommunicator, timeout: float = 5) -> int:
+    while True:
+        output = await comm.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            return output["code"]
+
+
+def test_a_ban_closes_the_users_sockets_and_a_bot_takes_their_seat(moderator, two_player_game):
+    game, users = two_player_game
+    banned, other = users
+    seat = GameSeat.objects.get(game=game, user=banned).seat
+    token, session = user_token(user=banned), _session_of(banned)
+    other_token = user_token(user=other)
+
+    async def run() -> None:
+        by_token, by_session = _connect(game.pk, token=token), _connect(game.pk, session=session)
+        watcher = _connect(game.pk, token=other_token)
+        for comm in (by_token, by_session, watcher):
+            assert (await comm.connect())[0]
+            await _until(comm, "state")
+        await database_sync_to_async(services.user_ban)(moderator=moderator, user=banned, reason="abuse")
+        assert await _closed(by_token) == 4403
+        assert await _closed(by_session) == 4403
+        taken = await _event(watcher, "SeatTakenByBot")
+        assert taken["event"] == {"type": "SeatTakenByBot", "version": 1, "seat": seat, "reason": "banned"}
+        presence = await _until(watcher, "presence")
+        assert any(s["seat"] == seat for s in presence["seats"])
+        # Coming back is refused: the session still exists, but the consumer checks the sanction.
+        again = _connect(game.pk, session=session)
+        connected, _ = await again.connect()
+        if connected:
+            assert await _closed(again) == 4403
+        await watcher.disconnect()
+
+    asyncio.run(run())
+    assert GameSeat.objects.get(game=game, seat=seat).bot_playing is True
+
+
+def test_an_abort_reaches_every_client_live(moderator, two_player_game):
+    game, users = two_player_game
+    tokens = [user_token(user=u) for u in users]
+
+    async def run() -> None:
+        comms = [_connect(game.pk, token=t) for t in tokens] + [_connect(game.pk)]  # players and a spectator
+        for comm in comms:
+            assert (await comm.connect())[0]
+            await _until(comm, "state")
+        seq = await database_sync_to_async(services.game_abort)(
+            moderator=moderator, game=game, reason="a bug ate the deck"
+        )
+        for comm in comms:
+            got = await _event(comm, "GameAborted")
+            assert got["seq"] == seq
+            assert got["event"] == {"type": "GameAborted", "version": 1, "reason": "a bug ate the deck"}
+        # A client that reconnects gets a state that says the game is over, with no winner.
+        late = _connect(game.pk, token=tokens[0])
+        await late.connect()
+        state = await _until(late, "state")
+        assert state["seq"] == seq and state["view"]["over"] is True
+        for comm in [*comms, late]:
+            await comm.disconnect()
+
+    asyncio.run(run())
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == GameStatus.ABORTED and game.winner_seat is None

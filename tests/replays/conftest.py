@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+
+from games.bots import get_bot
+from games.engine import GameState, legal_commands, view_for
+from games.eventlog import load_state
+from games.models import Game
+from games.services.commands import game_command_submit
+from games.services.tables import TableSettings, table_create, table_join, table_start
+
+
+@dataclass
+class Recorded:
+    game: Game
+    users: list[Any]  # by seat
+    states: list[tuple[int, GameState]]  # (seq, the live game's state then), after every command
+
+
+def play_game(users: list[Any], seed: int = 1, replay_access: str = "public", **settings: Any) -> Recorded:
+    """A game played through the services: each awaited seat's person sends a legal command."""
+    rng = random.Random(seed)
+
+    def seeded_shuffle(cards: Any) -> list[str]:
+        out = list(cards)
+        rng.shuffle(out)
+        return out
+
+    with (
+        patch("games.services.tables.system_shuffle", seeded_shuffle),
+        patch("games.services.commands.system_shuffle", seeded_shuffle),
+    ):
+        return _play(users, rng, replay_access, **settings)
+
+
+def _play(users: list[Any], rng: random.Random, replay_access: str, **settings: Any) -> Recorded:
+    host = users[0]
+    table = table_create(
+        host=host, settings=TableSettings(seats=len(users), replay_access=replay_access, **settings)
+    )
+    for u in users[1:]:
+        table_join(table=table, user=u)
+    game = table_start(table=table, user=host)
+    bot = get_bot()
+    states = [(game.last_seq, load_state(game))]
+    for i in range(5000):
+        game.refresh_from_db()
+        state = load_state(game)
+        if state.over:
+            return Recorded(game, users, states)
+        seat = state.awaiting.seat
+        legal = legal_commands(state, seat)
+        # Mostly random (long games, with reshuffles and discards), sometimes the bot's choice.
+        command = bot.choose(view_for(state, seat), legal) if rng.random() < 0.3 else rng.choice(legal)
+        game_command_submit(
+            game=game,
+            user=users[seat],
+            command={k: v for k, v in command.items() if k != "seat"},
+            client_cmd_id=f"r{i}",
+        )
+        game.refresh_from_db()
+        states.append((game.last_seq, load_state(game)))
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def players(make_user: Callable[..., Any]) -> list[Any]:
+    return [make_user(name) for name in ("ann", "bob", "cat")]
+
+
+@pytest.fixture
+def recorded(players: list[Any]) -> Recorded:
+    return play_game(players, seed=7)

@@ -1,0 +1,154 @@
+"""Who may open a replay: public, link-only, players-only, hidden, and running games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games.models import Game, GameStatus
+from games.services.tables import TableSettings, table_create, table_join, table_start
+
+pytestmark = pytest.mark.django_db
+
+
+def _game(users: list[Any], replay_access: str, finished: bool = True, visibility: str = "public") -> Game:
+    table = table_create(
+        host=users[0],
+        settings=TableSettings(seats=len(users), replay_access=replay_access, visibility=visibility),
+    )
+    for u in users[1:]:
+        table_join(table=table, user=u, invite_code=table.invite_code)
+    game = table_start(table=table, user=users[0])
+    if finished:
+        Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED, result="draw")
+        game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def two(make_user: Callable[..., Any]) -> list[Any]:
+    return [make_user("ann"), make_user("bob")]
+
+
+def _as(user: Any | None) -> APIClient:
+    c = APIClient()
+    if user is not None:
+        c.force_authenticate(user)
+    return c
+
+
+def _listed(game: Game, player: str | None = None) -> bool:
+    url = "/api/replays/" + (f"?player={player}" if player else "")
+    return game.pk in [r["id"] for r in _as(None).get(url).json()["results"]]
+
+
+def test_public_replay_opens_for_anyone_and_is_listed(two: list[Any]) -> None:
+    game = _game(two, "public")
+    assert _as(None).get(f"/api/replays/{game.pk}/").status_code == 200
+    assert _as(None).get(f"/api/replays/{game.replay_key}/").status_code == 200
+    assert _listed(game) and _listed(game, "ann") and not _listed(game, "nobody")
+    page = Client().get(f"/replays/{game.pk}/")
+    assert page.status_code == 200
+    assert b'property="og:title"' in page.content and b'name="description"' in page.content
+
+
+def test_link_only_replay_opens_by_key_only(two: list[Any], make_user: Callable[..., Any]) -> None:
+    game = _game(two, "link")
+    stranger = make_user("eve")
+    assert _as(stranger).get(f"/api/replays/{game.pk}/").status_code == 404
+    assert _as(None).get(f"/api/replays/{game.pk}/frames/").status_code == 404
+    assert _as(None).get(f"/api/replays/{game.replay_key}/frames/").status_code == 200
+    assert Client().get(f"/replays/{game.replay_key}/").status_code == 200
+    assert Client().get(f"/replays/{game.pk}/").status_code == 404
+    assert _as(None).get("/api/replays/nOtTheRealKeyButLongEnough/").status_code == 404
+    assert not _listed(game)
+    # Its players get the key to share.
+    assert _as(two[1]).get(f"/api/replays/{game.pk}/").json()["url"] == f"/replays/{game.replay_key}/"
+
+
+def test_players_only_replay(two: list[Any], make_user: Callable[..., Any]) -> None:
+    game = _game(two, "players")
+    stranger = make_user("eve")
+    for client in (_as(None), _as(stranger)):
+        assert client.get(f"/api/replays/{game.pk}/").status_code == 404
+        assert client.get(f"/api/replays/{game.replay_key}/").status_code == 404
+        assert client.get(f"/api/replays/{game.pk}/export/").status_code == 404
+    assert _as(two[1]).get(f"/api/replays/{game.pk}/frames/?perspective=seat:0").status_code == 200
+    staff = make_user("mod")
+    staff.is_staff = True
+    staff.save()
+    assert _as(staff).get(f"/api/replays/{game.pk}/").status_code == 200
+    assert not _listed(game)
+
+
+def test_hidden_replay_is_404_but_to_players_and_moderators(
+    two: list[Any], make_user: Callable[..., Any]
+) -> None:
+    game = _game(two, "public")
+    Game.objects.filter(pk=game.pk).update(replay_hidden=True)
+    assert _as(None).get(f"/api/replays/{game.pk}/").status_code == 404
+    assert _as(None).get(f"/api/replays/{game.replay_key}/").status_code == 404
+    assert Client().get(f"/replays/{game.pk}/").status_code == 404
+    assert not _listed(game)
+    assert _as(two[0]).get(f"/api/replays/{game.pk}/").status_code == 200
+    moderator = make_user("mod")
+    moderator.user_permissions.add(Permission.objects.get(codename="view_hidden_replay"))
+    assert _as(moderator).get(f"/api/replays/{game.pk}/").status_code == 200
+
+
+def test_a_running_game_is_only_watched_as_a_spectator(two: list[Any], make_user: Callable[..., Any]) -> None:
+    game = _game(two, "public", finished=False)
+    stranger = _as(make_user("eve"))
+    assert stranger.get(f"/api/replays/{game.pk}/frames/?perspective=spectator").status_code == 200
+    for p in ("all", "seat:0"):
+        r = stranger.get(f"/api/replays/{game.pk}/frames/?perspective={p}")
+        assert r.status_code == 400 and r.json()["code"] == "bad_perspective"
+    frames = stranger.get(f"/api/replays/{game.pk}/frames/").json()
+    assert frames["perspective"] == "spectator"
+    assert all(f["state"]["hand"] is None for f in frames["frames"])
+    assert stranger.get(f"/api/replays/{game.pk}/export/").status_code == 409
+    assert not _listed(game)
+    page = Client().get(f"/replays/{game.pk}/")
+    assert page.status_code == 302 and page["Location"] == f"/watch/{game.pk}/"
+    assert Client().get(f"/watch/{game.pk}/").status_code == 200
+
+
+def test_a_private_tables_running_game_is_not_watched_by_strangers(
+    two: list[Any], make_user: Callable[..., Any]
+) -> None:
+    game = _game(two, "public", finished=False, visibility="private")
+    assert _as(make_user("eve")).get(f"/api/replays/{game.pk}/frames/").status_code == 404
+    assert Client().get(f"/watch/{game.pk}/").status_code == 404
+    assert _as(two[0]).get(f"/api/replays/{game.pk}/frames/").status_code == 200
+
+
+def test_spectator_count(two: list[Any]) -> None:
+    game = _game(two, "public", finished=False)
+    c = _as(None)
+    url = f"/api/replays/{game.pk}/watchers/"
+    assert c.post(url, {"client_id": "watcher-one"}, format="json").json()["count"] == 1
+    assert c.post(url, {"client_id": "watcher-two"}, format="json").json()["count"] == 2
+    assert c.post(url, {"client_id": "watcher-one"}, format="json").json()["count"] == 2
+    assert c.post(url, {"client_id": "watcher-one", "leaving": True}, format="json").json()["count"] == 1
+    assert c.post(url, {"client_id": "x"}, format="json").status_code == 400
+
+
+def test_pages_and_schema(two: list[Any]) -> None:
+    game = _game(two, "public")
+    assert Client().get("/replays/").status_code == 200
+    assert Client().get("/replays/import/").status_code == 200
+    page = Client().get(f"/replays/{game.pk}/?step=1&perspective=seat:1")
+    assert page.status_code == 200 and b"Step 1, turn" in page.content
+    schema = _as(None).get("/api/schema/").content.decode()
+    for path in (
+        "/api/replays/",
+        "/api/replays/{ref}/frames/",
+        "/api/replays/{ref}/export/",
+        "/api/replays/import/",
+    ):
+        assert path in schema
