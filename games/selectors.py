@@ -115,3 +115,12 @@ def user_recent_games(user: AnyUser, limit: int = 20) -> list[dict[str, Any]]:
             outcome = "won" if g.winner_seat == r.seat else "lost"
         out.append({"game": g, "seat": r.seat, "outcome": outcome})
     return out
+
+
+def running_games_by_table(table_ids: list[int]) -> list[tuple[int, int]]:
+    """(table, game) for the running game of each table, so the lobby can offer to watch it."""
+    if not table_ids:
+        return []
+    return list(
+        Game.objects.filter(table_id__in=table_ids, status=GameStatus.RUNNING).values_list("table_id", "pk")
+    )

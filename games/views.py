@@ -17,7 +17,7 @@ from harehra_site.errors import ServiceError
 from .access import access_game_view, access_table_view
 from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
-from .selectors import seat_labels, table_current_game, table_list_open
+from .selectors import running_games_by_table, seat_labels, table_current_game, table_list_open
 from .services.tables import (
     table_add_bot,
     table_create,
@@ -56,7 +56,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _table_rows(tables: Any) -> list[dict[str, Any]]:
-    return [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
+    rows = [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
+    playing = [r["table"].pk for r in rows if r["table"].status == "playing"]
+    running = dict(running_games_by_table(playing))
+    for r in rows:
+        r["watch_game"] = running.get(r["table"].pk)
+    return rows
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
