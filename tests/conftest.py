@@ -12,6 +12,11 @@ from accounts.services import user_register, user_token
 _names = itertools.count(1)
 
 
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Browser tests run last: the fast, precise tests report first."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_state_cache() -> None:
     from games.eventlog import forget_states

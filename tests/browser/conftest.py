@@ -44,7 +44,9 @@ def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stac
         yield stack
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running while it is open, which would
+# break the asyncio.run() of the socket tests collected after the browser tests.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
