@@ -100,7 +100,14 @@ def live_stack(
 ) -> Iterator[Stack]:
     """`servers` ASGI processes sharing PostgreSQL and Redis, and optionally one Celery worker with beat."""
     log_dir.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, **extra_env}
+    # Persistent database connections, as in production: these processes end before the database does.
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CONN_MAX_AGE": "60",
+        **extra_env,
+    }
     env.pop("DJANGO_SETTINGS_MODULE", None)
     stack = Stack(env=env, log_dir=log_dir)
     try:
