@@ -100,13 +100,16 @@ class Player:
         if cumis:
             for c in cumis[:2]:
                 self._card(c["index"], keys)
-            actions = [b["action"] for b in read(self.page)["buttons"] if b["action"].startswith("target-")]
+            offered = [b["action"] for b in read(self.page)["buttons"]]
+            actions = [a for a in offered if a.startswith("target-")]
             if actions:
                 if len(cumis) >= 2:
                     self.seen.add("multi-cumi")
                 target = f"target-{self.friend}" if f"target-{self.friend}" in actions else actions[0]
                 self._button(target, keys)
                 return
+            if "cancel" not in offered:
+                return  # the page re-rendered meanwhile (a new event): read it again next round
             self._button("cancel", keys)
             playable = [c for c in playable if c["card"] != "cumi"]
             if not playable:
