@@ -2,48 +2,7 @@
 
 from django.db import migrations
 
-POSTGRES_UP = """
-CREATE OR REPLACE FUNCTION moderation_auditentry_append_only() RETURNS trigger AS $$
-BEGIN
-    RAISE EXCEPTION 'the audit log is append-only: % refused', TG_OP USING ERRCODE = 'restrict_violation';
-END;
-$$ LANGUAGE plpgsql;
-CREATE TRIGGER moderation_auditentry_append_only
-    BEFORE UPDATE OR DELETE ON moderation_auditentry
-    FOR EACH ROW EXECUTE FUNCTION moderation_auditentry_append_only();
-"""
-POSTGRES_DOWN = """
-DROP TRIGGER IF EXISTS moderation_auditentry_append_only ON moderation_auditentry;
-DROP FUNCTION IF EXISTS moderation_auditentry_append_only();
-"""
-SQLITE_UP = [
-    """CREATE TRIGGER moderation_auditentry_no_update BEFORE UPDATE ON moderation_auditentry
-       BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: UPDATE refused'); END;""",
-    """CREATE TRIGGER moderation_auditentry_no_delete BEFORE DELETE ON moderation_auditentry
-       BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: DELETE refused'); END;""",
-]
-SQLITE_DOWN = [
-    "DROP TRIGGER IF EXISTS moderation_auditentry_no_update;",
-    "DROP TRIGGER IF EXISTS moderation_auditentry_no_delete;",
-]
-
-
-def install(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(POSTGRES_UP, params=None)
-    elif vendor == "sqlite":
-        for sql in SQLITE_UP:
-            schema_editor.execute(sql)
-
-
-def uninstall(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(POSTGRES_DOWN, params=None)
-    elif vendor == "sqlite":
-        for sql in SQLITE_DOWN:
-            schema_editor.execute(sql)
+from harehra_site.append_only import append_only
 
 
 def create_moderators(apps, schema_editor):
@@ -65,6 +24,6 @@ class Migration(migrations.Migration):
         ("contenttypes", "0002_remove_content_type_name"),
     ]
     operations = [
-        migrations.RunPython(install, uninstall),
+        append_only("moderation_auditentry", "the audit log is"),
         migrations.RunPython(create_moderators, remove_moderators),
     ]

@@ -1,0 +1,64 @@
+"""Database triggers that refuse UPDATE and DELETE on a table: for logs that must only grow.
+
+Used by migrations (the game event log, the moderation audit log). PostgreSQL and SQLite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import migrations
+
+
+def _postgres_up(table: str, what: str) -> str:
+    return f"""
+CREATE OR REPLACE FUNCTION {table}_append_only() RETURNS trigger AS $$
+BEGIN
+    RAISE EXCEPTION '{what} append-only: % refused', TG_OP USING ERRCODE = 'restrict_violation';
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER {table}_append_only
+    BEFORE UPDATE OR DELETE ON {table}
+    FOR EACH ROW EXECUTE FUNCTION {table}_append_only();
+"""
+
+
+def _postgres_down(table: str) -> str:
+    return f"""
+DROP TRIGGER IF EXISTS {table}_append_only ON {table};
+DROP FUNCTION IF EXISTS {table}_append_only();
+"""
+
+
+def _sqlite_up(table: str, what: str) -> list[str]:
+    return [
+        f"""CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table}
+       BEGIN SELECT RAISE(ABORT, '{what} append-only: {op} refused'); END;"""
+        for op in ("UPDATE", "DELETE")
+    ]
+
+
+def _sqlite_down(table: str) -> list[str]:
+    return [f"DROP TRIGGER IF EXISTS {table}_no_{op};" for op in ("update", "delete")]
+
+
+def append_only(table: str, what: str) -> migrations.RunPython:
+    """A migration operation installing the triggers; `what` starts the refusal message."""
+
+    def install(apps: Any, schema_editor: Any) -> None:
+        vendor = schema_editor.connection.vendor
+        if vendor == "postgresql":
+            schema_editor.execute(_postgres_up(table, what), params=None)
+        elif vendor == "sqlite":
+            for sql in _sqlite_up(table, what):
+                schema_editor.execute(sql)
+
+    def uninstall(apps: Any, schema_editor: Any) -> None:
+        vendor = schema_editor.connection.vendor
+        if vendor == "postgresql":
+            schema_editor.execute(_postgres_down(table), params=None)
+        elif vendor == "sqlite":
+            for sql in _sqlite_down(table):
+                schema_editor.execute(sql)
+
+    return migrations.RunPython(install, uninstall)
