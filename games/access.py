@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from harehra_site.errors import ServiceError
 
-from .models import Game, GameSeat, Table, Visibility
+from .models import Game, GameSeat, GameStatus, Table, Visibility
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -68,9 +68,17 @@ def access_game_seat(game: Game, user: AnyUser) -> int:
 
 
 def access_game_view(game: Game, user: AnyUser) -> int | None:
-    """The seat whose view `user` gets (None: a spectator), or not_found for a private stranger."""
+    """The seat whose view `user` gets (None: a spectator), or not_found for a private stranger.
+
+    Once a game is over, its log is its replay: non-players see it only as the replay's access
+    setting (public, link-only, players only) and moderation (hidden) allow.
+    """
     seat = game_seat_of(game, user)
     if seat is not None:
         return seat
     access_table_view(game.table, user)
+    if game.status != GameStatus.RUNNING:
+        from replays.access import access_replay
+
+        access_replay(game, user)
     return None

@@ -71,15 +71,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.joined.append(user_group(self.user.pk))
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        if self.seat is not None:
+            # Counted before accept, so a disconnect can never be handled before its connect.
+            await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
         await self.accept()
         after = _after_from(self.scope)
         if after is None:
             await self.send_state()
         else:
             await self.resume(after)  # a reconnecting client names its last seq: send what it missed
-        if self.seat is not None:
-            await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
-        else:
+        if self.seat is None:
             await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
     async def disconnect(self, code: int) -> None:

@@ -47,7 +47,7 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
         snap = GameSnapshot.objects.filter(game=game).first()
         if snap is not None and snap.seq <= game.last_seq:
             state, seq = state_from_dict(snap.state), snap.seq
-    for _, event in events_with_seq(game, after=seq):
+    for _, event in events_with_seq(game, after=seq, upto=game.last_seq):
         state = apply(state, event)
     assert state is not None, "a game always has its GameStarted event"
     remember_state(game, state)
@@ -55,9 +55,14 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
 
 
 def remember_state(game: Game, state: GameState) -> None:
+    remember_state_at(game.pk, game.replay_key, game.last_seq, state)
+
+
+def remember_state_at(game_id: int, replay_key: str, seq: int, state: GameState) -> None:
+    """Cache `state` as the game's state at `seq`; call it only for what has been committed."""
     if len(_STATE_CACHE) >= _STATE_CACHE_SIZE:
-        _STATE_CACHE.pop(next(iter(_STATE_CACHE)))
-    _STATE_CACHE[(game.pk, game.replay_key)] = (game.last_seq, state)
+        _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
+    _STATE_CACHE[(game_id, replay_key)] = (seq, state)
 
 
 def forget_states() -> None:

@@ -42,6 +42,7 @@ def seat_labels(game: Game) -> list[dict[str, Any]]:
 
 def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
     """The game as `user` may see it: their seat's view, or a spectator's, with its seq."""
+    game = Game.objects.select_related("table").get(pk=game.pk)  # callers may hold an old row
     seat = access_game_view(game, user)
     state = load_state(game)
     return {

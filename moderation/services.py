@@ -17,6 +17,7 @@ from games.engine.events import event as make_event
 from games.eventlog import append_events, load_state, remember_state, save_snapshot
 from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
 from games.publish import publish_game_events, publish_user_signed_out
+from games.services.commands import locked_game
 from games.services.seats import seat_hand_to_bot
 from games.services.tables import game_finish_table, table_leave
 from harehra_site.errors import ServiceError
@@ -175,11 +176,12 @@ def game_abort(*, moderator: Any, game: Game, reason: Any) -> int:
     access_moderator(moderator, "abort")
     reason = _reason(reason)
     with transaction.atomic():
-        game = Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
+        game = locked_game(game.pk)  # table, then game: the one lock order
         if game.status != GameStatus.RUNNING:
             raise ServiceError("game_over", "only a running game can be aborted", 409)
         state = load_state(game)
-        aborted = make_event(EventType.GAME_ABORTED, reason=reason)
+        # The reason stays in the audit log: the game's log is public with its replay.
+        aborted = make_event(EventType.GAME_ABORTED)
         new_state = apply(state, aborted)
         appended = append_events(game, [aborted], actor_id=moderator.pk)
         game.status = GameStatus.ABORTED
@@ -189,7 +191,7 @@ def game_abort(*, moderator: Any, game: Game, reason: Any) -> int:
         game_finish_table(game)  # the table waits for its next game; sets finished_at
         game.save()
         save_snapshot(game, new_state)
-        remember_state(game, new_state)
+        transaction.on_commit(lambda: remember_state(game, new_state))
         _audit(moderator, AuditAction.ABORT, game, reason)
         game_id = game.pk
         transaction.on_commit(lambda: publish_game_events(game_id, appended))

@@ -110,8 +110,8 @@ def _int_param(request: Request, name: str, default: int | None) -> int | None:
     raw = request.query_params.get(name)
     if raw in (None, ""):
         return default
-    if not raw.isdigit():
-        raise ServiceError("bad_request", f"{name} is a non-negative integer")
+    if not raw.isdigit() or len(raw) > 9:
+        raise ServiceError("bad_request", f"{name} is an integer from 0 to 999999999")
     return int(raw)
 
 

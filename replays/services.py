@@ -21,7 +21,7 @@ def watcher_count(game: Game) -> int:
 
 def watcher_beat(*, game: Game, client_id: object, leaving: bool = False) -> int:
     """Record (or end) one watch page's presence; returns the spectators watching now."""
-    if not isinstance(client_id, str) or not 8 <= len(client_id) <= 64:
+    if not isinstance(client_id, str) or not 8 <= len(client_id) <= 64 or "\x00" in client_id:
         raise ServiceError("bad_client_id", "client_id is a string of 8 to 64 characters")
     now = timezone.now()
     if leaving:

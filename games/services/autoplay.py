@@ -13,7 +13,7 @@ from ..bots import get_bot
 from ..engine import GameState, legal_commands, view_for
 from ..eventlog import load_state
 from ..models import Game, GameSeat, GameStatus
-from .commands import CommandOutcome, game_command_submit_for_seat
+from .commands import CommandOutcome, game_command_submit_for_seat, locked_game
 from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)
@@ -51,10 +51,11 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
     Two missed deadlines in a row mark the seat away, and a bot takes it until its person returns.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if not Game.objects.filter(pk=game_id).exists():
+            return None
+        game = locked_game(game_id)
         if (
-            game is None
-            or game.status != GameStatus.RUNNING
+            game.status != GameStatus.RUNNING
             or game.last_seq != guard_seq
             or game.deadline_at is None
             or game.deadline_at > timezone.now()

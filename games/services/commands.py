@@ -13,7 +13,7 @@ from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_game_seat_row
 from ..engine import Decision, EngineError, Event, GameState, parse_command, step
-from ..eventlog import append_events, events_with_seq, load_state, remember_state, save_snapshot
+from ..eventlog import append_events, events_with_seq, load_state, remember_state_at, save_snapshot
 from ..models import CommandRecord, Game, GameSeat, GameStatus, Table
 from ..publish import publish_game_events
 from .shuffle import system_shuffle
@@ -94,9 +94,19 @@ def game_command_submit_for_seat(
     return CommandOutcome(game.pk, seat, appended)
 
 
+def locked_game(game_id: int) -> Game:
+    """The game row locked for this transaction, its table row locked first.
+
+    One lock order everywhere (table, then game): a move that ends a game updates its table, and
+    leaving a table hands the seat to a bot, so the opposite order in either would deadlock.
+    """
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
+    Table.objects.select_for_update().filter(pk=table_id).exists()
+    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
+
+
 def _locked_game(game: Game) -> Game:
-    """The game row locked for this transaction, with its table (for the timers) in the same query."""
-    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
+    return locked_game(game.pk)
 
 
 def _decide_and_append(
@@ -117,7 +127,8 @@ def _decide_and_append(
     game.save()
     if new_state.over or (appended[0][0] - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
         save_snapshot(game, new_state)
-    remember_state(game, new_state)
+    committed = (game.pk, game.replay_key, game.last_seq)
+    transaction.on_commit(lambda: remember_state_at(*committed, new_state))
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
     after_commit_followups(game)
     return appended

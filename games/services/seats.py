@@ -43,8 +43,13 @@ def seat_reclaim(*, game: Game, user: AnyUser) -> int:
         if not row.bot_playing:
             raise ServiceError("not_away", "you already hold your seat", 409)
         row.bot_playing = False
-        row.save(update_fields=["bot_playing"])
+        row.missed_deadlines = 0
+        row.save(update_fields=["bot_playing", "missed_deadlines"])
         appended = append_events(game, [seat_reclaimed(seat)], actor_id=user.pk)
         game.save(update_fields=["last_seq"])
         transaction.on_commit(lambda: publish_game_events(game.pk, appended))
+        # The new seq makes the armed bot and timer tasks stale: arm them again.
+        from .commands import after_commit_followups
+
+        after_commit_followups(game)
     return seat

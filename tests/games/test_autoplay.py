@@ -99,7 +99,8 @@ def test_two_missed_deadlines_hand_the_seat_to_a_bot_and_the_player_reclaims_it(
     r = CLIENTS[seat].post(f"/api/games/{g.pk}/reclaim/")
     assert r.status_code == 200
     assert GameEvent.objects.filter(game=g, type="SeatReclaimed").count() == 1
-    assert GameSeat.objects.get(game=g, seat=seat).bot_playing is False
+    row = GameSeat.objects.get(game=g, seat=seat)
+    assert row.bot_playing is False and row.missed_deadlines == 0  # two more misses before away again
 
 
 def test_the_sweep_applies_deadlines_already_past(game):

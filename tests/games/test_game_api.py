@@ -204,3 +204,25 @@ def _assert_no_foreign_draws(data, seat):
     elif isinstance(data, list):
         for v in data:
             _assert_no_foreign_draws(v, seat)
+
+
+@pytest.mark.parametrize("replay_access", ["players", "link"])
+def test_a_finished_games_log_follows_its_replay_access(three, make_user, client_for, replay_access):
+    users, clients = three
+    game_id = seated_game(clients, replay_access=replay_access)
+    play_to_end(_seats(game_id, users, clients), game_id)
+    stranger = client_for(make_user())
+    for url in (f"/api/games/{game_id}/", f"/api/games/{game_id}/events/?after=0"):
+        assert stranger.get(url).status_code == 404
+        assert clients[1].get(url).status_code == 200
+
+
+def test_a_hidden_replay_hides_the_finished_games_log(three, make_user, client_for):
+    users, clients = three
+    game_id = seated_game(clients)
+    play_to_end(_seats(game_id, users, clients), game_id)
+    stranger = client_for(make_user())
+    assert stranger.get(f"/api/games/{game_id}/events/?after=0").status_code == 200
+    Game.objects.filter(pk=game_id).update(replay_hidden=True)
+    assert stranger.get(f"/api/games/{game_id}/events/?after=0").status_code == 404
+    assert clients[0].get(f"/api/games/{game_id}/events/?after=0").status_code == 200

@@ -104,3 +104,15 @@ def test_openapi_schema_and_docs(host):
     docs = host.get("/api/docs/")
     assert docs.status_code == 200
     assert b"cdn." not in docs.content  # Swagger UI is served by the site itself
+
+
+def test_nul_characters_are_refused_not_a_500(host):
+    for url in (
+        "/api/replays/?player=%00",
+        "/api/accounts/users/a%00b/",
+        "/players/a%00b/",
+        "/replays/a%00b/",
+    ):
+        r = host.get(url)
+        assert r.status_code == 400, url
+    assert host.get("/api/replays/?offset=99999999999999999999").json()["code"] == "bad_request"
