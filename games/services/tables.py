@@ -231,7 +231,9 @@ def game_started_hooks(game: Game) -> None:
 
 
 def game_finish_table(game: Game) -> None:
-    """The game ended: the table waits for its next game."""
-    Table.objects.filter(pk=game.table_id).update(status=TableStatus.BETWEEN)
+    """The game ended: the table waits for its next game, or closes when no person sits there."""
+    people = Seat.objects.filter(table_id=game.table_id, user__isnull=False).exists()
+    status = TableStatus.BETWEEN if people else TableStatus.CLOSED
+    Table.objects.filter(pk=game.table_id).update(status=status)
     game.finished_at = timezone.now()
     transaction.on_commit(lambda: publish_table_changed(game.table_id))

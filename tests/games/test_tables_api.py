@@ -116,3 +116,18 @@ def test_nul_characters_are_refused_not_a_500(host):
         r = host.get(url)
         assert r.status_code == 400, url
     assert host.get("/api/replays/?offset=99999999999999999999").json()["code"] == "bad_request"
+
+
+def test_a_table_everyone_left_mid_game_closes_when_its_game_ends(host, guest):
+    from games.models import Table
+    from games.services.tables import game_finish_table
+
+    tid = create_table(host, seats=2)["id"]
+    post(host, f"/api/tables/{tid}/add-bot/")
+    game_id = post(host, f"/api/tables/{tid}/start/").json()["current_game"]
+    assert post(host, f"/api/tables/{tid}/leave/").status_code == 200
+    game_finish_table(Game.objects.get(pk=game_id))
+    assert Table.objects.get(pk=tid).status == "closed"
+    r = post(host, f"/api/tables/{tid}/add-bot/")
+    assert r.status_code in (403, 409)
+    assert tid not in [t["id"] for t in guest.get("/api/tables/").json()]
