@@ -48,7 +48,7 @@ def _body(serializer_class: type[serializers.Serializer], request: Request) -> d
     return dict(s.validated_data)
 
 
-def profile(user: Any) -> dict[str, Any]:
+def profile(user: Any, viewer: Any) -> dict[str, Any]:
     return {
         "username": user.get_username(),
         "stats": user_game_stats(user),
@@ -61,7 +61,7 @@ def profile(user: Any) -> dict[str, Any]:
                 "url": f"/api/games/{g.pk}/",
                 "created_at": g.created_at.isoformat(),
             }
-            for g in user_games(user)
+            for g in user_games(user, viewer=viewer)
         ],
     }
 
@@ -117,11 +117,11 @@ class MeView(APIView):
     @extend_schema(responses={200: OpenApiResponse(description="your profile")})
     def get(self, request: Request) -> Response:
         access_signed_in(request.user)
-        return Response(profile(request.user))
+        return Response(profile(request.user, request.user))
 
 
 class ProfileView(APIView):
     @extend_schema(responses={200: OpenApiResponse(description="a player's profile")})
     def get(self, request: Request, username: str) -> Response:
         user = get_object_or_404(get_user_model(), username=username)
-        return Response(profile(user))
+        return Response(profile(user, request.user))

@@ -97,7 +97,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"player": player, "stats": user_game_stats(player), "games": user_recent_games(player)},
+        {
+            "player": player,
+            "stats": user_game_stats(player),
+            "games": user_recent_games(player, viewer=request.user),
+        },
     )
 
 

@@ -54,7 +54,7 @@ def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
         "seats": seat_labels(game),
         "view": view_for(state, seat),
-        "legal": legal_commands(state, seat) if seat is not None else [],
+        "legal": legal_commands(state, seat) if seat is not None and not _bot_plays(game, seat) else [],
     }
 
 
@@ -73,9 +73,19 @@ def user_game_stats(user: AnyUser) -> dict[str, int]:
     return {"played": agg["played"], "won": won, "drawn": agg["drawn"]}
 
 
-def user_games(user: AnyUser, limit: int = 50) -> QuerySet[Game]:
+def _listed(viewer: AnyUser | None, player: AnyUser, prefix: str = "") -> Q:
+    """Which of `player`'s games `viewer` may see listed: all of their own; otherwise only games at
+    public tables that are running or have a public, unhidden replay."""
+    if viewer is not None and viewer.is_authenticated and viewer.pk == player.pk:
+        return Q()
+    return Q(**{f"{prefix}table__visibility": Visibility.PUBLIC, f"{prefix}replay_hidden": False}) & (
+        Q(**{f"{prefix}status": GameStatus.RUNNING}) | Q(**{f"{prefix}table__replay_access": "public"})
+    )
+
+
+def user_games(user: AnyUser, limit: int = 50, viewer: AnyUser | None = None) -> QuerySet[Game]:
     return (
-        Game.objects.filter(game_seats__user_id=user.pk)
+        Game.objects.filter(_listed(viewer, user), game_seats__user_id=user.pk)
         .select_related("table")
         .order_by("-created_at")[:limit]
     )
@@ -98,10 +108,12 @@ def presence_of(game_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def user_recent_games(user: AnyUser, limit: int = 20) -> list[dict[str, Any]]:
+def user_recent_games(user: AnyUser, limit: int = 20, viewer: AnyUser | None = None) -> list[dict[str, Any]]:
     """A player's latest games with their seat and how each ended for them (for the profile page)."""
     rows = (
-        GameSeat.objects.filter(user_id=user.pk).select_related("game").order_by("-game__created_at")[:limit]
+        GameSeat.objects.filter(_listed(viewer, user, "game__"), user_id=user.pk)
+        .select_related("game")
+        .order_by("-game__created_at")[:limit]
     )
     out = []
     for r in rows:
@@ -125,3 +137,7 @@ def running_games_by_table(table_ids: list[int]) -> list[tuple[int, int]]:
     return list(
         Game.objects.filter(table_id__in=table_ids, status=GameStatus.RUNNING).values_list("table_id", "pk")
     )
+
+
+def _bot_plays(game: Game, seat: int) -> bool:
+    return GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists()

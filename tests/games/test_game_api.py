@@ -226,3 +226,15 @@ def test_a_hidden_replay_hides_the_finished_games_log(three, make_user, client_f
     Game.objects.filter(pk=game_id).update(replay_hidden=True)
     assert stranger.get(f"/api/games/{game_id}/events/?after=0").status_code == 404
     assert clients[0].get(f"/api/games/{game_id}/events/?after=0").status_code == 200
+
+
+def test_profiles_list_private_games_only_to_their_player(three, make_user, client_for):
+    users, clients = three
+    private_game = seated_game(clients, visibility="private")
+    stranger = client_for(make_user())
+    mine = clients[0].get("/api/accounts/me/").json()["games"]
+    assert private_game in [g["id"] for g in mine]
+    theirs = stranger.get(f"/api/accounts/users/{users[0].username}/").json()["games"]
+    assert private_game not in [g["id"] for g in theirs]
+    page = stranger.get(f"/players/{users[0].username}/").content.decode()
+    assert f"/watch/{private_game}/" not in page
