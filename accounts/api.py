@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.access import access_signed_in
 from games.selectors import user_game_stats, user_games
-from harehra_site.errors import ServiceError
+from harehra_site.api_errors import validated_body
 
 from .services import (
     user_change_password,
@@ -40,14 +40,6 @@ class PasswordSerializer(serializers.Serializer):
     new_password = serializers.CharField(max_length=256)
 
 
-def _body(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise ServiceError("invalid", "the request body is a JSON object")
-    s = serializer_class(data=request.data)
-    s.is_valid(raise_exception=True)
-    return dict(s.validated_data)
-
-
 def profile(user: Any, viewer: Any) -> dict[str, Any]:
     return {
         "username": user.get_username(),
@@ -72,7 +64,7 @@ TOKEN = inline_serializer("Token", {"token": serializers.CharField(), "username"
 class RegisterView(APIView):
     @extend_schema(request=RegisterSerializer, responses={201: TOKEN})
     def post(self, request: Request) -> Response:
-        data = _body(RegisterSerializer, request)
+        data = validated_body(RegisterSerializer, request.data)
         user = user_register(**data)
         return Response(
             {"username": user.get_username(), "token": user_token(user=user)}, status=status.HTTP_201_CREATED
@@ -82,7 +74,7 @@ class RegisterView(APIView):
 class TokenView(APIView):
     @extend_schema(request=CredentialsSerializer, responses={200: TOKEN})
     def post(self, request: Request) -> Response:
-        data = _body(CredentialsSerializer, request)
+        data = validated_body(CredentialsSerializer, request.data)
         user = user_check_credentials(**data)
         return Response({"username": user.get_username(), "token": user_token(user=user)})
 
@@ -92,7 +84,7 @@ class LoginView(APIView):
 
     @extend_schema(request=CredentialsSerializer, responses={200: OpenApiResponse(description="signed in")})
     def post(self, request: Request) -> Response:
-        data = _body(CredentialsSerializer, request)
+        data = validated_body(CredentialsSerializer, request.data)
         user = user_sign_in(request=request._request, **data)
         return Response({"username": user.get_username()})
 
@@ -108,7 +100,7 @@ class PasswordView(APIView):
     @extend_schema(request=PasswordSerializer, responses={204: None})
     def post(self, request: Request) -> Response:
         access_signed_in(request.user)
-        data = _body(PasswordSerializer, request)
+        data = validated_body(PasswordSerializer, request.data)
         user_change_password(request=request._request, user=request.user, **data)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -10,6 +10,16 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ServiceError
 
+
+def validated_body(serializer_class: Any, data: Any) -> dict[str, Any]:
+    """A request body that must be a JSON object, validated by `serializer_class`."""
+    if not isinstance(data, dict):
+        raise ServiceError("invalid", "the request body is a JSON object")
+    s = serializer_class(data=data)
+    s.is_valid(raise_exception=True)
+    return dict(s.validated_data)
+
+
 _DEFAULT_CODES = {
     400: "invalid",
     401: "not_authenticated",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -11,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
 
 from ..access import access_table_view
@@ -41,14 +40,6 @@ from .serializers import (
 ERROR = inline_serializer("Error", {"code": serializers.CharField(), "detail": serializers.CharField()})
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ServiceError("invalid", "the request body is a JSON object")
-    s = serializer_class(data=data)
-    s.is_valid(raise_exception=True)
-    return dict(s.validated_data)
-
-
 def _table(request: Request, pk: int) -> Table:
     table = get_object_or_404(Table, pk=pk)
     access_table_view(table, request.user, request.query_params.get("invite"))
@@ -68,7 +59,7 @@ class TableListView(APIView):
 
     @extend_schema(request=TableCreateSerializer, responses={201: TableSerializer, 400: ERROR})
     def post(self, request: Request) -> Response:
-        data = _valid(TableCreateSerializer, request.data)
+        data = validated_body(TableCreateSerializer, request.data)
         data["packs"] = tuple(data["packs"])
         table = table_create(host=request.user, settings=TableSettings(**data))
         return _render_table(request, table, status.HTTP_201_CREATED)
@@ -90,7 +81,7 @@ class TableActionView(APIView):
 
     @extend_schema(request=SeatChoiceSerializer, responses={200: TableSerializer, 400: ERROR, 409: ERROR})
     def post(self, request: Request, pk: int) -> Response:
-        data = _valid(SeatChoiceSerializer, request.data or {})
+        data = validated_body(SeatChoiceSerializer, request.data or {})
         table = get_object_or_404(Table, pk=pk)
         user = request.user
         seat = data.get("seat")

@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from ..engine import GameState, apply, legal_commands, make_ruleset, replay, start_game, step
 from ..eventlog import append_events, forget_states, load_state, remember_state, save_snapshot
 from ..models import Game, GameSeat, Table, TableStatus
-from ..services.commands import game_command_submit, stamp_first_deadline
+from ..services.commands import game_command_submit, stamp_deadline
 from ..services.tables import TableSettings, table_create, table_join, table_next_game, table_start
 
 GOAL_P99_MS = 15.0
@@ -248,7 +248,7 @@ def build_long_game(cfg: BenchConfig, prefix: str) -> Game:
             for e in events:
                 state = apply(state, e)
             assert state is not None
-            stamp_first_deadline(game, table, events, state)  # the deadline field real events carry
+            stamp_deadline(game, table, events, state)  # the deadline field real events carry
             append_events(game, events, actor_id=None)
         assert state is not None
         game.save()

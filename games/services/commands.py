@@ -54,7 +54,7 @@ def game_command_submit(
     if not isinstance(command, dict):
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
-        game = _locked_game(game)
+        game = locked_game(game.pk)
         row = access_game_seat_row(game, user)
         seat = row.seat
         record = CommandRecord.objects.filter(game=game, user_id=user.pk, client_cmd_id=client_cmd_id).first()
@@ -87,7 +87,7 @@ def game_command_submit_for_seat(
     A late, repeated or superseded task finds the game moved on and changes nothing (None).
     """
     with transaction.atomic():
-        game = _locked_game(game)
+        game = locked_game(game.pk)
         if game.status != GameStatus.RUNNING or game.last_seq != guard_seq:
             return None
         appended = _decide_and_append(game, seat, command, actor_id=None)
@@ -105,10 +105,6 @@ def locked_game(game_id: int) -> Game:
     return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
 
 
-def _locked_game(game: Game) -> Game:
-    return locked_game(game.pk)
-
-
 def _decide_and_append(
     game: Game, seat: int, command: dict[str, Any], actor_id: int | None
 ) -> list[tuple[int, Event]]:
@@ -120,8 +116,8 @@ def _decide_and_append(
     except EngineError as e:
         code = e.code.value
         raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e
-    table = game.table  # fetched with the lock by _locked_game (a query only for other callers)
-    _stamp_deadline(game, table, events, new_state)
+    table = game.table  # fetched with the lock by locked_game (a query only for other callers)
+    stamp_deadline(game, table, events, new_state)
     appended = append_events(game, events, actor_id)
     _record_outcome(game, new_state)
     game.save()
@@ -142,7 +138,7 @@ def _timer_for(table: Table, kind: Decision) -> int:
     return table.reaction_timer
 
 
-def _stamp_deadline(game: Game, table: Table, events: list[Event], state: GameState) -> None:
+def stamp_deadline(game: Game, table: Table, events: list[Event], state: GameState) -> None:
     """Write the deadline into the event that starts the next decision, and onto the game row."""
     awaiting = state.awaiting
     if awaiting is None or state.over:
@@ -151,10 +147,6 @@ def _stamp_deadline(game: Game, table: Table, events: list[Event], state: GameSt
     deadline = timezone.now() + timedelta(seconds=_timer_for(table, awaiting.kind))
     events[-1]["deadline"] = deadline.isoformat()
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
-
-
-def stamp_first_deadline(game: Game, table: Table, events: list[Event], state: GameState) -> None:
-    _stamp_deadline(game, table, events, state)
 
 
 def _record_outcome(game: Game, state: GameState) -> None:

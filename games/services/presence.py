@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -76,7 +75,3 @@ def seat_mark_away(*, game_id: int, seat: int) -> bool:
         if taken:
             _announce(game_id)
         return taken
-
-
-def presence_payload(game_id: int) -> dict[str, Any]:
-    return {"seats": presence_of(game_id)}

@@ -14,7 +14,7 @@ from ..engine import EngineError, make_ruleset, replay, start_game
 from ..eventlog import append_events, remember_state, save_snapshot
 from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
 from ..publish import publish_game_events, publish_table_changed
-from .commands import stamp_first_deadline
+from .commands import after_commit_followups, stamp_deadline
 from .seats import seat_hand_to_bot
 from .shuffle import system_shuffle
 
@@ -210,7 +210,7 @@ def _game_create(table: Table) -> Game:
         ]
     )
     state = replay(events)
-    stamp_first_deadline(game, table, events, state)
+    stamp_deadline(game, table, events, state)
     appended = append_events(game, events, actor_id=None)
     game.save()
     save_snapshot(game, state)
@@ -220,14 +220,8 @@ def _game_create(table: Table) -> Game:
     table.save(update_fields=["status", "next_shuffler"])
     _changed(table)
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-    game_started_hooks(game)
-    return game
-
-
-def game_started_hooks(game: Game) -> None:
-    from .commands import after_commit_followups
-
     after_commit_followups(game)
+    return game
 
 
 def game_finish_table(game: Game) -> None:
