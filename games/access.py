@@ -54,10 +54,14 @@ def game_seat_of(game: Game, user: AnyUser) -> int | None:
     return GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
 
 
-def access_game_seat_row(game: Game, user: AnyUser) -> GameSeat:
-    """The seat row `user` plays in `game`; spectators and strangers are refused."""
+def access_game_seat_row(game: Game, user: AnyUser, rows: list[GameSeat] | None = None) -> GameSeat:
+    """The seat row `user` plays in `game` (among `rows`, the game's seat rows, when the caller
+    has them already); spectators and strangers are refused."""
     access_signed_in(user)
-    row = GameSeat.objects.filter(game=game, user_id=user.pk).first()
+    if rows is None:
+        row = GameSeat.objects.filter(game=game, user_id=user.pk).first()
+    else:
+        row = next((r for r in rows if r.user_id == user.pk), None)
     if row is None:
         raise ServiceError("not_seated", "you are not playing in this game", 403)
     return row

@@ -6,6 +6,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
@@ -88,6 +89,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.joined and self.seat is not None:
             await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' own dispatch first closes stale database connections on its one shared sync
+        # thread, for every message: every event pushed to every socket would queue behind that
+        # thread. This consumer touches the database only through `db`, which does it itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))

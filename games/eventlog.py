@@ -37,21 +37,34 @@ def fold_from_log(game: Game, upto: int | None = None) -> GameState:
 
 
 def load_state(game: Game, use_snapshot: bool = True) -> GameState:
-    """The state at `game.last_seq`: cache, else snapshot plus the events after it, else the log."""
+    """The state at `game.last_seq`: the cache (caught up with the events after it, if any), else
+    the snapshot plus the events after it, else the whole log."""
     cached = _STATE_CACHE.get((game.pk, game.replay_key))
-    if cached and cached[0] == game.last_seq:
-        return cached[1]
     state: GameState | None = None
     seq = 0
-    if use_snapshot:
+    if cached and cached[0] <= game.last_seq:
+        # The log is append-only and the cache holds committed states only, so the events after
+        # the cached seq lead from it to now: another process usually moved once since.
+        seq, state = cached
+        if seq == game.last_seq:
+            return state
+    elif use_snapshot:
         snap = GameSnapshot.objects.filter(game=game).first()
         if snap is not None and snap.seq <= game.last_seq:
             state, seq = state_from_dict(snap.state), snap.seq
-    for _, event in events_with_seq(game, after=seq, upto=game.last_seq):
+    for event in _events_between(game.pk, seq, game.last_seq):
         state = apply(state, event)
     assert state is not None, "a game always has its GameStarted event"
     remember_state(game, state)
     return state
+
+
+def _events_between(game_id: int, after: int, upto: int) -> list[Event]:
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
+    return [
+        {**payload, "type": type_, "version": version}
+        for type_, version, payload in rows.values_list("type", "version", "payload")
+    ]
 
 
 def remember_state(game: Game, state: GameState) -> None:

@@ -101,6 +101,9 @@ class Game(models.Model):
     awaiting_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     awaiting_kind = models.CharField(max_length=16, blank=True, default="")
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the game's one pending countdown task fires. A later deadline needs no task of its own:
+    # that task, finding the deadline moved, arms itself again for it.
+    timer_armed_for = models.DateTimeField(null=True, blank=True)
     replay_key = models.CharField(max_length=32, unique=True, default=new_token)
     # Set by moderators: a hidden replay answers 404 to all but its players and moderators.
     replay_hidden = models.BooleanField(default=False)

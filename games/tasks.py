@@ -7,7 +7,7 @@ from datetime import datetime
 from celery import shared_task
 from django.conf import settings
 
-from .services.autoplay import due_deadlines, game_bot_move, game_deadline_expire
+from .services.autoplay import due_deadlines, game_bot_move, game_deadline_expire, game_timer_fired
 from .services.presence import seat_mark_away, seats_gone_away
 
 
@@ -17,8 +17,12 @@ def bot_move(game_id: int, seq: int) -> None:
 
 
 @shared_task(ignore_result=True)
-def deadline_expire(game_id: int, seq: int) -> None:
-    game_deadline_expire(game_id=game_id, guard_seq=seq)
+def deadline_expire(game_id: int, seq: int, armed_for: str | None = None) -> None:
+    game_timer_fired(
+        game_id=game_id,
+        guard_seq=seq,
+        armed_for=datetime.fromisoformat(armed_for) if armed_for else None,
+    )
 
 
 @shared_task(ignore_result=True)
@@ -35,9 +39,9 @@ def check_away(game_id: int, seat: int) -> None:
     seat_mark_away(game_id=game_id, seat=seat)
 
 
-def schedule_followups(game_id: int, seq: int, *, bot_to_move: bool, deadline: datetime | None) -> None:
+def schedule_followups(game_id: int, seq: int, *, bot_to_move: bool, timer_at: datetime | None) -> None:
     """Arm the tasks for the decision awaited at `seq`; each is a no-op once the game moves on."""
     if bot_to_move:
         bot_move.apply_async((game_id, seq), countdown=settings.BOT_DELAY_SECONDS)
-    if deadline is not None:
-        deadline_expire.apply_async((game_id, seq), eta=deadline)
+    if timer_at is not None:
+        deadline_expire.apply_async((game_id, seq, timer_at.isoformat()), eta=timer_at)

@@ -131,9 +131,12 @@ SPECTACULAR_SETTINGS = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 if REDIS_URL:
+    # Redis pub/sub: a push to a game is one PUBLISH, read once by each server process with a
+    # socket at that game, which hands it to its own sockets. At most once, like any channel
+    # layer: clients check seq continuity and resume on a gap.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

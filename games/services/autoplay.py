@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -76,6 +77,38 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
         else:
             command = bot_command(state, seat)
         return game_command_submit_for_seat(game=game, seat=seat, command=command, guard_seq=game.last_seq)
+
+
+def game_timer_fired(*, game_id: int, guard_seq: int, armed_for: datetime | None) -> CommandOutcome | None:
+    """A countdown task armed at `guard_seq` for `armed_for` fired.
+
+    If that decision's time is up, its default action is applied. If the game moved on to a later
+    deadline and this is the game's pending task, it arms itself again for that deadline. A late
+    or repeated task matches neither and changes nothing.
+    """
+    outcome = game_deadline_expire(game_id=game_id, guard_seq=guard_seq)
+    if outcome is None and armed_for is not None:
+        _timer_rearm(game_id, armed_for)
+    return outcome
+
+
+def _timer_rearm(game_id: int, armed_for: datetime) -> None:
+    from .. import tasks
+
+    with transaction.atomic():
+        if not Game.objects.filter(pk=game_id, status=GameStatus.RUNNING, timer_armed_for=armed_for).exists():
+            return
+        game = locked_game(game_id)
+        deadline = game.deadline_at
+        # Same deadline: the task fired early (it never should); the sweep takes that one.
+        if game.timer_armed_for != armed_for or deadline is None or deadline == armed_for:
+            return
+        game.timer_armed_for = deadline
+        game.save(update_fields=["timer_armed_for"])
+        seq = game.last_seq
+        transaction.on_commit(
+            lambda: tasks.schedule_followups(game_id, seq, bot_to_move=False, timer_at=deadline)
+        )
 
 
 def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -54,8 +54,9 @@ def game_command_submit(
     if not isinstance(command, dict):
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
-        game = locked_game(game.pk)
-        row = access_game_seat_row(game, user)
+        game = locked_game(game.pk, table_id=game.table_id)
+        rows = list(GameSeat.objects.filter(game=game))
+        row = access_game_seat_row(game, user, rows)
         seat = row.seat
         record = CommandRecord.objects.filter(game=game, user_id=user.pk, client_cmd_id=client_cmd_id).first()
         if record is not None:
@@ -65,7 +66,8 @@ def game_command_submit(
             raise ServiceError("seat_away", "a bot is playing your seat: take it back first", 409)
         if expected_seq is not None and expected_seq != game.last_seq:
             raise ServiceError("stale", f"the game has moved on to seq {game.last_seq}", 409)
-        appended = _decide_and_append(game, seat, command, actor_id=user.pk)
+        bots = {r.seat for r in rows if r.bot_playing}
+        appended = _decide_and_append(game, seat, command, actor_id=user.pk, bot_seats=bots)
         CommandRecord.objects.create(
             game=game,
             user_id=user.pk,
@@ -94,20 +96,24 @@ def game_command_submit_for_seat(
     return CommandOutcome(game.pk, seat, appended)
 
 
-def locked_game(game_id: int) -> Game:
+def locked_game(game_id: int, table_id: int | None = None) -> Game:
     """The game row locked for this transaction, its table row locked first.
 
     One lock order everywhere (table, then game): a move that ends a game updates its table, and
     leaving a table hands the seat to a bot, so the opposite order in either would deadlock.
+    A game never changes tables, so a caller holding any copy of the row may pass its table_id.
     """
-    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
+    if table_id is None:
+        table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
     Table.objects.select_for_update().filter(pk=table_id).exists()
     return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
 
 
 def _decide_and_append(
-    game: Game, seat: int, command: dict[str, Any], actor_id: int | None
+    game: Game, seat: int, command: dict[str, Any], actor_id: int | None, bot_seats: set[int] | None = None
 ) -> list[tuple[int, Event]]:
+    """Decide, append and arm what follows; `bot_seats` (where bots play now), when known, spares
+    a query."""
     if game.status != GameStatus.RUNNING:
         raise ServiceError("game_over", "the game is over", 409)
     state = load_state(game)
@@ -120,13 +126,14 @@ def _decide_and_append(
     stamp_deadline(game, table, events, new_state)
     appended = append_events(game, events, actor_id)
     _record_outcome(game, new_state)
-    game.save()
     if new_state.over or (appended[0][0] - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
         save_snapshot(game, new_state)
     committed = (game.pk, game.replay_key, game.last_seq)
     transaction.on_commit(lambda: remember_state_at(*committed, new_state))
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-    after_commit_followups(game)
+    bot_to_move = None if bot_seats is None else game.awaiting_seat in bot_seats
+    after_commit_followups(game, bot_to_move=bot_to_move)
+    game.save()
     return appended
 
 
@@ -160,16 +167,40 @@ def _record_outcome(game: Game, state: GameState) -> None:
     game_finish_table(game)
 
 
-def after_commit_followups(game: Game) -> None:
-    """Once committed: arm the timer for the awaited decision and wake a bot if one must move."""
-    game_id, seq, deadline = game.pk, game.last_seq, game.deadline_at
+def after_commit_followups(game: Game, *, bot_to_move: bool | None = None) -> None:
+    """Once committed: wake a bot if one must move, and make sure a countdown covers the deadline.
+
+    Call it before saving the game row: it may set `timer_armed_for`, which the caller saves.
+    """
     if game.status != GameStatus.RUNNING or game.awaiting_seat is None:
         return
-    bot_to_move = GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True).exists()
+    if bot_to_move is None:
+        bot_to_move = GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True).exists()
+    timer_at = timer_to_arm(game)
+    if timer_at is not None:
+        game.timer_armed_for = timer_at
+    game_id, seq = game.pk, game.last_seq
 
     def followups() -> None:
         from .. import tasks
 
-        tasks.schedule_followups(game_id, seq, bot_to_move=bot_to_move, deadline=deadline)
+        tasks.schedule_followups(game_id, seq, bot_to_move=bot_to_move, timer_at=timer_at)
 
-    transaction.on_commit(followups)
+    if bot_to_move or timer_at is not None:
+        transaction.on_commit(followups)
+
+
+def timer_to_arm(game: Game) -> datetime | None:
+    """The moment a new countdown task must fire for the game's deadline, or None if one is armed.
+
+    A game keeps one countdown task pending, not one per decision: a deadline no earlier than the
+    pending task's needs none (the task re-arms itself when it finds the game moved on), so a game
+    where moves come every second costs a task per timer period, not per move.
+    """
+    deadline = game.deadline_at
+    if deadline is None:
+        return None
+    armed = game.timer_armed_for
+    if armed is not None and timezone.now() < armed <= deadline:
+        return None
+    return deadline

@@ -24,11 +24,11 @@ def seat_hand_to_bot(*, game: Game, seat: int, reason: str) -> bool:
     if not GameSeat.objects.filter(game=game, seat=seat, bot_playing=False).update(bot_playing=True):
         return False
     appended = append_events(game, [seat_taken_by_bot(seat, reason)], actor_id=None)
-    game.save(update_fields=["last_seq"])
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
     from .commands import after_commit_followups
 
     after_commit_followups(game)
+    game.save(update_fields=["last_seq", "timer_armed_for"])
     return True
 
 
@@ -46,10 +46,10 @@ def seat_reclaim(*, game: Game, user: AnyUser) -> int:
         row.missed_deadlines = 0
         row.save(update_fields=["bot_playing", "missed_deadlines"])
         appended = append_events(game, [seat_reclaimed(seat)], actor_id=user.pk)
-        game.save(update_fields=["last_seq"])
         transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-        # The new seq makes the armed bot and timer tasks stale: arm them again.
+        # The new seq makes an armed bot task stale: wake the bots again if one must move.
         from .commands import after_commit_followups
 
         after_commit_followups(game)
+        game.save(update_fields=["last_seq", "timer_armed_for"])
     return seat

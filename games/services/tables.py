@@ -212,6 +212,8 @@ def _game_create(table: Table) -> Game:
     state = replay(events)
     stamp_deadline(game, table, events, state)
     appended = append_events(game, events, actor_id=None)
+    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
+    after_commit_followups(game)
     game.save()
     save_snapshot(game, state)
     remember_state(game, state)
@@ -219,8 +221,6 @@ def _game_create(table: Table) -> Game:
     table.next_shuffler = (table.next_shuffler + 1) % table.seats
     table.save(update_fields=["status", "next_shuffler"])
     _changed(table)
-    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-    after_commit_followups(game)
     return game
 
 
