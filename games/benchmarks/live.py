@@ -205,6 +205,30 @@ def setup_games(n: int, tag: str) -> list[GameSpec]:
     return specs
 
 
+def end_bench_games(game_ids: Sequence[int] | None, tag: str) -> int:
+    """Abort running bench games (these, or every earlier bench's when None), as a moderator would.
+
+    A bench's players all disconnect at its end; left running, their seats would go to bots after
+    the grace period and a worker would play hundreds of games out during the next run.
+    """
+    from django.contrib.auth import get_user_model
+
+    from moderation.services import game_abort
+
+    from ..models import Game, GameStatus
+
+    User = get_user_model()
+    moderator = User.objects.create_superuser(f"bench-moderator-{tag}", password=None)
+    running = Game.objects.filter(status=GameStatus.RUNNING, table__host__username__startswith="bench")
+    if game_ids is not None:
+        running = running.filter(pk__in=list(game_ids))
+    ended = 0
+    for game in running:
+        game_abort(moderator=moderator, game=game, reason="the benchmark is over")
+        ended += 1
+    return ended
+
+
 # --- the scripted clients ------------------------------------------------------------------------
 
 
@@ -641,6 +665,9 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
         migrate(cfg.database_url)
     flush_redis(cfg.redis_url)
     tag = secrets.token_hex(3)
+    left = end_bench_games(None, f"{tag}-before")
+    if left:
+        write(f"aborted {left} games left running by an earlier bench")
     write(f"setting up {cfg.games} games ({cfg.games * SEATS} users, tag {tag}) ...")
     t0 = time.monotonic()
     specs = setup_games(cfg.games, tag)
@@ -663,6 +690,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
             named["celery worker"] = [p.pid for p in stack.workers]
         named["bench clients (this)"] = [os.getpid()]
         stats, connect_s, window_s, cpu = asyncio.run(_drive_all(cfg, specs, ws_urls, named, write))
+    end_bench_games([spec.game_id for spec in specs], tag)
     result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [])
     result.lines = format_report(result)
     write("")
