@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from . import sql
 from .engine import Event, GameState, apply, replay, state_from_dict, state_to_dict
 from .models import Game, GameEvent, GameSnapshot
 
@@ -52,19 +53,11 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
         snap = GameSnapshot.objects.filter(game=game).first()
         if snap is not None and snap.seq <= game.last_seq:
             state, seq = state_from_dict(snap.state), snap.seq
-    for event in _events_between(game.pk, seq, game.last_seq):
+    for event in sql.events_between(game.pk, seq, game.last_seq):
         state = apply(state, event)
     assert state is not None, "a game always has its GameStarted event"
     remember_state(game, state)
     return state
-
-
-def _events_between(game_id: int, after: int, upto: int) -> list[Event]:
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
-    return [
-        {**payload, "type": type_, "version": version}
-        for type_, version, payload in rows.values_list("type", "version", "payload")
-    ]
 
 
 def remember_state(game: Game, state: GameState) -> None:
@@ -85,20 +78,9 @@ def forget_states() -> None:
 def append_events(game: Game, events: list[Event], actor_id: int | None) -> list[tuple[int, Event]]:
     """Write `events` after `game.last_seq`; the caller holds the game's row lock."""
     first = game.last_seq + 1
-    rows = [
-        GameEvent(
-            game=game,
-            seq=first + i,
-            type=e["type"],
-            version=e["version"],
-            payload={k: v for k, v in e.items() if k not in ("type", "version")},
-            actor_id=actor_id,
-        )
-        for i, e in enumerate(events)
-    ]
-    GameEvent.objects.bulk_create(rows)
+    sql.insert_events(game.pk, first, events, actor_id)
     game.last_seq = first + len(events) - 1
-    return [(row.seq, e) for row, e in zip(rows, events, strict=True)]
+    return [(first + i, e) for i, e in enumerate(events)]
 
 
 def save_snapshot(game: Game, state: GameState) -> None:

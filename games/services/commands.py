@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from harehra_site.errors import ServiceError
 
+from .. import sql
 from ..access import AnyUser, access_game_seat_row
 from ..engine import Decision, EngineError, Event, GameState, parse_command, step
 from ..eventlog import append_events, events_with_seq, load_state, remember_state_at, save_snapshot
-from ..models import CommandRecord, Game, GameSeat, GameStatus, Table
+from ..models import Game, GameSeat, GameStatus, Table
 from ..publish import publish_game_events
 from .shuffle import system_shuffle
 
@@ -55,21 +56,22 @@ def game_command_submit(
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
         game = locked_game(game.pk, table_id=game.table_id)
-        rows = list(GameSeat.objects.filter(game=game))
+        rows = sql.game_seats(game.pk)
         row = access_game_seat_row(game, user, rows)
         seat = row.seat
-        record = CommandRecord.objects.filter(game=game, user_id=user.pk, client_cmd_id=client_cmd_id).first()
+        record = sql.command_record(game.pk, user.pk, client_cmd_id)
         if record is not None:
-            events = events_with_seq(game, after=record.first_seq - 1, upto=record.last_seq)
-            return CommandOutcome(game.pk, record.seat, events, duplicate=True)
+            first_seat, first_seq, last_seq = record
+            events = events_with_seq(game, after=first_seq - 1, upto=last_seq)
+            return CommandOutcome(game.pk, first_seat, events, duplicate=True)
         if row.bot_playing:
             raise ServiceError("seat_away", "a bot is playing your seat: take it back first", 409)
         if expected_seq is not None and expected_seq != game.last_seq:
             raise ServiceError("stale", f"the game has moved on to seq {game.last_seq}", 409)
         bots = {r.seat for r in rows if r.bot_playing}
         appended = _decide_and_append(game, seat, command, actor_id=user.pk, bot_seats=bots)
-        CommandRecord.objects.create(
-            game=game,
+        sql.insert_command_record(
+            game_id=game.pk,
             user_id=user.pk,
             client_cmd_id=client_cmd_id,
             seat=seat,
@@ -104,9 +106,9 @@ def locked_game(game_id: int, table_id: int | None = None) -> Game:
     A game never changes tables, so a caller holding any copy of the row may pass its table_id.
     """
     if table_id is None:
-        table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
-    Table.objects.select_for_update().filter(pk=table_id).exists()
-    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
+        table_id = sql.game_with_table(game_id, lock=False).table_id
+    sql.lock_table(table_id)
+    return sql.game_with_table(game_id, lock=True)
 
 
 def _decide_and_append(
@@ -133,7 +135,7 @@ def _decide_and_append(
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
     bot_to_move = None if bot_seats is None else game.awaiting_seat in bot_seats
     after_commit_followups(game, bot_to_move=bot_to_move)
-    game.save()
+    sql.save_game_move(game)
     return appended
 
 
