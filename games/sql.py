@@ -8,17 +8,46 @@ schema, and the same statements run on PostgreSQL and on the embedded SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connection, models
+from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from .models import CommandRecord, Game, GameEvent, GameSeat, Table
 
+_DB = "default"
+_STATEMENTS: dict[tuple[str, str], str] = {}
 
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
+
+def _db() -> BaseDatabaseWrapper:
+    return connections[_DB]
+
+
+def statement(db: BaseDatabaseWrapper, key: str, build: Callable[[BaseDatabaseWrapper], str]) -> str:
+    """The SQL text for `key` on this database's vendor, built once per process."""
+    found = _STATEMENTS.get((db.vendor, key))
+    if found is None:
+        found = _STATEMENTS[(db.vendor, key)] = build(db)
+    return found
+
+
+def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
+    return db.ops.quote_name(model._meta.db_table)
+
+
+def _for_update(db: BaseDatabaseWrapper, of: str | None = None) -> str:
+    if not db.features.has_select_for_update:
+        return ""
+    if of and db.features.has_select_for_update_of:
+        return f" FOR UPDATE OF {of}"
+    return " FOR UPDATE"
+
+
+def _converters(db: BaseDatabaseWrapper, field: models.Field[Any, Any]) -> tuple[list[Any], Any]:
+    col = field.get_col(field.model._meta.db_table)
+    return db.ops.get_db_converters(col) + field.get_db_converters(db), col
 
 
 class Rows:
@@ -31,33 +60,30 @@ class Rows:
         self.names = [f.attname for f in self.fields]
         self._by_vendor: dict[str, list[tuple[int, list[Any], Any]]] = {}
 
-    @property
-    def table(self) -> str:
-        return f"{_q(self.model._meta.db_table)} {self.alias}"
+    def columns(self, db: BaseDatabaseWrapper) -> str:
+        return ", ".join(f"{self.alias}.{db.ops.quote_name(f.column)}" for f in self.fields)
 
-    @property
-    def columns(self) -> str:
-        return ", ".join(f"{self.alias}.{_q(f.column)}" for f in self.fields)
+    def select(self, db: BaseDatabaseWrapper) -> str:
+        return f"SELECT {self.columns(db)} FROM {_table(db, self.model)} {self.alias}"
 
-    def _converters(self, vendor: str) -> list[tuple[int, list[Any], Any]]:
+    def _converters(self, db: BaseDatabaseWrapper) -> list[tuple[int, list[Any], Any]]:
         """(index, converters, column) for the fields whose database values need converting."""
-        if vendor in self._by_vendor:
-            return self._by_vendor[vendor]
-        out = []
-        for i, field in enumerate(self.fields):
-            col = field.get_col(self.model._meta.db_table)
-            found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-            if found:
-                out.append((i, found, col))
-        self._by_vendor[vendor] = out
-        return out
+        found = self._by_vendor.get(db.vendor)
+        if found is None:
+            found = []
+            for i, field in enumerate(self.fields):
+                converters, col = _converters(db, field)
+                if converters:
+                    found.append((i, converters, col))
+            self._by_vendor[db.vendor] = found
+        return found
 
-    def build(self, values: Sequence[Any]) -> Any:
+    def build(self, db: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
         row = list(values)
-        for i, converters, col in self._converters(connection.vendor):
+        for i, converters, col in self._converters(db):
             for convert in converters:
-                row[i] = convert(row[i], col, connection)
-        return self.model.from_db(connection.alias, self.names, row)
+                row[i] = convert(row[i], col, db)
+        return self.model.from_db(db.alias, self.names, row)
 
 
 _GAME = Rows(Game, "g")
@@ -65,52 +91,58 @@ _TABLE = Rows(Table, "t")
 _SEAT = Rows(GameSeat, "s")
 
 
-def _for_update(of: str | None = None) -> str:
-    if not connection.features.has_select_for_update:
-        return ""
-    if of and connection.features.has_select_for_update_of:
-        return f" FOR UPDATE OF {of}"
-    return " FOR UPDATE"
-
-
 def lock_table(table_id: int) -> None:
-    with connection.cursor() as cur:
-        cur.execute(f"SELECT 1 FROM {_q(Table._meta.db_table)} WHERE id = %s{_for_update()}", [table_id])
+    db = _db()
+    sql = statement(
+        db, "lock_table", lambda db: f"SELECT 1 FROM {_table(db, Table)} WHERE id = %s{_for_update(db)}"
+    )
+    with db.cursor() as cur:
+        cur.execute(sql, [table_id])
+
+
+def _game_with_table_sql(db: BaseDatabaseWrapper, lock: bool) -> str:
+    sql = (
+        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)} FROM {_table(db, Game)} g "
+        f"JOIN {_table(db, Table)} t ON t.id = g.table_id WHERE g.id = %s"
+    )
+    return sql + _for_update(db, "g") if lock else sql
 
 
 def game_with_table(game_id: int, lock: bool) -> Game:
     """The game row (locked when `lock`) with its table; Game.DoesNotExist when there is none."""
-    sql = (
-        f"SELECT {_GAME.columns}, {_TABLE.columns} FROM {_GAME.table} "
-        f"JOIN {_TABLE.table} ON t.id = g.table_id WHERE g.id = %s"
-    )
-    if lock:
-        sql += _for_update("g")
-    with connection.cursor() as cur:
+    db = _db()
+    sql = statement(db, f"game_with_table:{lock}", lambda db: _game_with_table_sql(db, lock))
+    with db.cursor() as cur:
         cur.execute(sql, [game_id])
         row = cur.fetchone()
     if row is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     n = len(_GAME.fields)
-    game = _GAME.build(row[:n])
-    game.table = _TABLE.build(row[n:])
+    game = _GAME.build(db, row[:n])
+    game.table = _TABLE.build(db, row[n:])
     return game
 
 
 def game_seats(game_id: int) -> list[GameSeat]:
-    sql = f"SELECT {_SEAT.columns} FROM {_SEAT.table} WHERE s.game_id = %s ORDER BY s.seat"
-    with connection.cursor() as cur:
+    db = _db()
+    sql = statement(db, "game_seats", lambda db: f"{_SEAT.select(db)} WHERE s.game_id = %s ORDER BY s.seat")
+    with db.cursor() as cur:
         cur.execute(sql, [game_id])
-        return [_SEAT.build(row) for row in cur.fetchall()]
+        return [_SEAT.build(db, row) for row in cur.fetchall()]
 
 
 def command_record(game_id: int, user_id: int, client_cmd_id: str) -> tuple[int, int, int] | None:
     """(seat, first_seq, last_seq) of the command the user already sent with this id, if any."""
-    sql = (
-        f"SELECT seat, first_seq, last_seq FROM {_q(CommandRecord._meta.db_table)} "
-        "WHERE game_id = %s AND user_id = %s AND client_cmd_id = %s"
+    db = _db()
+    sql = statement(
+        db,
+        "command_record",
+        lambda db: (
+            f"SELECT seat, first_seq, last_seq FROM {_table(db, CommandRecord)} "
+            "WHERE game_id = %s AND user_id = %s AND client_cmd_id = %s"
+        ),
     )
-    with connection.cursor() as cur:
+    with db.cursor() as cur:
         cur.execute(sql, [game_id, user_id, client_cmd_id])
         row = cur.fetchone()
     return None if row is None else (row[0], row[1], row[2])
@@ -118,77 +150,75 @@ def command_record(game_id: int, user_id: int, client_cmd_id: str) -> tuple[int,
 
 def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
     """The engine events with after < seq <= upto, in order."""
-    payload = GameEvent._meta.get_field("payload")
-    col = payload.get_col(GameEvent._meta.db_table)
-    converters = connection.ops.get_db_converters(col) + payload.get_db_converters(connection)
-    sql = (
-        f"SELECT type, version, payload FROM {_q(GameEvent._meta.db_table)} "
-        "WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
+    db = _db()
+    sql = statement(
+        db,
+        "events_between",
+        lambda db: (
+            f"SELECT type, version, payload FROM {_table(db, GameEvent)} "
+            "WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
+        ),
     )
-    with connection.cursor() as cur:
+    converters, col = _converters(db, GameEvent._meta.get_field("payload"))
+    with db.cursor() as cur:
         cur.execute(sql, [game_id, after, upto])
         rows = cur.fetchall()
     events = []
     for type_, version, data in rows:
         for convert in converters:
-            data = convert(data, col, connection)
+            data = convert(data, col, db)
         events.append({**data, "type": type_, "version": version})
     return events
 
 
-def _prep(model: type[models.Model], name: str, value: Any) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
-
-
-def insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> None:
-    """INSERT the rows (dicts by attname, all with the same keys) in one statement."""
-    names = list(rows[0])
-    columns = ", ".join(_q(model._meta.get_field(n).column) for n in names)
+def _insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """One INSERT of `rows` (values in the order of the attnames `names`)."""
+    db = _db()
+    fields = [model._meta.get_field(n) for n in names]
+    sql = statement(
+        db,
+        f"insert:{model._meta.label}:{','.join(names)}",
+        lambda db: (
+            f"INSERT INTO {_table(db, model)} "
+            f"({', '.join(db.ops.quote_name(f.column) for f in fields)}) VALUES "
+        ),
+    )
     one = "(" + ", ".join(["%s"] * len(names)) + ")"
-    params = [_prep(model, n, row[n]) for row in rows for n in names]
-    sql = f"INSERT INTO {_q(model._meta.db_table)} ({columns}) VALUES " + ", ".join([one] * len(rows))
-    with connection.cursor() as cur:
-        cur.execute(sql, params)
+    params = [f.get_db_prep_save(v, db) for row in rows for f, v in zip(fields, row, strict=True)]
+    with db.cursor() as cur:
+        cur.execute(sql + ", ".join([one] * len(rows)), params)
+
+
+_EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor_id", "created_at")
 
 
 def insert_events(
     game_id: int, first_seq: int, events: Sequence[dict[str, Any]], actor_id: int | None
 ) -> None:
     now = timezone.now()
-    insert(
-        GameEvent,
-        [
-            {
-                "game_id": game_id,
-                "seq": first_seq + i,
-                "type": e["type"],
-                "version": e["version"],
-                "payload": {k: v for k, v in e.items() if k not in ("type", "version")},
-                "actor_id": actor_id,
-                "created_at": now,
-            }
-            for i, e in enumerate(events)
-        ],
-    )
+    rows = [
+        (
+            game_id,
+            first_seq + i,
+            e["type"],
+            e["version"],
+            {k: v for k, v in e.items() if k not in ("type", "version")},
+            actor_id,
+            now,
+        )
+        for i, e in enumerate(events)
+    ]
+    _insert(GameEvent, _EVENT_COLUMNS, rows)
+
+
+_RECORD_COLUMNS = ("game_id", "user_id", "client_cmd_id", "seat", "first_seq", "last_seq", "created_at")
 
 
 def insert_command_record(
     *, game_id: int, user_id: int, client_cmd_id: str, seat: int, first_seq: int, last_seq: int
 ) -> None:
-    insert(
-        CommandRecord,
-        [
-            {
-                "game_id": game_id,
-                "user_id": user_id,
-                "client_cmd_id": client_cmd_id,
-                "seat": seat,
-                "first_seq": first_seq,
-                "last_seq": last_seq,
-                "created_at": timezone.now(),
-            }
-        ],
-    )
+    row = (game_id, user_id, client_cmd_id, seat, first_seq, last_seq, timezone.now())
+    _insert(CommandRecord, _RECORD_COLUMNS, [row])
 
 
 # What a move changes on the game row; the rest is set when the game is made.
@@ -206,7 +236,17 @@ _GAME_MOVE_FIELDS = (
 
 
 def save_game_move(game: Game) -> None:
-    sets = ", ".join(f"{_q(Game._meta.get_field(n).column)} = %s" for n in _GAME_MOVE_FIELDS)
-    params = [_prep(Game, n, getattr(game, n)) for n in _GAME_MOVE_FIELDS]
-    with connection.cursor() as cur:
-        cur.execute(f"UPDATE {_q(Game._meta.db_table)} SET {sets} WHERE id = %s", [*params, game.pk])
+    db = _db()
+    fields = [Game._meta.get_field(n) for n in _GAME_MOVE_FIELDS]
+    sql = statement(
+        db,
+        "save_game_move",
+        lambda db: (
+            f"UPDATE {_table(db, Game)} SET "
+            + ", ".join(f"{db.ops.quote_name(f.column)} = %s" for f in fields)
+            + " WHERE id = %s"
+        ),
+    )
+    params = [f.get_db_prep_save(getattr(game, f.attname), db) for f in fields]
+    with db.cursor() as cur:
+        cur.execute(sql, [*params, game.pk])
