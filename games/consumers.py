@@ -60,6 +60,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seat = None
         self.last_seq = 0
         self.joined: list[str] = []
+        # With ?batch=1 the messages one push (or one resume) makes go out as one frame, a JSON
+        # array: a move makes several events and a deadline, and each frame costs both ends.
+        self.batch = _flag_from(self.scope, "batch")
+        self._outbox: list[dict[str, Any]] = []
+        self._holding = 0
         try:
             self.game, self.seat = await db(_open)(
                 int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
@@ -100,7 +105,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def send_json(self, data: dict[str, Any]) -> None:
+        if self._holding and self.batch:
+            self._outbox.append(data)
+            return
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    def _hold(self) -> None:
+        self._holding += 1
+
+    async def _release(self) -> None:
+        self._holding -= 1
+        if self._holding or not self._outbox:
+            return
+        out, self._outbox = self._outbox, []
+        await self.send(text_data=json.dumps(out if len(out) > 1 else out[0], separators=(",", ":")))
 
     # --- client to server -----------------------------------------------------------------
 
@@ -166,8 +184,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_state()
             return
         self.last_seq = after
-        for item in events:
-            await self.deliver(item["seq"], item["event"], filtered=True)
+        self._hold()
+        try:
+            for item in events:
+                await self.deliver(item["seq"], item["event"], filtered=True)
+        finally:
+            await self._release()
 
     async def deliver(self, seq: int, event: dict[str, Any], filtered: bool = False) -> None:
         visible = event if filtered else event_for(event, self.seat)
@@ -180,15 +202,19 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
     async def game_events(self, message: dict[str, Any]) -> None:
-        for item in message["events"]:
-            seq = item["seq"]
-            if seq <= self.last_seq:
-                continue  # already sent (a resume overtook the push)
-            if seq > self.last_seq + 1:
-                await self.resume(self.last_seq)  # the layer dropped something: fill the gap
+        self._hold()
+        try:
+            for item in message["events"]:
+                seq = item["seq"]
                 if seq <= self.last_seq:
-                    continue
-            await self.deliver(seq, item["event"])
+                    continue  # already sent (a resume overtook the push)
+                if seq > self.last_seq + 1:
+                    await self.resume(self.last_seq)  # the layer dropped something: fill the gap
+                    if seq <= self.last_seq:
+                        continue
+                await self.deliver(seq, item["event"])
+        finally:
+            await self._release()
 
     async def game_meta(self, message: dict[str, Any]) -> None:
         if message["kind"] == "presence":
@@ -198,6 +224,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_REFUSED)
+
+
+def _flag_from(scope: dict[str, Any], name: str) -> bool:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return bool(values) and values[0] in ("1", "true")
 
 
 def _after_from(scope: dict[str, Any]) -> int | None:

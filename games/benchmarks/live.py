@@ -59,7 +59,7 @@ class LiveConfig:
     migrate: bool = True  # run `manage.py migrate` on the database first (in a subprocess)
     worker: bool = True  # also start the Celery worker (timers and bots; idle with long timers)
     # Websocket handshakes in flight at once, per server. Each handshake costs the server several
-    # queries on its one database thread, and Daphne drops a socket not accepted within 5 s.
+    # queries on its one database thread, and a socket not accepted soon is dropped.
     connect_concurrency: int = 4
     connect_timeout: float = 180.0  # for all sockets together
     seed: int = 1
@@ -278,7 +278,7 @@ class Client:
             try:
                 async with sem:
                     ws = await connect(
-                        f"{self.url}/ws/games/{self.game.game_id}/?token={self.token}",
+                        f"{self.url}/ws/games/{self.game.game_id}/?batch=1&token={self.token}",
                         compression=None,
                         ping_interval=None,
                         open_timeout=60,
@@ -298,7 +298,9 @@ class Client:
             self.ws = ws
             try:
                 async for raw in ws:
-                    self.on_message(json.loads(raw), time.monotonic())
+                    data, now = json.loads(raw), time.monotonic()
+                    for msg in data if isinstance(data, list) else [data]:
+                        self.on_message(msg, now)
                     if self.refresh and not self.closing:
                         self.refresh = False
                         await ws.close()

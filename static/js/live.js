@@ -16,8 +16,9 @@ export class LiveGame {
 
   url() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const after = this.lastSeq === null ? "" : `?after=${this.lastSeq}`;
-    return `${proto}://${location.host}/ws/games/${this.gameId}/${after}`;
+    // batch=1: the messages of one push arrive as one frame (an array).
+    const after = this.lastSeq === null ? "" : `&after=${this.lastSeq}`;
+    return `${proto}://${location.host}/ws/games/${this.gameId}/?batch=1${after}`;
   }
 
   connect() {
@@ -36,7 +37,7 @@ export class LiveGame {
       } catch {
         return;
       }
-      this.handle(m);
+      for (const one of Array.isArray(m) ? m : [m]) this.handle(one);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);

@@ -38,7 +38,7 @@ class LiveClient:
 
     async def connect(self, ws_base: str, http_base: str) -> None:
         """Connect naming the last seq seen: the server sends exactly the events after it."""
-        query = f"?after={self.seq}" + (f"&token={self.token}" if self.token else "")
+        query = f"?batch=1&after={self.seq}" + (f"&token={self.token}" if self.token else "")
         self.ws = await websockets.connect(
             f"{ws_base}/ws/games/{self.game_id}/{query}", origin="http://localhost"
         )
@@ -55,9 +55,10 @@ class LiveClient:
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
-                message = json.loads(raw)
-                self.messages.append(message)
-                await self._on(message)
+                data = json.loads(raw)  # batch=1: one push's messages come as one array
+                for message in data if isinstance(data, list) else [data]:
+                    self.messages.append(message)
+                    await self._on(message)
         except websockets.ConnectionClosed:
             pass
 

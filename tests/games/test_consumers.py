@@ -135,6 +135,35 @@ def test_resume_sends_exactly_the_missed_events_in_order():
     asyncio.run(run())
 
 
+def test_with_batch_one_push_arrives_as_one_frame_holding_its_messages_in_order():
+    game_id, _users, tokens = _setup()
+
+    async def run() -> None:
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        mover = WebsocketCommunicator(
+            application, f"/ws/games/{game_id}/?batch=1&token={tokens[game.awaiting_seat]}", headers=[ORIGIN]
+        )
+        watcher = WebsocketCommunicator(application, f"/ws/games/{game_id}/?batch=1", headers=[ORIGIN])
+        assert (await mover.connect())[0] and (await watcher.connect())[0]
+        state = await _until(mover, "state")  # one message: a frame holding a single object
+        await _drain(watcher)
+        command = {k: v for k, v in state["legal"][0].items() if k != "seat"}
+        await mover.send_json_to({"type": "command", "cmd_id": "b", **command})
+        frames = await _drain(watcher)
+        pushed = [f for f in frames if isinstance(f, list)]
+        assert len(pushed) == 1, frames  # the move's events and its deadline: one frame
+        messages = pushed[0]
+        seqs = [m["seq"] for m in messages if m["type"] == "event"]
+        last = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).last_seq)()
+        assert seqs == list(range(state["seq"] + 1, last + 1)) and len(seqs) >= 2
+        assert [m["type"] for m in messages][-1] == "deadline"
+        assert all("hand" not in m.get("event", {}) for m in messages)  # a spectator's view
+        await mover.disconnect()
+        await watcher.disconnect()
+
+    asyncio.run(run())
+
+
 def test_foreign_origin_banned_user_and_private_stranger_are_refused():
     game_id, users, tokens = _setup(visibility="private")
 

@@ -1,4 +1,4 @@
-"""Run the site: an ASGI server (Daphne), with an embedded Celery worker when there is no Redis."""
+"""Run the site: an ASGI server (Uvicorn), with an embedded Celery worker when there is no Redis."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from daphne.cli import CommandLineInterface
+        import uvicorn
 
         mode = options["worker"]
         if mode == "embedded" or (mode == "auto" and not settings.REDIS_URL):
@@ -30,6 +30,16 @@ class Command(BaseCommand):
 
             start_embedded_worker()
         self.stdout.write(f"Harehra Online on http://{options['host']}:{options['port']}/")
-        CommandLineInterface().run(
-            ["-b", options["host"], "-p", str(options["port"]), "harehra_site.asgi:application"]
+        # uvloop and httptools: the server's own share of a move's CPU is smaller than Daphne's.
+        uvicorn.run(
+            "harehra_site.asgi:application",
+            host=options["host"],
+            port=options["port"],
+            loop="uvloop",
+            http="httptools",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
         )
