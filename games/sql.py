@@ -8,7 +8,8 @@ schema, and the same statements run on PostgreSQL and on the embedded SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connections, models
@@ -23,6 +24,22 @@ _STATEMENTS: dict[tuple[str, str], str] = {}
 
 def _db() -> BaseDatabaseWrapper:
     return connections[_DB]
+
+
+@contextmanager
+def cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
+    """A cursor for these statements. On PostgreSQL it sends the parameters apart from the SQL
+    (server-side binding), which costs less than Django's cursors quoting them into the text.
+    Preparing the statements as well was measured and saved nothing."""
+    if db.vendor != "postgresql":
+        with db.cursor() as cur:
+            yield cur
+        return
+    import psycopg
+
+    db.ensure_connection()
+    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cur:
+        yield cur
 
 
 def statement(db: BaseDatabaseWrapper, key: str, build: Callable[[BaseDatabaseWrapper], str]) -> str:
@@ -96,7 +113,7 @@ def lock_table(table_id: int) -> None:
     sql = statement(
         db, "lock_table", lambda db: f"SELECT 1 FROM {_table(db, Table)} WHERE id = %s{_for_update(db)}"
     )
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [table_id])
 
 
@@ -112,7 +129,7 @@ def game_with_table(game_id: int, lock: bool) -> Game:
     """The game row (locked when `lock`) with its table; Game.DoesNotExist when there is none."""
     db = _db()
     sql = statement(db, f"game_with_table:{lock}", lambda db: _game_with_table_sql(db, lock))
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [game_id])
         row = cur.fetchone()
     if row is None:
@@ -126,7 +143,7 @@ def game_with_table(game_id: int, lock: bool) -> Game:
 def game_seats(game_id: int) -> list[GameSeat]:
     db = _db()
     sql = statement(db, "game_seats", lambda db: f"{_SEAT.select(db)} WHERE s.game_id = %s ORDER BY s.seat")
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [game_id])
         return [_SEAT.build(db, row) for row in cur.fetchall()]
 
@@ -142,7 +159,7 @@ def command_record(game_id: int, user_id: int, client_cmd_id: str) -> tuple[int,
             "WHERE game_id = %s AND user_id = %s AND client_cmd_id = %s"
         ),
     )
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [game_id, user_id, client_cmd_id])
         row = cur.fetchone()
     return None if row is None else (row[0], row[1], row[2])
@@ -160,7 +177,7 @@ def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
         ),
     )
     converters, col = _converters(db, GameEvent._meta.get_field("payload"))
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [game_id, after, upto])
         rows = cur.fetchall()
     events = []
@@ -185,7 +202,7 @@ def _insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequ
     )
     one = "(" + ", ".join(["%s"] * len(names)) + ")"
     params = [f.get_db_prep_save(v, db) for row in rows for f, v in zip(fields, row, strict=True)]
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql + ", ".join([one] * len(rows)), params)
 
 
@@ -248,5 +265,5 @@ def save_game_move(game: Game) -> None:
         ),
     )
     params = [f.get_db_prep_save(getattr(game, f.attname), db) for f in fields]
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [*params, game.pk])

@@ -9,7 +9,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game
-from games.sql import statement
+from games.sql import cursor, statement
 
 from .models import AuditEntry, Report, Sanction
 
@@ -46,7 +46,7 @@ def user_is_sanctioned(user: Any) -> bool:
         ),
     )
     now = Sanction._meta.get_field("until").get_db_prep_save(timezone.now(), db)
-    with db.cursor() as cur:
+    with cursor(db) as cur:
         cur.execute(sql, [user.pk, now])
         return cur.fetchone() is not None
 
