@@ -171,3 +171,87 @@ def test_heuristic_bot_prefers_the_weakest_target_and_keeps_taptap():
     choice = bot.choose(view, [{"discard": ["taptap"]}, {"discard": ["left"]}])
     assert choice == {"discard": ["left"]}
     assert legal_commands  # the bot's inputs come from legal_commands and view_for only
+
+
+# --- one countdown per game -------------------------------------------------------------------
+
+
+@pytest.fixture
+def armed(monkeypatch) -> list[tuple[int, object]]:
+    """The countdowns armed once transactions commit: (seq, when it fires)."""
+    calls: list[tuple[int, object]] = []
+
+    def record(game_id: int, seq: int, *, bot_to_move: bool, timer_at: object) -> None:
+        if timer_at is not None:
+            calls.append((seq, timer_at))
+
+    monkeypatch.setattr(tasks, "schedule_followups", record)
+    return calls
+
+
+def test_a_game_keeps_one_countdown_pending_not_one_per_decision(
+    game, armed, django_capture_on_commit_callbacks
+):
+    g = Game.objects.get(pk=game.pk)
+    assert g.timer_armed_for == g.deadline_at  # armed when the game started
+    moves = 0
+    for _ in range(12):
+        before = Game.objects.get(pk=game.pk)
+        legal = CLIENTS[before.awaiting_seat].get(f"/api/games/{before.pk}/").json()["legal"]
+        with django_capture_on_commit_callbacks(execute=True):
+            r = send(
+                CLIENTS[before.awaiting_seat], before.pk, {k: v for k, v in legal[0].items() if k != "seat"}
+            )
+        assert r.status_code == 200
+        moves += 1
+        g = Game.objects.get(pk=game.pk)
+        if g.status != "running":
+            break
+        # A countdown always covers the deadline, and a new one is armed only for an earlier one.
+        assert g.timer_armed_for is not None and g.timer_armed_for <= g.deadline_at
+        if g.deadline_at < before.timer_armed_for:
+            assert armed[-1] == (g.last_seq, g.deadline_at) and g.timer_armed_for == g.deadline_at
+        else:
+            assert g.timer_armed_for == before.timer_armed_for
+            assert not armed or armed[-1][0] != g.last_seq
+    assert len(armed) < moves
+
+
+def test_the_pending_countdown_arms_itself_again_for_a_moved_deadline_once(
+    game, armed, django_capture_on_commit_callbacks
+):
+    from games.services.autoplay import game_timer_fired
+
+    first = Game.objects.get(pk=game.pk)
+    seq, fires_at = first.last_seq, first.timer_armed_for
+    # A move whose next deadline is later than the pending countdown's: no new countdown.
+    for _ in range(50):
+        g = Game.objects.get(pk=game.pk)
+        legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
+        send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})
+        g = Game.objects.get(pk=game.pk)
+        if g.deadline_at >= fires_at:
+            break
+        fires_at = g.timer_armed_for
+        seq = g.last_seq
+    assert g.last_seq != seq and g.timer_armed_for == fires_at < g.deadline_at
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_timer_fired(game_id=g.pk, guard_seq=seq, armed_for=fires_at) is None
+    now = Game.objects.get(pk=g.pk)
+    assert now.last_seq == g.last_seq  # nothing played: that decision is no longer awaited
+    assert now.timer_armed_for == now.deadline_at and armed[-1] == (now.last_seq, now.deadline_at)
+    # The same task again, duplicated or late: it is no longer the pending one, so nothing happens.
+    count = len(armed)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_timer_fired(game_id=g.pk, guard_seq=seq, armed_for=fires_at) is None
+    assert len(armed) == count and Game.objects.get(pk=g.pk).timer_armed_for == now.deadline_at
+
+
+def test_a_countdown_that_finds_its_deadline_passed_applies_the_default(game):
+    from games.services.autoplay import game_timer_fired
+
+    g = Game.objects.get(pk=game.pk)
+    _expire(g)
+    outcome = game_timer_fired(game_id=g.pk, guard_seq=g.last_seq, armed_for=g.timer_armed_for)
+    assert outcome is not None and outcome.seat == g.awaiting_seat
+    assert Game.objects.get(pk=g.pk).last_seq > g.last_seq
