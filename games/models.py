@@ -145,7 +145,8 @@ class GameSeat(models.Model):
 class GameEvent(models.Model):
     """One entry of a game's append-only log. Database triggers refuse UPDATE and DELETE."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (game, seq) index serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
     version = models.PositiveSmallIntegerField(default=1)
@@ -174,7 +175,8 @@ class GameSnapshot(models.Model):
 class CommandRecord(models.Model):
     """An accepted command, so a resend of the same client id returns the same outcome."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="commands")
+    # No index of its own: the unique (game, user, client_cmd_id) index serves lookups by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="commands", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
     client_cmd_id = models.CharField(max_length=64)
     seat = models.PositiveSmallIntegerField()
