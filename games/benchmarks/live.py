@@ -18,6 +18,7 @@ the game's seq before the move + 1) reached the last of the table's four clients
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import math
 import os
@@ -617,6 +618,10 @@ async def _drive_all(
                 f"only {ready} of {len(clients)} sockets had their state after {cfg.connect_timeout:g} s"
             ) from None
         connect_s = time.monotonic() - t0
+        # The clients' own long-lived objects are made: spare the measurement full collections
+        # over them (the servers do the same at start).
+        gc.collect()
+        gc.freeze()
         stats.reconnects = 0  # retries while connecting are not reconnects during play
         write(f"connected {len(clients)} sockets in {connect_s:.1f} s; warming up {cfg.warmup:g} s ...")
         period = 1.0 / cfg.rate

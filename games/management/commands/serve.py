@@ -22,7 +22,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        import gc
+
         import uvicorn
+
+        from harehra_site.asgi import application
 
         mode = options["worker"]
         if mode == "embedded" or (mode == "auto" and not settings.REDIS_URL):
@@ -31,8 +35,12 @@ class Command(BaseCommand):
             start_embedded_worker()
         self.stdout.write(f"Harehra Online on http://{options['host']}:{options['port']}/")
         # uvloop and httptools: the server's own share of a move's CPU is smaller than Daphne's.
+        # What is loaded by now lives as long as the process: the collector need not rescan it.
+        # Without this, full collections stalled every socket for up to 200 ms (docs/BENCHMARKS.md).
+        gc.collect()
+        gc.freeze()
         uvicorn.run(
-            "harehra_site.asgi:application",
+            application,
             host=options["host"],
             port=options["port"],
             loop="uvloop",
