@@ -206,7 +206,7 @@ def setup_games(n: int, tag: str) -> list[GameSpec]:
     return specs
 
 
-def end_bench_games(game_ids: Sequence[int] | None, tag: str) -> int:
+def end_bench_games(game_ids: Sequence[int] | None) -> int:
     """Abort running bench games (these, or every earlier bench's when None), as a moderator would.
 
     A bench's players all disconnect at its end; left running, their seats would go to bots after
@@ -219,7 +219,9 @@ def end_bench_games(game_ids: Sequence[int] | None, tag: str) -> int:
     from ..models import Game, GameStatus
 
     User = get_user_model()
-    moderator = User.objects.create_superuser(f"bench-moderator-{tag}", password=None)
+    moderator = User.objects.filter(username="bench-moderator").first() or User.objects.create_superuser(
+        "bench-moderator", password=None
+    )
     running = Game.objects.filter(status=GameStatus.RUNNING, table__host__username__startswith="bench")
     if game_ids is not None:
         running = running.filter(pk__in=list(game_ids))
@@ -672,7 +674,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
         migrate(cfg.database_url)
     flush_redis(cfg.redis_url)
     tag = secrets.token_hex(3)
-    left = end_bench_games(None, f"{tag}-before")
+    left = end_bench_games(None)
     if left:
         write(f"aborted {left} games left running by an earlier bench")
     write(f"setting up {cfg.games} games ({cfg.games * SEATS} users, tag {tag}) ...")
@@ -697,7 +699,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
             named["celery worker"] = [p.pid for p in stack.workers]
         named["bench clients (this)"] = [os.getpid()]
         stats, connect_s, window_s, cpu = asyncio.run(_drive_all(cfg, specs, ws_urls, named, write))
-    end_bench_games([spec.game_id for spec in specs], tag)
+    end_bench_games([spec.game_id for spec in specs])
     result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [])
     result.lines = format_report(result)
     write("")

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 
 from games.benchmarks.live import LiveConfig, run_live_bench
+from games.models import Game, GameStatus
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 
@@ -34,6 +35,9 @@ def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
     assert result.stats.acked > 0
     assert result.stats.completed > 0
     assert not result.stats.errors
+    # The bench leaves no game running behind it for bots to play out later.
+    assert not Game.objects.filter(status=GameStatus.RUNNING).exists()
+    assert Game.objects.filter(status=GameStatus.ABORTED).count() == cfg.games
     for label in ("moves sent:", "moves acked:", "latency send -> last client", "errors:", "reconnects:"):
         assert any(line.startswith(label) for line in result.lines), label
         assert any(line.startswith(label) for line in lines), label
