@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from .service import percentile
+
 DEFAULT_DB_NAME = "harehra_bench"
 DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
@@ -69,15 +71,6 @@ class LiveConfig:
 
 
 # --- figures -------------------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100); NaN when there are no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 @dataclass

@@ -76,7 +76,7 @@ class BenchResult:
 
 
 def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100)."""
+    """Nearest-rank percentile (p in 0..100); NaN when there are no values."""
     if not values:
         return float("nan")
     ordered = sorted(values)
