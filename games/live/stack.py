@@ -12,8 +12,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def database_url(settings_dict: dict[str, Any]) -> str:
+    """The URL of the PostgreSQL database a Django connection uses (e.g. the test database), for
+    server processes started on it."""
+    s = settings_dict
+    return f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 def free_port() -> int:

@@ -11,7 +11,7 @@ import pytest
 import redis
 from django.db import connection
 
-from games.live.stack import Stack, live_stack
+from games.live.stack import Stack, database_url, live_stack
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -29,8 +29,7 @@ def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stac
     redis_db = getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB)
     redis_url = f"redis://127.0.0.1:6379/{redis_db}"
     redis.Redis.from_url(redis_url).flushdb()
-    s = connection.settings_dict
-    url = f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    url = database_url(connection.settings_dict)
     with live_stack(
         database_url=url,
         redis_url=redis_url,

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 
 from games.benchmarks.live import LiveConfig, run_live_bench
+from games.live.stack import database_url
 from games.models import Game, GameStatus
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
@@ -16,14 +17,13 @@ pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the live bench shares its database with server processes: PostgreSQL only")
-    name = connection.settings_dict["NAME"]
     cfg = LiveConfig(
         games=2,
         servers=1,
         duration=3.0,
         warmup=1.0,
         drain=5.0,
-        database_url=f"postgres://postgres@127.0.0.1:5432/{name}",
+        database_url=database_url(connection.settings_dict),
         redis_url="redis://127.0.0.1:6379/8",
         migrate=False,  # pytest-django made and migrated the test database
         log_dir=tmp_path,

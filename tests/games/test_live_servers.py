@@ -14,7 +14,7 @@ import websockets
 from django.db import connection
 
 from games.eventlog import events_with_seq
-from games.live.stack import live_stack
+from games.live.stack import database_url, live_stack
 from games.models import Game, GameEvent
 from tests.games.live_client import LiveClient
 
@@ -26,8 +26,7 @@ OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 @pytest.fixture
 def stack(transactional_db, request):
     redis.Redis.from_url(REDIS_URL).flushdb()
-    s = connection.settings_dict
-    url = f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    url = database_url(connection.settings_dict)
     with live_stack(
         database_url=url,
         redis_url=REDIS_URL,
