@@ -153,13 +153,15 @@ def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
     (seat_a, tok_a), (seat_b, tok_b) = humans
 
     async def run():
-        a = LiveClient(game.pk, tok_a, seat_a)
+        # a never moves: with both people playing, a two-seat game could end before a leaves.
+        a = LiveClient(game.pk, tok_a, seat_a, play=False)
         b = LiveClient(game.pk, tok_b, seat_b)
         await a.connect(stack.ws_url(0), stack.url(0))
         await b.connect(stack.ws_url(1), stack.url(1))
         await asyncio.sleep(1)
+        assert not b.over.is_set()
         await a.close()
-        for _ in range(100):  # grace period 1 s, then the worker's check
+        for _ in range(300):  # grace period 1 s, then the worker's check (it may still be starting)
             if any(e["type"] == "SeatTakenByBot" for _, e in b.events):
                 break
             await asyncio.sleep(0.1)
