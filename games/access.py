@@ -11,14 +11,17 @@ from .models import Game, GameSeat, GameStatus, Table, Visibility
 AnyUser = AbstractBaseUser | AnonymousUser
 
 
-def access_signed_in(user: AnyUser) -> None:
+def access_signed_in(user: AnyUser, sanctioned: bool | None = None) -> None:
+    """`sanctioned`: whether the user is suspended or banned, when the caller has read it already."""
     if not user.is_authenticated:
         raise ServiceError("not_authenticated", "sign in first", 401)
     if not user.is_active:
         raise ServiceError("account_disabled", "this account cannot play", 403)
-    from moderation.selectors import user_is_sanctioned
+    if sanctioned is None:
+        from moderation.selectors import user_is_sanctioned
 
-    if user_is_sanctioned(user):
+        sanctioned = user_is_sanctioned(user)
+    if sanctioned:
         raise ServiceError("sanctioned", "this account is suspended or banned", 403)
 
 
@@ -54,10 +57,12 @@ def game_seat_of(game: Game, user: AnyUser) -> int | None:
     return GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
 
 
-def access_game_seat_row(game: Game, user: AnyUser, rows: list[GameSeat] | None = None) -> GameSeat:
-    """The seat row `user` plays in `game` (among `rows`, the game's seat rows, when the caller
-    has them already); spectators and strangers are refused."""
-    access_signed_in(user)
+def access_game_seat_row(
+    game: Game, user: AnyUser, rows: list[GameSeat] | None = None, sanctioned: bool | None = None
+) -> GameSeat:
+    """The seat row `user` plays in `game` (among `rows`, the game's seat rows, and with
+    `sanctioned`, when the caller has read them already); spectators and strangers are refused."""
+    access_signed_in(user, sanctioned)
     if rows is None:
         row = GameSeat.objects.filter(game=game, user_id=user.pk).first()
     else:

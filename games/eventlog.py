@@ -77,8 +77,14 @@ def forget_states() -> None:
 
 def append_events(game: Game, events: list[Event], actor_id: int | None) -> list[tuple[int, Event]]:
     """Write `events` after `game.last_seq`; the caller holds the game's row lock."""
+    sql.insert_events(game.pk, game.last_seq + 1, events, actor_id)
+    return number_events(game, events)
+
+
+def number_events(game: Game, events: list[Event]) -> list[tuple[int, Event]]:
+    """Give `events` the seqs after `game.last_seq` and move it on; the caller writes them
+    (with the game row) before it commits."""
     first = game.last_seq + 1
-    sql.insert_events(game.pk, first, events, actor_id)
     game.last_seq = first + len(events) - 1
     return [(first + i, e) for i, e in enumerate(events)]
 

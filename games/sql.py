@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, models
@@ -20,6 +21,7 @@ from .models import CommandRecord, Game, GameEvent, GameSeat, Table
 
 _DB = "default"
 _STATEMENTS: dict[tuple[str, str], str] = {}
+_PreparedCursor: Any = None
 
 
 def _db() -> BaseDatabaseWrapper:
@@ -35,11 +37,24 @@ def cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
         with db.cursor() as cur:
             yield cur
         return
+    global _PreparedCursor
+    if _PreparedCursor is None:
+        _PreparedCursor = _prepared_cursor_class()
+    db.ensure_connection()
+    with db.wrap_database_errors, _PreparedCursor(db.connection) as cur:
+        yield cur
+
+
+def _prepared_cursor_class() -> type:
     import psycopg
 
-    db.ensure_connection()
-    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cur:
-        yield cur
+    class PreparedCursor(psycopg.Cursor):  # type: ignore[type-arg]
+        """These few statements run on every move: PostgreSQL plans each once per connection."""
+
+        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+            return super().execute(query, params, prepare=True, binary=kwargs.get("binary"))
+
+    return PreparedCursor
 
 
 def statement(db: BaseDatabaseWrapper, key: str, build: Callable[[BaseDatabaseWrapper], str]) -> str:
@@ -108,27 +123,21 @@ _TABLE = Rows(Table, "t")
 _SEAT = Rows(GameSeat, "s")
 
 
-def lock_table(table_id: int) -> None:
-    db = _db()
-    sql = statement(
-        db, "lock_table", lambda db: f"SELECT 1 FROM {_table(db, Table)} WHERE id = %s{_for_update(db)}"
+def _locked_game_sql(db: BaseDatabaseWrapper) -> str:
+    # PostgreSQL locks the rows of a FOR UPDATE OF list in the list's order: the table, then the
+    # game, the one lock order of every writer (a move that ends a game updates its table, and
+    # leaving a table hands the seat to a bot, so the opposite order in either would deadlock).
+    return (
+        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)} FROM {_table(db, Table)} t "
+        f"JOIN {_table(db, Game)} g ON g.table_id = t.id WHERE g.id = %s" + _for_update(db, "t, g")
     )
-    with cursor(db) as cur:
-        cur.execute(sql, [table_id])
 
 
-def _game_with_table_sql(db: BaseDatabaseWrapper, lock: bool) -> str:
-    sql = (
-        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)} FROM {_table(db, Game)} g "
-        f"JOIN {_table(db, Table)} t ON t.id = g.table_id WHERE g.id = %s"
-    )
-    return sql + _for_update(db, "g") if lock else sql
-
-
-def game_with_table(game_id: int, lock: bool) -> Game:
-    """The game row (locked when `lock`) with its table; Game.DoesNotExist when there is none."""
+def locked_game(game_id: int) -> Game:
+    """The game row with its table, both locked for this transaction (the table first: see above);
+    Game.DoesNotExist if there is none. Every writer to a game takes its lock through this."""
     db = _db()
-    sql = statement(db, f"game_with_table:{lock}", lambda db: _game_with_table_sql(db, lock))
+    sql = statement(db, "locked_game", _locked_game_sql)
     with cursor(db) as cur:
         cur.execute(sql, [game_id])
         row = cur.fetchone()
@@ -140,29 +149,47 @@ def game_with_table(game_id: int, lock: bool) -> Game:
     return game
 
 
-def game_seats(game_id: int) -> list[GameSeat]:
-    db = _db()
-    sql = statement(db, "game_seats", lambda db: f"{_SEAT.select(db)} WHERE s.game_id = %s ORDER BY s.seat")
-    with cursor(db) as cur:
-        cur.execute(sql, [game_id])
-        return [_SEAT.build(db, row) for row in cur.fetchall()]
+@dataclass(frozen=True)
+class MoveRead:
+    """What a person's move reads once it holds the game's lock, in one statement."""
+
+    seats: list[GameSeat]
+    sanctioned: bool  # the mover is suspended or banned now
+    record: tuple[int, int, int] | None  # (seat, first_seq, last_seq) of an earlier same cmd_id
 
 
-def command_record(game_id: int, user_id: int, client_cmd_id: str) -> tuple[int, int, int] | None:
-    """(seat, first_seq, last_seq) of the command the user already sent with this id, if any."""
-    db = _db()
-    sql = statement(
-        db,
-        "command_record",
-        lambda db: (
-            f"SELECT seat, first_seq, last_seq FROM {_table(db, CommandRecord)} "
-            "WHERE game_id = %s AND user_id = %s AND client_cmd_id = %s"
-        ),
+def _move_read_sql(db: BaseDatabaseWrapper) -> str:
+    from django.apps import apps
+
+    sanction = _table(db, apps.get_model("moderation", "Sanction"))
+    return (
+        f"SELECT {_SEAT.columns(db)}, "
+        f"EXISTS (SELECT 1 FROM {sanction} x WHERE x.user_id = %s AND x.lifted_at IS NULL "
+        "AND (x.until IS NULL OR x.until > %s)), r.seat, r.first_seq, r.last_seq "
+        f"FROM {_table(db, GameSeat)} s LEFT JOIN {_table(db, CommandRecord)} r "
+        "ON r.game_id = s.game_id AND r.user_id = %s AND r.client_cmd_id = %s "
+        "WHERE s.game_id = %s ORDER BY s.seat"
     )
+
+
+def move_read(game_id: int, user_id: int | None, client_cmd_id: str) -> MoveRead:
+    """The game's seats, whether the mover is sanctioned, and the record of an earlier command
+    with this id. Run it after locking the game (`locked_game`): a statement started before the
+    lock was granted would miss what the transaction holding it committed."""
+    from django.apps import apps
+
+    db = _db()
+    sql = statement(db, "move_read", _move_read_sql)
+    until = apps.get_model("moderation", "Sanction")._meta.get_field("until")
+    now = until.get_db_prep_save(timezone.now(), db)
     with cursor(db) as cur:
-        cur.execute(sql, [game_id, user_id, client_cmd_id])
-        row = cur.fetchone()
-    return None if row is None else (row[0], row[1], row[2])
+        cur.execute(sql, [user_id, now, user_id, client_cmd_id, game_id])
+        rows = cur.fetchall()
+    ns = len(_SEAT.fields)
+    seats = [_SEAT.build(db, row[:ns]) for row in rows]
+    sanctioned, seat, first_seq, last_seq = rows[0][ns:] if rows else (False, None, None, None)
+    record = None if seat is None else (seat, first_seq, last_seq)
+    return MoveRead(seats, bool(sanctioned), record)
 
 
 def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
@@ -188,9 +215,18 @@ def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
     return events
 
 
-def _insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+Statement = tuple[str, list[Any]]  # SQL text and its parameters
+
+
+def _run(db: BaseDatabaseWrapper, statement: Statement) -> None:
+    with cursor(db) as cur:
+        cur.execute(*statement)
+
+
+def _insert(
+    db: BaseDatabaseWrapper, model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> Statement:
     """One INSERT of `rows` (values in the order of the attnames `names`)."""
-    db = _db()
     fields = [model._meta.get_field(n) for n in names]
     sql = statement(
         db,
@@ -202,16 +238,19 @@ def _insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequ
     )
     one = "(" + ", ".join(["%s"] * len(names)) + ")"
     params = [f.get_db_prep_save(v, db) for row in rows for f, v in zip(fields, row, strict=True)]
-    with cursor(db) as cur:
-        cur.execute(sql + ", ".join([one] * len(rows)), params)
+    return sql + ", ".join([one] * len(rows)), params
 
 
 _EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor_id", "created_at")
 
 
-def insert_events(
-    game_id: int, first_seq: int, events: Sequence[dict[str, Any]], actor_id: int | None
-) -> None:
+def _insert_events(
+    db: BaseDatabaseWrapper,
+    game_id: int,
+    first_seq: int,
+    events: Sequence[dict[str, Any]],
+    actor_id: int | None,
+) -> Statement:
     now = timezone.now()
     rows = [
         (
@@ -225,17 +264,33 @@ def insert_events(
         )
         for i, e in enumerate(events)
     ]
-    _insert(GameEvent, _EVENT_COLUMNS, rows)
+    return _insert(db, GameEvent, _EVENT_COLUMNS, rows)
+
+
+def insert_events(
+    game_id: int, first_seq: int, events: Sequence[dict[str, Any]], actor_id: int | None
+) -> None:
+    db = _db()
+    _run(db, _insert_events(db, game_id, first_seq, events, actor_id))
 
 
 _RECORD_COLUMNS = ("game_id", "user_id", "client_cmd_id", "seat", "first_seq", "last_seq", "created_at")
 
 
-def insert_command_record(
-    *, game_id: int, user_id: int, client_cmd_id: str, seat: int, first_seq: int, last_seq: int
-) -> None:
-    row = (game_id, user_id, client_cmd_id, seat, first_seq, last_seq, timezone.now())
-    _insert(CommandRecord, _RECORD_COLUMNS, [row])
+@dataclass(frozen=True)
+class CommandRecordRow:
+    """A person's command, kept so that resending its client_cmd_id writes nothing."""
+
+    user_id: int
+    client_cmd_id: str
+    seat: int
+
+
+def _insert_command_record(
+    db: BaseDatabaseWrapper, game_id: int, record: CommandRecordRow, first_seq: int, last_seq: int
+) -> Statement:
+    row = (game_id, record.user_id, record.client_cmd_id, record.seat, first_seq, last_seq, timezone.now())
+    return _insert(db, CommandRecord, _RECORD_COLUMNS, [row])
 
 
 # What a move changes on the game row; the rest is set when the game is made.
@@ -252,8 +307,7 @@ _GAME_MOVE_FIELDS = (
 )
 
 
-def save_game_move(game: Game) -> None:
-    db = _db()
+def _save_game_move(db: BaseDatabaseWrapper, game: Game) -> Statement:
     fields = [Game._meta.get_field(n) for n in _GAME_MOVE_FIELDS]
     sql = statement(
         db,
@@ -264,6 +318,34 @@ def save_game_move(game: Game) -> None:
             + " WHERE id = %s"
         ),
     )
-    params = [f.get_db_prep_save(getattr(game, f.attname), db) for f in fields]
-    with cursor(db) as cur:
-        cur.execute(sql, [*params, game.pk])
+    return sql, [*(f.get_db_prep_save(getattr(game, f.attname), db) for f in fields), game.pk]
+
+
+def save_game_move(game: Game) -> None:
+    db = _db()
+    _run(db, _save_game_move(db, game))
+
+
+def write_move(
+    game: Game,
+    first_seq: int,
+    events: Sequence[dict[str, Any]],
+    actor_id: int | None,
+    record: CommandRecordRow | None,
+) -> None:
+    """Append a move's events (seqs first_seq, ...), its command record and the game row's new
+    state. On PostgreSQL that is one statement (the inserts as data-modifying WITH clauses): a
+    move's round trips and statements are most of what PostgreSQL spends on it."""
+    db = _db()
+    last_seq = first_seq + len(events) - 1
+    parts = [_insert_events(db, game.pk, first_seq, events, actor_id)]
+    if record is not None:
+        parts.append(_insert_command_record(db, game.pk, record, first_seq, last_seq))
+    update = _save_game_move(db, game)
+    if db.vendor != "postgresql":
+        for part in [*parts, update]:
+            _run(db, part)
+        return
+    clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(parts))
+    params = [p for _, ps in parts for p in ps]
+    _run(db, (f"WITH {clauses} {update[0]}", [*params, *update[1]]))

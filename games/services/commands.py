@@ -14,9 +14,10 @@ from harehra_site.errors import ServiceError
 from .. import sql
 from ..access import AnyUser, access_game_seat_row
 from ..engine import Decision, EngineError, Event, GameState, parse_command, step
-from ..eventlog import append_events, events_with_seq, load_state, remember_state_at, save_snapshot
+from ..eventlog import events_with_seq, load_state, number_events, remember_state_at, save_snapshot
 from ..models import Game, GameSeat, GameStatus, Table
 from ..publish import publish_game_events
+from ..sql import locked_game
 from .shuffle import system_shuffle
 
 # Refusals that depend on the game's state answer 409; a malformed command is a 400.
@@ -55,13 +56,13 @@ def game_command_submit(
     if not isinstance(command, dict):
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
-        game = locked_game(game.pk, table_id=game.table_id)
-        rows = sql.game_seats(game.pk)
-        row = access_game_seat_row(game, user, rows)
+        game = locked_game(game.pk)
+        read = sql.move_read(game.pk, user.pk, client_cmd_id)
+        rows = read.seats
+        row = access_game_seat_row(game, user, rows, sanctioned=read.sanctioned)
         seat = row.seat
-        record = sql.command_record(game.pk, user.pk, client_cmd_id)
-        if record is not None:
-            first_seat, first_seq, last_seq = record
+        if read.record is not None:
+            first_seat, first_seq, last_seq = read.record
             events = events_with_seq(game, after=first_seq - 1, upto=last_seq)
             return CommandOutcome(game.pk, first_seat, events, duplicate=True)
         if row.bot_playing:
@@ -69,14 +70,13 @@ def game_command_submit(
         if expected_seq is not None and expected_seq != game.last_seq:
             raise ServiceError("stale", f"the game has moved on to seq {game.last_seq}", 409)
         bots = {r.seat for r in rows if r.bot_playing}
-        appended = _decide_and_append(game, seat, command, actor_id=user.pk, bot_seats=bots)
-        sql.insert_command_record(
-            game_id=game.pk,
-            user_id=user.pk,
-            client_cmd_id=client_cmd_id,
-            seat=seat,
-            first_seq=appended[0][0],
-            last_seq=appended[-1][0],
+        appended = _decide_and_append(
+            game,
+            seat,
+            command,
+            actor_id=user.pk,
+            bot_seats=bots,
+            record=sql.CommandRecordRow(user.pk, client_cmd_id, seat),
         )
         if row.missed_deadlines:
             GameSeat.objects.filter(pk=row.pk).update(missed_deadlines=0)
@@ -98,24 +98,16 @@ def game_command_submit_for_seat(
     return CommandOutcome(game.pk, seat, appended)
 
 
-def locked_game(game_id: int, table_id: int | None = None) -> Game:
-    """The game row locked for this transaction, its table row locked first.
-
-    One lock order everywhere (table, then game): a move that ends a game updates its table, and
-    leaving a table hands the seat to a bot, so the opposite order in either would deadlock.
-    A game never changes tables, so a caller holding any copy of the row may pass its table_id.
-    """
-    if table_id is None:
-        table_id = sql.game_with_table(game_id, lock=False).table_id
-    sql.lock_table(table_id)
-    return sql.game_with_table(game_id, lock=True)
-
-
 def _decide_and_append(
-    game: Game, seat: int, command: dict[str, Any], actor_id: int | None, bot_seats: set[int] | None = None
+    game: Game,
+    seat: int,
+    command: dict[str, Any],
+    actor_id: int | None,
+    bot_seats: set[int] | None = None,
+    record: sql.CommandRecordRow | None = None,
 ) -> list[tuple[int, Event]]:
-    """Decide, append and arm what follows; `bot_seats` (where bots play now), when known, spares
-    a query."""
+    """Decide, append (with the person's command `record`, if any) and arm what follows;
+    `bot_seats` (where bots play now), when known, spares a query."""
     if game.status != GameStatus.RUNNING:
         raise ServiceError("game_over", "the game is over", 409)
     state = load_state(game)
@@ -126,7 +118,8 @@ def _decide_and_append(
         raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e
     table = game.table  # fetched with the lock by locked_game (a query only for other callers)
     stamp_deadline(game, table, events, new_state)
-    appended = append_events(game, events, actor_id)
+    first_seq = game.last_seq + 1
+    appended = number_events(game, events)
     _record_outcome(game, new_state)
     if new_state.over or (appended[0][0] - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
         save_snapshot(game, new_state)
@@ -135,7 +128,7 @@ def _decide_and_append(
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
     bot_to_move = None if bot_seats is None else game.awaiting_seat in bot_seats
     after_commit_followups(game, bot_to_move=bot_to_move)
-    sql.save_game_move(game)
+    sql.write_move(game, first_seq, events, actor_id, record)
     return appended
 
 
