@@ -100,7 +100,10 @@ class Game(models.Model):
     # The decision awaited now and when its time runs out; timers and the sweep read these.
     awaiting_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     awaiting_kind = models.CharField(max_length=16, blank=True, default="")
-    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Not indexed: every move changes it, and an indexed column changed would make every move
+    # write a new entry into each of the table's indexes (no HOT update). The sweep finds due
+    # deadlines among the running games, which the partial index `game_running` lists.
+    deadline_at = models.DateTimeField(null=True, blank=True)
     # When the game's one pending countdown task fires. A later deadline needs no task of its own:
     # that task, finding the deadline moved, arms itself again for it.
     timer_armed_for = models.DateTimeField(null=True, blank=True)
@@ -114,6 +117,9 @@ class Game(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
+        ]
+        indexes = [
+            models.Index(fields=["id"], condition=Q(status="running"), name="game_running"),
         ]
 
     def __str__(self) -> str:

@@ -21,7 +21,6 @@ from .models import CommandRecord, Game, GameEvent, GameSeat, Table
 
 _DB = "default"
 _STATEMENTS: dict[tuple[str, str], str] = {}
-_PreparedCursor: Any = None
 
 
 def _db() -> BaseDatabaseWrapper:
@@ -31,30 +30,17 @@ def _db() -> BaseDatabaseWrapper:
 @contextmanager
 def cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
     """A cursor for these statements. On PostgreSQL it sends the parameters apart from the SQL
-    (server-side binding), which costs less than Django's cursors quoting them into the text.
-    Preparing the statements as well was measured and saved nothing."""
+    (server-side binding), which costs less than Django's cursors quoting them into the text,
+    and runs each statement prepared once it has run a few times (settings: prepare_threshold)."""
     if db.vendor != "postgresql":
         with db.cursor() as cur:
             yield cur
         return
-    global _PreparedCursor
-    if _PreparedCursor is None:
-        _PreparedCursor = _prepared_cursor_class()
-    db.ensure_connection()
-    with db.wrap_database_errors, _PreparedCursor(db.connection) as cur:
-        yield cur
-
-
-def _prepared_cursor_class() -> type:
     import psycopg
 
-    class PreparedCursor(psycopg.Cursor):  # type: ignore[type-arg]
-        """These few statements run on every move: PostgreSQL plans each once per connection."""
-
-        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-            return super().execute(query, params, prepare=True, binary=kwargs.get("binary"))
-
-    return PreparedCursor
+    db.ensure_connection()
+    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cur:
+        yield cur
 
 
 def statement(db: BaseDatabaseWrapper, key: str, build: Callable[[BaseDatabaseWrapper], str]) -> str:

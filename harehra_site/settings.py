@@ -77,6 +77,11 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django turns psycopg's prepared statements off. Its own queries never use them (their
+    # parameters are bound in the client), but the few statements every move makes
+    # (games/sql.py) then run prepared, each planned once per connection instead of per move.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several ASGI threads and the in-process worker share one file: wait for locks, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

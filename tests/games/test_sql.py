@@ -1,0 +1,105 @@
+"""The statements every move makes (games/sql.py): what they lock, and what PostgreSQL does with them."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import OperationalError, connection, transaction
+
+from games import sql
+from games.engine import legal_commands
+from games.eventlog import load_state
+from games.models import Game, GameEvent, Table
+from games.services.commands import game_command_submit
+from tests.games.helpers import seated_game
+
+pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")
+
+# What a move writes on the game row, apart from `status`, which changes once, when it ends.
+MOVE_COLUMNS = [f for f in sql._GAME_MOVE_FIELDS if f != "status"]
+
+
+def _game(make_user, client_for, players: int = 2) -> tuple[Game, dict[int, object]]:
+    users = [make_user() for _ in range(players)]
+    game = Game.objects.get(pk=seated_game([client_for(u) for u in users]))
+    return game, {s.seat: s.user for s in game.game_seats.select_related("user")}
+
+
+def _play(game: Game, by_seat: dict[int, object], moves: int) -> None:
+    for i in range(moves):
+        game.refresh_from_db()
+        state = load_state(game)
+        if state.over:
+            return
+        seat = state.awaiting.seat
+        command = {k: v for k, v in legal_commands(state, seat)[-1].items() if k != "seat"}
+        game_command_submit(game=game, user=by_seat[seat], command=command, client_cmd_id=f"m{i}")
+
+
+@pytest.mark.django_db
+def test_the_move_statements_run_prepared(make_user, client_for):
+    game, by_seat = _game(make_user, client_for, players=4)
+    _play(game, by_seat, 30)  # the write's text varies with the number of events: some repeat
+    with connection.cursor() as cur:
+        cur.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cur.fetchall()]
+    assert any("FOR UPDATE OF t, g" in s for s in prepared), prepared
+    assert any(s.startswith("WITH w0 AS (INSERT INTO") for s in prepared), prepared
+
+
+@pytest.mark.django_db
+def test_no_index_of_the_game_table_covers_a_column_a_move_changes():
+    """Then PostgreSQL updates the game row in place (HOT): no index entries per move."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'games_game'::regclass"
+        )
+        definitions = [row[0] for row in cur.fetchall()]
+    assert definitions
+    for definition in definitions:
+        assert not [c for c in MOVE_COLUMNS if c in definition], definition
+
+
+@pytest.mark.django_db
+def test_a_move_writes_its_events_record_and_game_row_in_one_statement(make_user, client_for):
+    game, by_seat = _game(make_user, client_for)
+    _play(game, by_seat, 3)
+    game.refresh_from_db()
+    assert game.last_seq == GameEvent.objects.filter(game=game).count()
+    assert game.commands.count() == 3
+    assert list(game.commands.order_by("first_seq").values_list("client_cmd_id", flat=True)) == [
+        "m0",
+        "m1",
+        "m2",
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_locked_game_waits_for_a_lock_held_on_its_table(make_user, client_for):
+    """The table row is locked with the game's (table first): a leave holding it makes a move wait."""
+    game, _ = _game(make_user, client_for)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_table() -> None:
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=game.table_id)
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_table)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cur:
+                cur.execute("SET LOCAL lock_timeout = '300ms'")
+            sql.locked_game(game.pk)
+    finally:
+        release.set()
+        holder.join(10)
+    with transaction.atomic():
+        assert sql.locked_game(game.pk).table.pk == game.table_id
