@@ -253,11 +253,40 @@ def _insert_events(
     return _insert(db, GameEvent, _EVENT_COLUMNS, rows)
 
 
+def _insert_events_from_array(
+    db: BaseDatabaseWrapper,
+    game_id: int,
+    first_seq: int,
+    events: Sequence[dict[str, Any]],
+    actor_id: int | None,
+) -> Statement:
+    """PostgreSQL: the events as one JSON array, split into rows by the database. The text and
+    the parameters are then the same whatever the number of events: psycopg converts the text
+    once, and PostgreSQL prepares one statement instead of one per length."""
+    field = GameEvent._meta.get_field
+
+    def build(db: BaseDatabaseWrapper) -> str:
+        columns = ", ".join(db.ops.quote_name(field(n).column) for n in _EVENT_COLUMNS)
+        cast = {n: field(n).cast_db_type(db) for n in _EVENT_COLUMNS}
+        return (
+            f"INSERT INTO {_table(db, GameEvent)} ({columns}) "
+            f"SELECT %s::{cast['game_id']}, %s::{cast['seq']} + e.n - 1, e.v ->> 'type', "
+            f"(e.v ->> 'version')::{cast['version']}, e.v - 'type' - 'version', "
+            f"%s::{cast['actor_id']}, %s::{cast['created_at']} "
+            "FROM jsonb_array_elements(%s) WITH ORDINALITY AS e(v, n)"
+        )
+
+    sql = statement(db, "insert_events_from_array", build)
+    now = field("created_at").get_db_prep_save(timezone.now(), db)
+    return sql, [game_id, first_seq, actor_id, now, field("payload").get_db_prep_save(list(events), db)]
+
+
 def insert_events(
     game_id: int, first_seq: int, events: Sequence[dict[str, Any]], actor_id: int | None
 ) -> None:
     db = _db()
-    _run(db, _insert_events(db, game_id, first_seq, events, actor_id))
+    insert = _insert_events_from_array if db.vendor == "postgresql" else _insert_events
+    _run(db, insert(db, game_id, first_seq, events, actor_id))
 
 
 _RECORD_COLUMNS = ("game_id", "user_id", "client_cmd_id", "seat", "first_seq", "last_seq", "created_at")
@@ -324,14 +353,16 @@ def write_move(
     move's round trips and statements are most of what PostgreSQL spends on it."""
     db = _db()
     last_seq = first_seq + len(events) - 1
-    parts = [_insert_events(db, game.pk, first_seq, events, actor_id)]
+    if db.vendor != "postgresql":
+        _run(db, _insert_events(db, game.pk, first_seq, events, actor_id))
+        if record is not None:
+            _run(db, _insert_command_record(db, game.pk, record, first_seq, last_seq))
+        _run(db, _save_game_move(db, game))
+        return
+    parts = [_insert_events_from_array(db, game.pk, first_seq, events, actor_id)]
     if record is not None:
         parts.append(_insert_command_record(db, game.pk, record, first_seq, last_seq))
     update = _save_game_move(db, game)
-    if db.vendor != "postgresql":
-        for part in [*parts, update]:
-            _run(db, part)
-        return
     clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(parts))
     params = [p for _, ps in parts for p in ps]
     _run(db, (f"WITH {clauses} {update[0]}", [*params, *update[1]]))
