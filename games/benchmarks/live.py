@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from .service import percentile
+from .service import percentile, process_cpu_seconds, reference_loop_ms
 
 DEFAULT_DB_NAME = "harehra_bench"
 DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
@@ -102,6 +102,7 @@ class LiveResult:
     window_s: float
     cpu_s: dict[str, float]
     lines: list[str]
+    reference_ms: float = math.nan  # service.reference_loop_ms() before the run
 
     @property
     def moves_per_second(self) -> float:
@@ -553,15 +554,6 @@ class GameRun:
 # --- CPU accounting ------------------------------------------------------------------------------
 
 
-def _cpu_seconds(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
 def _pids_named(name: str) -> list[int]:
     out = []
     for entry in os.listdir("/proc"):
@@ -588,8 +580,8 @@ def _cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
     PostgreSQL backends come and go (one per connection), so they are not counted one by one:
     what the machine spent beyond the named processes is mostly theirs.
     """
-    snap = {label: sum(_cpu_seconds(p) for p in pids) for label, pids in named.items()}
-    snap["redis-server"] = sum(_cpu_seconds(p) for p in _pids_named("redis-server"))
+    snap = {label: sum(process_cpu_seconds(p) for p in pids) for label, pids in named.items()}
+    snap["redis-server"] = sum(process_cpu_seconds(p) for p in _pids_named("redis-server"))
     snap["machine"] = _machine_busy_seconds()
     return snap
 
@@ -670,6 +662,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
     check_loopback(cfg.database_url)
     check_loopback(cfg.redis_url)
     raise_file_limit(cfg.games * SEATS)
+    reference_ms = reference_loop_ms()
     if cfg.migrate:
         ensure_database(cfg.database_url)
         write(f"migrating {cfg.database_url} ...")
@@ -704,7 +697,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
         named["bench clients (this)"] = [os.getpid()]
         stats, connect_s, window_s, cpu = asyncio.run(_drive_all(cfg, specs, ws_urls, named, write))
     end_bench_games([spec.game_id for spec in specs])
-    result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [])
+    result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [], reference_ms)
     result.lines = format_report(result)
     write("")
     for line in result.lines:
@@ -725,7 +718,8 @@ def format_report(r: LiveResult) -> list[str]:
         f"bench_live: {cfg.games} games x {SEATS} seats ({cfg.games * SEATS} sockets), "
         f"{cfg.servers} server(s), {cfg.rate:g} move/s per game, {r.window_s:.0f} s measured "
         f"after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
-        f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s",
+        f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s; reference loop {r.reference_ms:.1f} ms "
+        "before the run (this machine's speed drifts: compare runs with it in view)",
         f"moves sent:     {s.sent} ({r.moves_per_second:.1f}/s; schedule {target:.1f}/s)",
         f"moves acked:    {s.acked} ({r.acked_per_second:.1f}/s)",
         f"moves complete: {s.completed} (first event at all {SEATS} clients)",

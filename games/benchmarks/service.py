@@ -49,6 +49,11 @@ class RunFigures:
     wall_s: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     games_started: int = 0
+    # CPU per command, where it can be read (PostgreSQL on this machine): this process (the
+    # service code, plus an event loop made for each publish, as no server runs here) and the
+    # PostgreSQL backend serving it.
+    python_cpu_ms: float | None = None
+    database_cpu_ms: float | None = None
 
     @property
     def per_second(self) -> float:
@@ -147,13 +152,55 @@ def _new_driver(prefix: str, tag: str, players: int, seed: int) -> _Driver:
 # --- (a) one game, (b) many games in threads ---------------------------------------------------
 
 
+def reference_loop_ms() -> float:
+    """How long a fixed pure-Python loop takes now (best of five), in ms. This machine's CPU
+    speed drifts by tens of percent from one minute to the next, so a bench prints this beside
+    its figures and runs are compared with it in view."""
+    best = math.inf
+    for _ in range(5):
+        t0, x = time.perf_counter(), 0
+        for i in range(200_000):
+            x += i * i
+        best = min(best, (time.perf_counter() - t0) * 1000)
+    return best
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) a process on this machine has used; 0 if it can't be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _database_backend_pid() -> int | None:
+    if connection.vendor != "postgresql" or connection.settings_dict.get("HOST") not in (
+        "127.0.0.1",
+        "localhost",
+        "",
+        None,
+    ):
+        return None
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        pid = int(cur.fetchone()[0])
+    return pid if process_cpu_seconds(pid) else None
+
+
 def bench_one_game(cfg: BenchConfig, prefix: str) -> RunFigures:
     driver = _new_driver(prefix, "one", cfg.players, cfg.seed)
     figures = RunFigures()
+    backend = _database_backend_pid()
+    db0, py0 = process_cpu_seconds(backend) if backend else 0.0, time.process_time()
     t0 = time.perf_counter()
     for _ in range(cfg.commands):
         figures.latencies_ms.append(driver.submit_one())
     figures.wall_s = time.perf_counter() - t0
+    figures.python_cpu_ms = (time.process_time() - py0) * 1000 / cfg.commands
+    if backend:
+        figures.database_cpu_ms = (process_cpu_seconds(backend) - db0) * 1000 / cfg.commands
     figures.commands = cfg.commands
     figures.games_started = driver.games_started
     return figures
@@ -297,6 +344,7 @@ def run_bench(cfg: BenchConfig, write: Callable[[str], None]) -> BenchResult:
         f"Harehra service bench on {connection.vendor} (database {db}), {os.cpu_count()} CPUs, "
         f"load average {_load()}, prefix {prefix}"
     )
+    write(f"reference loop: {reference_loop_ms():.1f} ms (compare runs with it in view)")
     write(f"(a) one game: {cfg.commands} sequential commands ...")
     one = bench_one_game(cfg, prefix)
     games, threads = max(1, cfg.games), max(1, min(cfg.threads, cfg.games))
@@ -354,6 +402,17 @@ def format_report(r: BenchResult, cfg: BenchConfig) -> list[str]:
         )
 
     run_rows("(a) one game:", r.one)
+    if r.one.python_cpu_ms is not None:
+        rows.append(("(a) one game: CPU per command, this process", f"{r.one.python_cpu_ms:8.2f} ms", "", ""))
+    if r.one.database_cpu_ms is not None:
+        rows.append(
+            (
+                "(a) one game: CPU per command, PostgreSQL",
+                f"{r.one.database_cpu_ms:8.2f} ms",
+                "",
+                "its backend",
+            )
+        )
     run_rows(f"(b) {games} games/{threads} threads:", r.many)
     n = r.load.events
     rows.append(

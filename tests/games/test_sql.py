@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 
 from games import sql
 from games.engine import legal_commands
@@ -105,3 +105,55 @@ def test_locked_game_waits_for_a_lock_held_on_its_table(make_user, client_for):
         holder.join(10)
     with transaction.atomic():
         assert sql.locked_game(game.pk).table.pk == game.table_id
+
+
+def _waiting_for_a_lock() -> int:
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        )
+        return int(cur.fetchone()[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_locked_game_locks_the_table_before_the_game(make_user, client_for):
+    """While it waits for the game's lock, it already holds the table's: the one lock order."""
+    game, _ = _game(make_user, client_for)
+    holding, release, locked = threading.Event(), threading.Event(), threading.Event()
+
+    def hold_game() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def lock_both() -> None:
+        try:
+            with transaction.atomic():
+                sql.locked_game(game.pk)
+                locked.set()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=hold_game), threading.Thread(target=lock_both)]
+    threads[0].start()
+    try:
+        assert holding.wait(10)
+        threads[1].start()
+        for _ in range(100):
+            if _waiting_for_a_lock():
+                break
+            threading.Event().wait(0.05)
+        assert _waiting_for_a_lock() == 1 and not locked.is_set()
+        with pytest.raises(DatabaseError, match="could not obtain lock"), transaction.atomic():
+            Table.objects.select_for_update(nowait=True).get(pk=game.table_id)
+    finally:
+        release.set()
+        for t in threads:
+            if t.is_alive() or t.ident:
+                t.join(10)
+    assert locked.is_set()
