@@ -1,9 +1,10 @@
 """The queries every move makes, written out by hand.
 
 Building a query with the ORM costs 300 to 600 µs of CPU on this project's machine, against 60 to
-70 µs for the same SQL through a cursor, and a move makes eight of them (docs/BENCHMARKS.md). The
-tables, columns and value conversions still come from the models, so the models stay the one
-schema, and the same statements run on PostgreSQL and on the embedded SQLite.
+70 µs for the same SQL through a cursor. A person's move makes three: `locked_game`, `move_read`
+and `write_move` (docs/BENCHMARKS.md). The tables, columns and value conversions still come from
+the models, so the models stay the one schema; the same reads run on PostgreSQL and on the
+embedded SQLite, where the write runs as its three parts.
 """
 
 from __future__ import annotations
@@ -80,9 +81,6 @@ class Rows:
 
     def columns(self, db: BaseDatabaseWrapper) -> str:
         return ", ".join(f"{self.alias}.{db.ops.quote_name(f.column)}" for f in self.fields)
-
-    def select(self, db: BaseDatabaseWrapper) -> str:
-        return f"SELECT {self.columns(db)} FROM {_table(db, self.model)} {self.alias}"
 
     def _converters(self, db: BaseDatabaseWrapper) -> list[tuple[int, list[Any], Any]]:
         """(index, converters, column) for the fields whose database values need converting."""
@@ -334,11 +332,6 @@ def _save_game_move(db: BaseDatabaseWrapper, game: Game) -> Statement:
         ),
     )
     return sql, [*(f.get_db_prep_save(getattr(game, f.attname), db) for f in fields), game.pk]
-
-
-def save_game_move(game: Game) -> None:
-    db = _db()
-    _run(db, _save_game_move(db, game))
 
 
 def write_move(
