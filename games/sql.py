@@ -228,7 +228,7 @@ def _insert(
 _EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor_id", "created_at")
 
 
-def _insert_events(
+def _insert_event_values(
     db: BaseDatabaseWrapper,
     game_id: int,
     first_seq: int,
@@ -279,12 +279,22 @@ def _insert_events_from_array(
     return sql, [game_id, first_seq, actor_id, now, field("payload").get_db_prep_save(list(events), db)]
 
 
+def _insert_events(
+    db: BaseDatabaseWrapper,
+    game_id: int,
+    first_seq: int,
+    events: Sequence[dict[str, Any]],
+    actor_id: int | None,
+) -> Statement:
+    insert = _insert_events_from_array if db.vendor == "postgresql" else _insert_event_values
+    return insert(db, game_id, first_seq, events, actor_id)
+
+
 def insert_events(
     game_id: int, first_seq: int, events: Sequence[dict[str, Any]], actor_id: int | None
 ) -> None:
     db = _db()
-    insert = _insert_events_from_array if db.vendor == "postgresql" else _insert_events
-    _run(db, insert(db, game_id, first_seq, events, actor_id))
+    _run(db, _insert_events(db, game_id, first_seq, events, actor_id))
 
 
 _RECORD_COLUMNS = ("game_id", "user_id", "client_cmd_id", "seat", "first_seq", "last_seq", "created_at")
@@ -346,16 +356,14 @@ def write_move(
     move's round trips and statements are most of what PostgreSQL spends on it."""
     db = _db()
     last_seq = first_seq + len(events) - 1
-    if db.vendor != "postgresql":
-        _run(db, _insert_events(db, game.pk, first_seq, events, actor_id))
-        if record is not None:
-            _run(db, _insert_command_record(db, game.pk, record, first_seq, last_seq))
-        _run(db, _save_game_move(db, game))
-        return
-    parts = [_insert_events_from_array(db, game.pk, first_seq, events, actor_id)]
+    parts = [_insert_events(db, game.pk, first_seq, events, actor_id)]
     if record is not None:
         parts.append(_insert_command_record(db, game.pk, record, first_seq, last_seq))
     update = _save_game_move(db, game)
+    if db.vendor != "postgresql":
+        for part in [*parts, update]:
+            _run(db, part)
+        return
     clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(parts))
     params = [p for _, ps in parts for p in ps]
     _run(db, (f"WITH {clauses} {update[0]}", [*params, *update[1]]))

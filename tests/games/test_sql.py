@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.db import DatabaseError, OperationalError, connection, transaction
+from django.db.models import QuerySet
 
 from games import sql
 from games.engine import legal_commands
@@ -77,32 +81,42 @@ def test_a_move_writes_its_events_record_and_game_row_in_one_statement(make_user
     ]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_locked_game_waits_for_a_lock_held_on_its_table(make_user, client_for):
-    """The table row is locked with the game's (table first): a leave holding it makes a move wait."""
-    game, _ = _game(make_user, client_for)
+@contextmanager
+def _row_locked_elsewhere(rows: QuerySet) -> Iterator[None]:
+    """The row locked by another connection (a thread's transaction) until the block ends."""
     holding, release = threading.Event(), threading.Event()
 
-    def hold_table() -> None:
+    def hold() -> None:
         try:
             with transaction.atomic():
-                Table.objects.select_for_update().get(pk=game.table_id)
+                rows.select_for_update().get()
                 holding.set()
                 release.wait(10)
         finally:
             connection.close()
 
-    holder = threading.Thread(target=hold_table)
+    holder = threading.Thread(target=hold)
     holder.start()
     try:
         assert holding.wait(10)
-        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
-            with connection.cursor() as cur:
-                cur.execute("SET LOCAL lock_timeout = '300ms'")
-            sql.locked_game(game.pk)
+        yield
     finally:
         release.set()
         holder.join(10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_locked_game_waits_for_a_lock_held_on_its_table(make_user, client_for):
+    """The table row is locked with the game's (table first): a leave holding it makes a move wait."""
+    game, _ = _game(make_user, client_for)
+    with (
+        _row_locked_elsewhere(Table.objects.filter(pk=game.table_id)),
+        pytest.raises(OperationalError, match="lock timeout"),
+        transaction.atomic(),
+    ):
+        with connection.cursor() as cur:
+            cur.execute("SET LOCAL lock_timeout = '300ms'")
+        sql.locked_game(game.pk)
     with transaction.atomic():
         assert sql.locked_game(game.pk).table.pk == game.table_id
 
@@ -120,16 +134,7 @@ def _waiting_for_a_lock() -> int:
 def test_locked_game_locks_the_table_before_the_game(make_user, client_for):
     """While it waits for the game's lock, it already holds the table's: the one lock order."""
     game, _ = _game(make_user, client_for)
-    holding, release, locked = threading.Event(), threading.Event(), threading.Event()
-
-    def hold_game() -> None:
-        try:
-            with transaction.atomic():
-                Game.objects.select_for_update().get(pk=game.pk)
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
+    locked = threading.Event()
 
     def lock_both() -> None:
         try:
@@ -139,21 +144,15 @@ def test_locked_game_locks_the_table_before_the_game(make_user, client_for):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=hold_game), threading.Thread(target=lock_both)]
-    threads[0].start()
-    try:
-        assert holding.wait(10)
-        threads[1].start()
+    mover = threading.Thread(target=lock_both)
+    with _row_locked_elsewhere(Game.objects.filter(pk=game.pk)):
+        mover.start()
         for _ in range(100):
             if _waiting_for_a_lock():
                 break
-            threading.Event().wait(0.05)
+            time.sleep(0.05)
         assert _waiting_for_a_lock() == 1 and not locked.is_set()
         with pytest.raises(DatabaseError, match="could not obtain lock"), transaction.atomic():
             Table.objects.select_for_update(nowait=True).get(pk=game.table_id)
-    finally:
-        release.set()
-        for t in threads:
-            if t.is_alive() or t.ident:
-                t.join(10)
+    mover.join(10)
     assert locked.is_set()
