@@ -32,7 +32,7 @@ DROP FUNCTION IF EXISTS {table}_append_only();
 
 def _sqlite_up(table: str, what: str) -> list[str]:
     return [
-        f"""CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table}
+        f"""CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table}
        BEGIN SELECT RAISE(ABORT, '{what} append-only: {op} refused'); END;"""
         for op in ("UPDATE", "DELETE")
     ]
@@ -62,3 +62,18 @@ def append_only(table: str, what: str) -> migrations.RunPython:
                 schema_editor.execute(sql)
 
     return migrations.RunPython(install, uninstall)
+
+
+def append_only_restored_on_sqlite(table: str, what: str) -> migrations.RunPython:
+    """Put the triggers back after a migration that altered `table` on SQLite.
+
+    SQLite alters a table by building a new one and copying the rows over, which drops the old
+    table's triggers; PostgreSQL alters in place and keeps them.
+    """
+
+    def install(apps: Any, schema_editor: Any) -> None:
+        if schema_editor.connection.vendor == "sqlite":
+            for sql in _sqlite_up(table, what):
+                schema_editor.execute(sql)
+
+    return migrations.RunPython(install, migrations.RunPython.noop)
