@@ -143,13 +143,10 @@ class MoveRead:
 
 
 def _move_read_sql(db: BaseDatabaseWrapper) -> str:
-    from django.apps import apps
+    from moderation.selectors import sanction_in_force_sql
 
-    sanction = _table(db, apps.get_model("moderation", "Sanction"))
     return (
-        f"SELECT {_SEAT.columns(db)}, "
-        f"EXISTS (SELECT 1 FROM {sanction} x WHERE x.user_id = %s AND x.lifted_at IS NULL "
-        "AND (x.until IS NULL OR x.until > %s)), r.seat, r.first_seq, r.last_seq "
+        f"SELECT {_SEAT.columns(db)}, {sanction_in_force_sql(db)}, r.seat, r.first_seq, r.last_seq "
         f"FROM {_table(db, GameSeat)} s LEFT JOIN {_table(db, CommandRecord)} r "
         "ON r.game_id = s.game_id AND r.user_id = %s AND r.client_cmd_id = %s "
         "WHERE s.game_id = %s ORDER BY s.seat"
@@ -160,14 +157,12 @@ def move_read(game_id: int, user_id: int | None, client_cmd_id: str) -> MoveRead
     """The game's seats, whether the mover is sanctioned, and the record of an earlier command
     with this id. Run it after locking the game (`locked_game`): a statement started before the
     lock was granted would miss what the transaction holding it committed."""
-    from django.apps import apps
+    from moderation.selectors import sanction_in_force_params
 
     db = _db()
     sql = statement(db, "move_read", _move_read_sql)
-    until = apps.get_model("moderation", "Sanction")._meta.get_field("until")
-    now = until.get_db_prep_save(timezone.now(), db)
     with cursor(db) as cur:
-        cur.execute(sql, [user_id, now, user_id, client_cmd_id, game_id])
+        cur.execute(sql, [*sanction_in_force_params(db, user_id), user_id, client_cmd_id, game_id])
         rows = cur.fetchall()
     ns = len(_SEAT.fields)
     seats = [_SEAT.build(db, row[:ns]) for row in rows]

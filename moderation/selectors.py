@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -28,27 +29,30 @@ def user_active_sanction(user: Any) -> Sanction | None:
     return active_sanctions(user.pk).order_by(F("until").desc(nulls_first=True), "-created_at").first()
 
 
-def user_is_sanctioned(user: Any) -> bool:
-    """True while `user` is suspended or banned (anonymous users are not sanctioned).
+def sanction_in_force_sql(db: BaseDatabaseWrapper) -> str:
+    """SQL that is true while the user of its first parameter is suspended or banned at the time
+    of its second: the test of `active_sanctions`, written out for the statements every move
+    makes (building the query costs several times what running it does; games/sql.py says more).
+    Its parameters come from `sanction_in_force_params`."""
+    return (
+        f"EXISTS (SELECT 1 FROM {db.ops.quote_name(Sanction._meta.db_table)} x WHERE x.user_id = %s "
+        "AND x.lifted_at IS NULL AND (x.until IS NULL OR x.until > %s))"
+    )
 
-    The test of `active_sanctions`, written out: every move asks it, and building the query costs
-    several times what running it does (games/sql.py says more).
-    """
+
+def sanction_in_force_params(db: BaseDatabaseWrapper, user_id: int | None) -> list[Any]:
+    return [user_id, Sanction._meta.get_field("until").get_db_prep_save(timezone.now(), db)]
+
+
+def user_is_sanctioned(user: Any) -> bool:
+    """True while `user` is suspended or banned (anonymous users are not sanctioned)."""
     if not getattr(user, "is_authenticated", False):
         return False
     db = connections["default"]
-    sql = statement(
-        db,
-        "user_is_sanctioned",
-        lambda db: (
-            f"SELECT 1 FROM {db.ops.quote_name(Sanction._meta.db_table)} WHERE user_id = %s "
-            "AND lifted_at IS NULL AND (until IS NULL OR until > %s) LIMIT 1"
-        ),
-    )
-    now = Sanction._meta.get_field("until").get_db_prep_save(timezone.now(), db)
+    sql = statement(db, "user_is_sanctioned", lambda db: f"SELECT {sanction_in_force_sql(db)}")
     with cursor(db) as cur:
-        cur.execute(sql, [user.pk, now])
-        return cur.fetchone() is not None
+        cur.execute(sql, sanction_in_force_params(db, user.pk))
+        return bool(cur.fetchone()[0])
 
 
 def user_reports_about(user: Any) -> QuerySet[Report]:

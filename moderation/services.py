@@ -17,9 +17,9 @@ from games.engine.events import event as make_event
 from games.eventlog import append_events, load_state, remember_state, save_snapshot
 from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
 from games.publish import publish_game_events, publish_user_signed_out
-from games.services.commands import locked_game
 from games.services.seats import seat_hand_to_bot
 from games.services.tables import game_finish_table, table_leave
+from games.sql import locked_game
 from harehra_site.errors import ServiceError
 
 from .access import access_moderator

@@ -14,7 +14,8 @@ from ..bots import get_bot
 from ..engine import GameState, legal_commands, view_for
 from ..eventlog import load_state
 from ..models import Game, GameSeat, GameStatus
-from .commands import CommandOutcome, game_command_submit_for_seat, locked_game
+from ..sql import locked_game
+from .commands import CommandOutcome, game_command_submit_for_seat
 from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,6 @@ from ..engine import Decision, EngineError, Event, GameState, parse_command, ste
 from ..eventlog import events_with_seq, load_state, number_events, remember_state_at, save_snapshot
 from ..models import Game, GameSeat, GameStatus, Table
 from ..publish import publish_game_events
-from ..sql import locked_game
 from .shuffle import system_shuffle
 
 # Refusals that depend on the game's state answer 409; a malformed command is a 400.
@@ -56,7 +55,7 @@ def game_command_submit(
     if not isinstance(command, dict):
         raise ServiceError("bad_command", "a command is a JSON object")
     with transaction.atomic():
-        game = locked_game(game.pk)
+        game = sql.locked_game(game.pk)
         read = sql.move_read(game.pk, user.pk, client_cmd_id)
         rows = read.seats
         row = access_game_seat_row(game, user, rows, sanctioned=read.sanctioned)
@@ -91,7 +90,7 @@ def game_command_submit_for_seat(
     A late, repeated or superseded task finds the game moved on and changes nothing (None).
     """
     with transaction.atomic():
-        game = locked_game(game.pk)
+        game = sql.locked_game(game.pk)
         if game.status != GameStatus.RUNNING or game.last_seq != guard_seq:
             return None
         appended = _decide_and_append(game, seat, command, actor_id=None)
@@ -118,7 +117,6 @@ def _decide_and_append(
         raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e
     table = game.table  # fetched with the lock by locked_game (a query only for other callers)
     stamp_deadline(game, table, events, new_state)
-    first_seq = game.last_seq + 1
     appended = number_events(game, events)
     _record_outcome(game, new_state)
     if new_state.over or (appended[0][0] - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
@@ -128,7 +126,7 @@ def _decide_and_append(
     transaction.on_commit(lambda: publish_game_events(game.pk, appended))
     bot_to_move = None if bot_seats is None else game.awaiting_seat in bot_seats
     after_commit_followups(game, bot_to_move=bot_to_move)
-    sql.write_move(game, first_seq, events, actor_id, record)
+    sql.write_move(game, appended[0][0], events, actor_id, record)
     return appended
 
 
