@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+from concurrent.futures import Future
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from .engine import Event
@@ -24,9 +27,30 @@ def table_group(table_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server whose worker thread this is, as `async_to_sync` finds it."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+def _log_failure(future: Future[Any], group: str) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("could not publish to %s", group, exc_info=future.exception())
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
+        return
+    loop = _server_loop()
+    if loop is not None:
+        # A server's database thread hands the send to the server's loop and goes on instead of
+        # waiting for it: sends start in the order they are handed over, and the Redis layer
+        # sends one at a time in that order.
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        future.add_done_callback(lambda f: _log_failure(f, group))
         return
     try:
         async_to_sync(layer.group_send)(group, message)

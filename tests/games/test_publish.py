@@ -1,0 +1,66 @@
+"""Publishing to live clients: a server's database threads hand their sends to the server's loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+import redis
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from games.publish import _server_loop, game_group, publish_game_meta
+
+REDIS_URL = "redis://127.0.0.1:6379/9"
+LAYERS = {
+    "in-memory": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
+    "redis": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}},
+}
+
+
+@pytest.mark.parametrize("backend", sorted(LAYERS))
+def test_sends_from_a_database_thread_reach_the_group_in_the_order_made(settings: Any, backend: str) -> None:
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    settings.CHANNEL_LAYERS = {"default": LAYERS[backend]}
+    sent = 60
+
+    async def scenario() -> list[int]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(game_group(7), channel)
+        await asyncio.sleep(0.1)  # the Redis layer subscribes in the background
+
+        def publish_many() -> None:
+            for n in range(sent):
+                publish_game_meta(7, "n", {"n": n})
+
+        await sync_to_async(publish_many, thread_sensitive=False)()
+        got = []
+        for _ in range(sent):
+            message = await asyncio.wait_for(layer.receive(channel), 5)
+            got.append(message["data"]["n"])
+        await layer.group_discard(game_group(7), channel)
+        return got
+
+    assert asyncio.run(scenario()) == list(range(sent))
+
+
+def test_only_a_server_thread_hands_its_sends_to_a_loop() -> None:
+    found: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        found["server thread"] = await sync_to_async(_server_loop, thread_sensitive=False)()
+        found["running loop"] = asyncio.get_running_loop()
+
+    asyncio.run(scenario())
+    assert found["server thread"] is found["running loop"]
+
+    # A thread of its own (a Celery worker's, a management command's) has no server loop: its
+    # sends run to the end before it goes on.
+    other = threading.Thread(target=lambda: found.update(plain=_server_loop()))
+    other.start()
+    other.join()
+    assert found["plain"] is None
+    assert _server_loop() is None
