@@ -68,6 +68,10 @@ class LiveConfig:
     connect_concurrency: int = 4
     connect_timeout: float = 180.0  # for all sockets together
     seed: int = 1
+    # "seat": a game's seats spread over the servers (every server pushes every move of the game);
+    # "game": all of a game's sockets on one server, as a load balancer hashing the socket's path
+    # (/ws/games/{id}/) puts them.
+    route: str = "seat"
     server_env: tuple[tuple[str, str], ...] = ()  # extra environment for servers and worker
     log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-live")
 
@@ -598,7 +602,10 @@ async def _drive_all(
     master = random.Random(cfg.seed)
     runs = []
     for g, spec in enumerate(specs):
-        urls = [ws_urls[(g + s) % len(ws_urls)] for s in range(SEATS)]  # a game's seats span servers
+        if cfg.route == "game":
+            urls = [ws_urls[g % len(ws_urls)]] * SEATS
+        else:
+            urls = [ws_urls[(g + s) % len(ws_urls)] for s in range(SEATS)]
         runs.append(GameRun(spec, urls, stats, random.Random(master.random())))
     clients = [c for r in runs for c in r.clients]
     sems = {url: asyncio.Semaphore(cfg.connect_concurrency) for url in ws_urls}
@@ -720,8 +727,8 @@ def format_report(r: LiveResult) -> list[str]:
     lat = s.latencies_ms
     lines = [
         f"bench_live: {cfg.games} games x {SEATS} seats ({cfg.games * SEATS} sockets), "
-        f"{cfg.servers} server(s), {cfg.rate:g} move/s per game, {r.window_s:.0f} s measured "
-        f"after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
+        f"{cfg.servers} server(s) (sockets routed by {cfg.route}), {cfg.rate:g} move/s per game, "
+        f"{r.window_s:.0f} s measured after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
         f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s; reference loop {r.reference_ms:.1f} ms "
         "before the run (this machine's speed drifts: compare runs with it in view)",
         f"moves sent:     {s.sent} ({r.moves_per_second:.1f}/s; schedule {target:.1f}/s)",

@@ -51,6 +51,13 @@ class Command(BaseCommand):
             metavar="KEY=VALUE",
             help="extra environment for the servers and worker (e.g. CONN_MAX_AGE=60); repeatable",
         )
+        parser.add_argument(
+            "--route",
+            choices=["seat", "game"],
+            default="seat",
+            help="seat: a game's seats spread over the servers; game: a game's sockets on one server "
+            "(as a load balancer hashing the socket path routes them)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--log-dir", type=Path, default=None, help="server and worker logs")
 
@@ -72,6 +79,7 @@ class Command(BaseCommand):
             redis_url=options["redis_url"],
             worker=not options["no_worker"],
             seed=options["seed"],
+            route=options["route"],
             server_env=tuple((key, value) for key, _, value in pairs),
             **extra,
         )
