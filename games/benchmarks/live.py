@@ -38,7 +38,7 @@ from urllib.parse import urlparse
 
 import uvloop
 
-from .service import percentile, process_cpu_seconds, reference_loop_ms
+from .service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
 
 DEFAULT_DB_NAME = "harehra_bench"
 DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
@@ -109,6 +109,7 @@ class LiveResult:
     cpu_s: dict[str, float]
     lines: list[str]
     reference_ms: float = math.nan  # service.reference_loop_ms() before the run
+    jitter_ms: tuple[float, ...] = ()  # service.wake_jitter_ms() before the run
 
     @property
     def moves_per_second(self) -> float:
@@ -672,6 +673,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
     check_loopback(cfg.redis_url)
     raise_file_limit(cfg.games * SEATS)
     reference_ms = reference_loop_ms()
+    jitter_ms = wake_jitter_ms()
     if cfg.migrate:
         ensure_database(cfg.database_url)
         write(f"migrating {cfg.database_url} ...")
@@ -708,7 +710,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
         # a quarter less CPU (12 % of a core instead of 16 % at 150 games).
         stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, specs, ws_urls, named, write))
     end_bench_games([spec.game_id for spec in specs])
-    result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [], reference_ms)
+    result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [], reference_ms, jitter_ms)
     result.lines = format_report(result)
     write("")
     for line in result.lines:
@@ -731,6 +733,14 @@ def format_report(r: LiveResult) -> list[str]:
         f"{r.window_s:.0f} s measured after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
         f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s; reference loop {r.reference_ms:.1f} ms "
         "before the run (this machine's speed drifts: compare runs with it in view)",
+        *(
+            [
+                "machine wake-up jitter before the run: a {:.1f} ms loop run every 20 ms took "
+                "p50 {:.1f}  p99 {:.1f}  max {:.1f} ms".format(*r.jitter_ms)
+            ]
+            if r.jitter_ms
+            else []
+        ),
         f"moves sent:     {s.sent} ({r.moves_per_second:.1f}/s; schedule {target:.1f}/s)",
         f"moves acked:    {s.acked} ({r.acked_per_second:.1f}/s)",
         f"moves complete: {s.completed} (first event at all {SEATS} clients)",

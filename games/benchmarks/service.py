@@ -165,6 +165,21 @@ def reference_loop_ms() -> float:
     return best
 
 
+def wake_jitter_ms(seconds: float = 3.0, every: float = 0.02) -> tuple[float, float, float, float]:
+    """A fixed loop of about 5 ms run every `every` seconds for `seconds`: (fastest, p50, p99, max)
+    in ms. A server sleeps between messages and wakes for each; on these virtual machines the same
+    work right after a wake-up can take several times as long, which no code change removes."""
+    times = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t0, x = time.perf_counter(), 0
+        for i in range(80_000):
+            x += i * i
+        times.append((time.perf_counter() - t0) * 1000)
+        time.sleep(every)
+    return min(times), percentile(times, 50), percentile(times, 99), max(times)
+
+
 def process_cpu_seconds(pid: int) -> float:
     """CPU seconds (user and system) a process on this machine has used; 0 if it can't be read."""
     try:

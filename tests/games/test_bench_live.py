@@ -38,6 +38,15 @@ def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
     # The bench leaves no game running behind it for bots to play out later.
     assert not Game.objects.filter(status=GameStatus.RUNNING).exists()
     assert Game.objects.filter(status=GameStatus.ABORTED).count() == cfg.games
-    for label in ("moves sent:", "moves acked:", "latency send -> last client", "errors:", "reconnects:"):
+    fastest, p50, p99, worst = result.jitter_ms
+    assert 0 < fastest <= p50 <= p99 <= worst
+    for label in (
+        "machine wake-up jitter",
+        "moves sent:",
+        "moves acked:",
+        "latency send -> last client",
+        "errors:",
+        "reconnects:",
+    ):
         assert any(line.startswith(label) for line in result.lines), label
         assert any(line.startswith(label) for line in lines), label
