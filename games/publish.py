@@ -49,7 +49,13 @@ def _send(group: str, message: dict[str, Any]) -> None:
         # A server's database thread hands the send to the server's loop and goes on instead of
         # waiting for it: sends start in the order they are handed over, and the Redis layer
         # sends one at a time in that order.
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        coro = layer.group_send(group, message)
+        try:
+            future = asyncio.run_coroutine_threadsafe(coro, loop)
+        except RuntimeError:  # the loop closed since: the server is stopping
+            coro.close()
+            log.warning("could not publish to %s: the server is stopping", group)
+            return
         future.add_done_callback(lambda f: _log_failure(f, group))
         return
     try:

@@ -64,3 +64,15 @@ def test_only_a_server_thread_hands_its_sends_to_a_loop() -> None:
     other.join()
     assert found["plain"] is None
     assert _server_loop() is None
+
+
+def test_a_send_handed_to_a_loop_that_has_closed_is_dropped_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import games.publish as publish
+
+    closed = asyncio.new_event_loop()
+    closed.close()
+    monkeypatch.setattr(publish, "_server_loop", lambda: closed)
+    publish_game_meta(7, "n", {"n": 1})  # a lost push is recovered by the clients' resume
+    assert "the server is stopping" in caplog.text
