@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlparse
 
 import uvloop
@@ -71,7 +71,7 @@ class LiveConfig:
     # "seat": a game's seats spread over the servers (every server pushes every move of the game);
     # "game": all of a game's sockets on one server, as a load balancer hashing the socket's path
     # (/ws/games/{id}/) puts them.
-    route: str = "seat"
+    route: Literal["seat", "game"] = "seat"
     server_env: tuple[tuple[str, str], ...] = ()  # extra environment for servers and worker
     log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-live")
 
