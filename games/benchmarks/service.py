@@ -180,14 +180,19 @@ def wake_jitter_ms(seconds: float = 3.0, every: float = 0.02) -> tuple[float, fl
     return min(times), percentile(times, 50), percentile(times, 99), max(times)
 
 
-def process_cpu_seconds(pid: int) -> float:
-    """CPU seconds (user and system) a process on this machine has used; 0 if it can't be read."""
+def read_process_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user and system) a process on this machine has used; None if it can't be read."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
-        return 0.0
+        return None
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds a process on this machine has used; 0 if it can't be read (it has gone)."""
+    return read_process_cpu_seconds(pid) or 0.0
 
 
 def _database_backend_pid() -> int | None:
@@ -201,7 +206,8 @@ def _database_backend_pid() -> int | None:
     with connection.cursor() as cur:
         cur.execute("SELECT pg_backend_pid()")
         pid = int(cur.fetchone()[0])
-    return pid if process_cpu_seconds(pid) else None
+    # A backend just started has used less than a clock tick: 0 s is a reading, not a failure.
+    return pid if read_process_cpu_seconds(pid) is not None else None
 
 
 def bench_one_game(cfg: BenchConfig, prefix: str) -> RunFigures:
