@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+# A live game moves on without the test: a bot plays, a timer runs out, a refresh re-renders the
+# hand. A control read as enabled a moment ago may be disabled by the time it is clicked; the
+# player then reads the page again instead of waiting for a control that will not come back.
+CLICK_TIMEOUT_MS = 2000
 
 READ_UI = """() => {
   const g = document.getElementById('game');
@@ -57,11 +65,20 @@ class Player:
     def __init__(self, page: Any, seat: int, friend: int) -> None:
         self.page, self.seat, self.friend = page, seat, friend
         self.moves = 0
+        self.missed = 0  # clicks the page had moved past (see CLICK_TIMEOUT_MS)
+        self.reclaimed = 0
         self.seen: set[str] = set()
 
     def act(self) -> bool:
         ui = read(self.page)
-        if ui["loading"] or ui["over"] or ui["away"] or not ui["kind"]:
+        if ui["away"] and not ui["over"]:
+            # A bot took the seat (the socket was gone past the grace period): take it back.
+            if self._use("#reclaim", None):
+                self.reclaimed += 1
+                with contextlib.suppress(PlaywrightTimeoutError):  # if not yet, read again next round
+                    self.page.wait_for_selector("#away-banner", state="hidden", timeout=CLICK_TIMEOUT_MS)
+            return True
+        if ui["loading"] or ui["over"] or not ui["kind"]:
             return False
         kind, seq = ui["kind"], ui["seq"]
         use_keys = self.moves % 2 == 1  # every other move by keyboard alone
@@ -69,21 +86,23 @@ class Player:
         buttons = {b["action"]: b for b in ui["buttons"]}
         if kind == "volley":
             if "taptap" in buttons and not buttons["taptap"]["disabled"]:
-                self._button("taptap", use_keys)
-                self.seen.add("taptap")
+                if self._button("taptap", use_keys):
+                    self.seen.add("taptap")
             else:
                 self._button("decline", use_keys)
         elif kind == "skip":
             if "strom" in buttons and not buttons["strom"]["disabled"]:
-                self._button("strom", use_keys)
-                self.seen.add("strom")
+                if self._button("strom", use_keys):
+                    self.seen.add("strom")
             else:
                 self._button("decline", use_keys)
         elif kind == "discard":
             need = int(self.page.evaluate("window.harehraGame.state.view.discard_count"))
-            for c in ui["cards"][:need]:
-                self._card(c["index"], use_keys)
-            self._button("discard", use_keys)
+            # Cards chosen before a missed click stay chosen: choosing them again would un-choose them.
+            chosen = sum(c["picked"] for c in ui["cards"])
+            more = [c for c in ui["cards"] if not c["picked"]][: max(0, need - chosen)]
+            if all(self._card(c["index"], use_keys) for c in more):
+                self._button("discard", use_keys)
         else:
             self._turn(ui, use_keys)
         wait_moved(self.page, seq)
@@ -98,8 +117,8 @@ class Player:
             return
         cumis = [c for c in playable if c["card"] == "cumi"]
         if cumis:
-            for c in cumis[:2]:
-                self._card(c["index"], keys)
+            if not all(self._card(c["index"], keys) for c in cumis[:2] if not c["picked"]):
+                return
             offered = [b["action"] for b in read(self.page)["buttons"]]
             actions = [a for a in offered if a.startswith("target-")]
             if actions:
@@ -118,16 +137,21 @@ class Player:
         pick = stroms[0] if stroms else playable[0]
         self._card(pick["index"], keys)
 
-    def _card(self, index: int, keys: bool) -> None:
-        selector = f"#hand button.card[data-index='{index}']"
-        if keys:
-            press(self.page, selector, "Enter")
-        else:
-            self.page.click(selector)
+    def _card(self, index: int, keys: bool) -> bool:
+        return self._use(f"#hand button.card[data-index='{index}']", "Enter" if keys else None)
 
-    def _button(self, action: str, keys: bool) -> None:
-        selector = f"#prompt-buttons button[data-action='{action}']"
-        if keys:
-            press(self.page, selector, "Space")
-        else:
-            self.page.click(selector)
+    def _button(self, action: str, keys: bool) -> bool:
+        return self._use(f"#prompt-buttons button[data-action='{action}']", "Space" if keys else None)
+
+    def _use(self, selector: str, key: str | None) -> bool:
+        """Click the control, or focus it and press `key`; False if the page had moved past it."""
+        try:
+            if key:
+                self.page.focus(selector, timeout=CLICK_TIMEOUT_MS)
+                self.page.keyboard.press(key)
+            else:
+                self.page.click(selector, timeout=CLICK_TIMEOUT_MS)
+        except PlaywrightTimeoutError:
+            self.missed += 1
+            return False
+        return True
