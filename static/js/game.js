@@ -19,6 +19,7 @@ const S = {
   mode: null, // null | "cumi" | "discard"
   picked: [], // indexes into the hand
   pending: false,
+  sent: 0, // commands sent, so a late safety timer never frees a newer command
   ended: false,
   lastPlayLine: null,
   announced: 0,
@@ -235,8 +236,13 @@ function send(cmd) {
   S.mode = null;
   S.picked = [];
   render();
+  const sent = ++S.sent;
   setTimeout(() => {
-    S.pending = false;
+    // No answer in 5 s (the socket is reconnecting): give the controls back to try again.
+    if (S.pending && S.sent === sent) {
+      S.pending = false;
+      render();
+    }
   }, 5000);
 }
 

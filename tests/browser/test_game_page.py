@@ -1,4 +1,4 @@
-"""The game page in Chromium: reload restores the game, away and reclaim, errors in words, phone width."""
+"""The game page in Chromium: reload, away and reclaim, errors in words, phone width, a lost command."""
 
 from __future__ import annotations
 
@@ -140,3 +140,83 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
     page.wait_for_selector("#log li:has-text('is back')")
     context.close()
     assert Game.objects.filter(pk=game.pk).exists()
+
+
+CONTROLS = """() => ({
+  cards: Array.from(document.querySelectorAll('#hand button.card'))
+    .filter(b => b.getAttribute('aria-disabled') !== 'true').length,
+  buttons: Array.from(document.querySelectorAll('#prompt-buttons button')).filter(b => !b.disabled).length,
+})"""
+
+
+def decide_by_clicking(page: Any) -> None:
+    """Make this player's pending decision through the page, the way that sends one command."""
+    ui = read(page)
+    actions = {b["action"] for b in ui["buttons"] if not b["disabled"]}
+    if ui["kind"] in ("volley", "skip"):
+        page.click("#prompt-buttons button[data-action='decline']")
+        return
+    assert ui["kind"] == "turn", ui
+    playable = [c for c in ui["cards"] if c["enabled"]]
+    plain = [c for c in playable if c["card"] != "cumi"]
+    if "burn" in actions:
+        page.click("#prompt-buttons button[data-action='burn']")
+    elif plain:
+        page.click(f"#hand button.card[data-index='{plain[0]['index']}']")
+    else:
+        page.click(f"#hand button.card[data-index='{playable[0]['index']}']")
+        page.click("#prompt-buttons button[data-action^='target-']")
+
+
+def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: Any) -> None:
+    base = site.url(0)
+    name = f"dora{int(time.time()) % 100000}"
+    dora = user_register(username=name, password=PASSWORD)
+    token = user_token(user=dora)
+    table = api(
+        base,
+        token,
+        "/api/tables/",
+        {"seats": 2, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
+    )
+    api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+
+    context = browser.new_context()
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    sign_in(page, base, name)
+    # The socket is real, but the page's commands are dropped on the way while `lose` holds.
+    lose = {"commands": True}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if lose["commands"] and json.loads(message).get("type") == "command":
+                return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket("**/ws/games/**", route)
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+    wait_for_my_decision(page)
+    seq = read(page)["seq"]
+
+    sent = time.monotonic()
+    decide_by_clicking(page)
+    # While the command is on its way the page offers nothing, so it is not sent twice...
+    assert page.evaluate(CONTROLS) == {"cards": 0, "buttons": 0}
+    # ...and when no answer comes, the controls come back instead of staying locked.
+    page.wait_for_function(f"({CONTROLS})().cards + ({CONTROLS})().buttons > 0", timeout=15_000)
+    assert time.monotonic() - sent > 4, "the controls came back before the command could be answered"
+    assert read(page)["seq"] == seq, "a dropped command moved the game"
+
+    # Once commands get through again, the same decision is made from the page.
+    lose["commands"] = False
+    wait_for_my_decision(page)
+    decide_by_clicking(page)
+    page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    context.close()
