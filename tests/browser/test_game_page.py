@@ -41,6 +41,23 @@ def api(base: str, token: str, path: str, body: dict[str, Any] | None = None) ->
         return json.load(r)
 
 
+def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:
+    """A new person hosts a table with `bots` bots and starts it; (table id, game id).
+
+    Long timers: the game waits for the person while the test looks at the page.
+    """
+    token = user_token(user=user_register(username=name, password=PASSWORD))
+    table = api(
+        base,
+        token,
+        "/api/tables/",
+        {"seats": bots + 1, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
+    )
+    for _ in range(bots):
+        api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    return table["id"], api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+
+
 def sign_in(page: Any, base: str, name: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", name)
@@ -63,18 +80,9 @@ def wait_for_my_decision(page: Any, timeout: float = 20) -> dict[str, Any]:
 def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, screenshots: Path) -> None:
     base = site.url(0)
     name = f"cara{int(time.time()) % 100000}"
-    cara = user_register(username=name, password=PASSWORD)
-    # Long timers: the game waits for Cara while she is here; three bots make the game last.
-    token = user_token(user=cara)
-    table = api(
-        base,
-        token,
-        "/api/tables/",
-        {"seats": 4, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
-    )
-    for _ in range(3):
-        api(base, token, f"/api/tables/{table['id']}/add-bot/")
-    game = Game.objects.get(pk=api(base, token, f"/api/tables/{table['id']}/start/")["current_game"])
+    # Three bots make the game last.
+    table_id, game_id = start_against_bots(base, name, bots=3)
+    game = Game.objects.get(pk=game_id)
 
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
     context.set_default_timeout(8000)
@@ -87,7 +95,7 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
     # Phone width: nothing sticks out sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(screenshots / "game-phone.png"), full_page=True)
-    for path in ("/", "/lobby/", f"/tables/{table['id']}/", "/accounts/register/", f"/players/{name}/"):
+    for path in ("/", "/lobby/", f"/tables/{table_id}/", "/accounts/register/", f"/players/{name}/"):
         other = context.new_page()
         other.goto(base + path)
         assert other.evaluate("document.documentElement.scrollWidth") <= 360, path
@@ -171,16 +179,7 @@ def decide_by_clicking(page: Any) -> None:
 def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: Any) -> None:
     base = site.url(0)
     name = f"dora{int(time.time()) % 100000}"
-    dora = user_register(username=name, password=PASSWORD)
-    token = user_token(user=dora)
-    table = api(
-        base,
-        token,
-        "/api/tables/",
-        {"seats": 2, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
-    )
-    api(base, token, f"/api/tables/{table['id']}/add-bot/")
-    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+    _, game = start_against_bots(base, name, bots=1)
 
     context = browser.new_context()
     context.set_default_timeout(8000)
