@@ -34,6 +34,7 @@ def free_port() -> int:
 class Stack:
     env: dict[str, str]
     log_dir: Path
+    root: Path = ROOT  # the checkout whose manage.py the processes run (e.g. an older commit's)
     servers: list[tuple[subprocess.Popen[bytes], int]] = field(default_factory=list)
     workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
@@ -48,7 +49,7 @@ class Stack:
         log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--port", str(port), "--worker", worker],
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -66,7 +67,7 @@ class Stack:
                 "--without-mingle", "--without-gossip",
                 "--schedule", str(self.log_dir / f"beat-{len(self.workers)}"),
             ],
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -104,20 +105,25 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> 
 
 @contextmanager
 def live_stack(
-    *, database_url: str, redis_url: str, servers: int, worker: bool, log_dir: Path, **extra_env: str
+    *,
+    database_url: str,
+    redis_url: str,
+    servers: int,
+    worker: bool,
+    log_dir: Path,
+    root: Path | str = ROOT,  # str too: callers pass their extra environment as **dict[str, str]
+    **extra_env: str,
 ) -> Iterator[Stack]:
-    """`servers` ASGI processes sharing PostgreSQL and Redis, and optionally one Celery worker with beat."""
+    """`servers` ASGI processes sharing PostgreSQL and Redis, and optionally one Celery worker with beat.
+
+    `root` is the checkout they run (this one by default): an A/B bench runs an older commit's code
+    from a worktree on the same database, Redis and virtualenv."""
     log_dir.mkdir(parents=True, exist_ok=True)
     # Persistent database connections, as in production: these processes end before the database does.
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "CONN_MAX_AGE": "60",
-        **extra_env,
-    }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    stack = Stack(env=env, log_dir=log_dir)
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CONN_MAX_AGE": "60"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)  # the caller's (e.g. pytest's) is not the servers'
+    env.update(extra_env)  # which may name a settings module of its own
+    stack = Stack(env=env, log_dir=log_dir, root=Path(root))
     try:
         for _ in range(servers):
             stack.start_server()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.benchmarks.browser import BrowserConfig, run_browser_bench, run_browser_compare
 from games.benchmarks.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, LiveConfig, run_live_bench
 
 
@@ -28,7 +30,10 @@ class Command(BaseCommand):
         "Drive N concurrent 4-seat games of scripted websocket clients against real server processes "
         "(PostgreSQL and Redis on 127.0.0.1), open loop at R moves/s per game; report moves/s, "
         "latency from a move's send to its first event at the last of the table's clients "
-        "(p50/p99/p99.9/max) and errors. Leaves its bench* users and games in the database."
+        "(p50/p99/p99.9/max) and errors. Leaves its bench* users and games in the database. "
+        "--mix browser: clients that do what the site's pages do (game, watch and lobby pages), a "
+        "decision per game every --mean-gap s on average; --compare-ref REF alternates REF's code "
+        "(old client) with this checkout's (new client)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -58,6 +63,38 @@ class Command(BaseCommand):
             help="seat: a game's seats spread over the servers; game: a game's sockets on one server "
             "(as a load balancer hashing the socket path routes them)",
         )
+        parser.add_argument(
+            "--mix",
+            choices=["scripted", "browser"],
+            default="scripted",
+            help="scripted: one socket per seat folding events, --rate moves/s per game; browser: what "
+            "the pages do (4 game pages, a watch page on every 4th game, a lobby page per 10 players)",
+        )
+        parser.add_argument(
+            "--client",
+            choices=["new", "old"],
+            default="new",
+            help="browser mix: new = pushed views, watch frames and the lobby socket; old = today's "
+            "pages (GET the game after each push, frames per event, lobby polling)",
+        )
+        parser.add_argument(
+            "--mean-gap", type=float, default=4.0, help="browser mix: mean seconds between a game's decisions"
+        )
+        parser.add_argument(
+            "--compare-ref",
+            default=None,
+            metavar="REF",
+            help="browser mix: alternate REF's code with the old client and this checkout with the new one",
+        )
+        parser.add_argument("--rounds", type=int, default=2, help="with --compare-ref: old/new pairs")
+        parser.add_argument(
+            "--http-db",
+            choices=["close", "persistent"],
+            default="close",
+            help="browser mix: close = the servers' HTTP requests close their database connection "
+            "(a settings shim: with persistent connections Django's ASGI leaves one open per request "
+            "and PostgreSQL runs out of connections); persistent = the servers as configured",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--log-dir", type=Path, default=None, help="server and worker logs")
 
@@ -69,6 +106,11 @@ class Command(BaseCommand):
         pairs = [item.partition("=") for item in options["server_env"]]
         if any(not key or not eq for key, eq, _ in pairs):
             raise CommandError("--server-env takes KEY=VALUE")
+        if options["mix"] == "browser":
+            self.run_browser(url, pairs, extra, options)
+            return
+        if options["compare_ref"]:
+            raise CommandError("--compare-ref needs --mix browser")
         cfg = LiveConfig(
             games=options["games"],
             servers=options["servers"],
@@ -84,6 +126,38 @@ class Command(BaseCommand):
             **extra,
         )
 
+        self.guarded(url, cfg.redis_url, lambda: run_live_bench(cfg, self.stdout.write))
+
+    def run_browser(
+        self, url: str, pairs: list[tuple[str, str, str]], extra: dict[str, Any], options: Any
+    ) -> None:
+        cfg = BrowserConfig(
+            games=options["games"],
+            servers=options["servers"],
+            client=options["client"],
+            mean_gap=options["mean_gap"],
+            duration=options["duration"],
+            warmup=options["warmup"],
+            database_url=url,
+            redis_url=options["redis_url"],
+            worker=not options["no_worker"],
+            seed=options["seed"],
+            route=options["route"],
+            server_env=tuple((key, value) for key, _, value in pairs),
+            http_db=options["http_db"],
+            **extra,
+        )
+        ref = options["compare_ref"]
+        if ref:
+            self.guarded(
+                url,
+                cfg.redis_url,
+                lambda: run_browser_compare(cfg, ref, options["rounds"], self.stdout.write),
+            )
+        else:
+            self.guarded(url, cfg.redis_url, lambda: run_browser_bench(cfg, self.stdout.write))
+
+    def guarded(self, url: str, redis_url: str, run: Callable[[], object]) -> None:
         def stop(signum: int, frame: Any) -> None:
             raise KeyboardInterrupt  # unwinds through live_stack, which stops the servers
 
@@ -92,9 +166,9 @@ class Command(BaseCommand):
             from games.benchmarks.live import check_loopback, ensure_database
 
             check_loopback(url)
-            check_loopback(cfg.redis_url)
+            check_loopback(redis_url)
             ensure_database(url)
             use_database(url)
-            run_live_bench(cfg, self.stdout.write)
+            run()
         except (ValueError, RuntimeError) as e:
             raise CommandError(str(e)) from e
