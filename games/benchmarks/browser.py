@@ -375,6 +375,7 @@ class SocketPage:
 
     bit = 0
     pings = True
+    resumes = True  # live.js asks for what a gap missed; watch.js never does
 
     def __init__(self, game: BrowserGame, ws_base: str, http: Http) -> None:
         self.game, self.ctx, self.ws_base, self.http = game, game.ctx, ws_base, http
@@ -452,16 +453,19 @@ class SocketPage:
         return True
 
     def on_event_seq(self, seq: int) -> bool:
-        """live.js: only in-order events pass; a gap asks the server to resume from the last one."""
+        """live.js: only in-order events pass; a gap asks the server to resume from the last one.
+        (watch.js reads no seqs: its pages take every event, and a gap is only counted.)"""
         if self.event_seq is None or seq <= self.event_seq:
             return False
         if seq > self.event_seq + 1:
             now = time.monotonic()
-            if now - self.resume_asked_at > RESUME_RETRY_S:
-                self.ctx.stats.seq_gaps += 1
-                self.resume_asked_at = now
-                self.send({"type": "resume", "after": self.event_seq})
-            return False
+            if self.resumes:
+                if now - self.resume_asked_at > RESUME_RETRY_S:
+                    self.ctx.stats.seq_gaps += 1
+                    self.resume_asked_at = now
+                    self.send({"type": "resume", "after": self.event_seq})
+                return False
+            self.ctx.stats.seq_gaps += 1
         self.event_seq = seq
         self.resume_asked_at = -math.inf
         self.game.saw_event(seq)
@@ -557,6 +561,7 @@ class WatchPage(SocketPage):
 
     bit = SPECTATOR_BIT
     pings = False  # watch.js sends none
+    resumes = False
 
     def __init__(self, game: BrowserGame, ws_base: str, http_base: str) -> None:
         super().__init__(game, ws_base, Http(game.ctx, http_base, {}))
@@ -603,11 +608,16 @@ class WatchPage(SocketPage):
         if kind == "event":
             self.on_event_seq(msg["seq"])
         elif kind == "view":
-            self.frames += len(msg.get("frames") or [])
+            frames = msg.get("frames") or []
+            self.frames += len(frames)
             self.over = self.over or msg.get("status") not in (None, "running")
-            if msg["seq"] > self.seq:
-                self.seq = msg["seq"]
-                self.game.held(self, self.seq, now)
+            # The page shows what its frames reach; a view that brings none is a protocol fault.
+            seq = frames[-1]["seq"] if frames else msg["seq"]
+            if seq > self.seq:
+                if not frames:
+                    self.ctx.stats.other_messages["watch:view_without_frames"] += 1
+                self.seq = seq
+                self.game.held(self, seq, now)
         elif kind == "state":
             self.event_seq = msg["seq"]
             self.ctx.spawn(self.refresh())  # frames from the count it has up to the state's seq
