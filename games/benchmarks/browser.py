@@ -72,7 +72,7 @@ from .service import percentile, process_cpu_seconds, reference_loop_ms, wake_ji
 
 Client = Literal["new", "old"]
 
-# What the site must do, and what it aims for (issue "realistic load"): 600 games at one command per
+# What the site must do, and what it aims for: 600 games at one command per
 # 4 s each with spectators and lobby watchers, on one or two server processes.
 MUST_GAMES, MUST_SERVERS, MUST_P50_MS, MUST_P99_MS = 600, 2, 20.0, 150.0
 GOAL_GAMES, GOAL_P99_MS, GOAL_SERVER_CPU_MS = 1200, 100.0, 4.0
