@@ -382,7 +382,6 @@ class SocketPage:
         self.ws: Any = None
         self.connected = asyncio.Event()
         self.closing = False
-        self.reload = False  # close the socket and connect afresh for a new state
         self.seq = -1  # the seq of the view this page holds
         self.event_seq: int | None = None  # the last event seq on the socket
         self.resume_asked_at = -math.inf
@@ -428,9 +427,6 @@ class SocketPage:
                     data = json.loads(raw)
                     for msg in data if isinstance(data, list) else [data]:
                         self.on_message(msg, now)
-                    if self.reload and not self.closing:
-                        self.reload = False
-                        await ws.close()
             except ConnectionClosed:
                 pass
             finally:
@@ -493,8 +489,14 @@ class SeatPage(SocketPage):
         self.refresh_again = False
 
     def socket_path(self) -> str:
-        # A reconnect asks for a fresh state rather than `after`: the page needs a view either way.
-        return f"/ws/games/{self.game.game_id}/?batch=1&token={self.token}"
+        # live.js: the first connection gets a `state`; a reconnection names its last seq and gets
+        # what it missed (and, from the new server, a `view` after it).
+        after = "" if self.event_seq is None else f"&after={self.event_seq}"
+        return f"/ws/games/{self.game.game_id}/?batch=1{after}&token={self.token}"
+
+    def on_open(self, now: float) -> None:
+        if self.event_seq is not None:
+            self.connected.set()
 
     @property
     def over(self) -> bool:
@@ -593,7 +595,7 @@ class WatchPage(SocketPage):
     def add_frames(self, frames: list[dict[str, Any]], now: float) -> None:
         self.frames += len(frames)
         if frames:
-            self.over = self.over or bool(frames[-1]["state"].get("over"))
+            self.over = self.over or bool(frames[-1].get("state", {}).get("over"))
             self.seq = max(self.seq, frames[-1]["seq"])
             self.game.held(self, self.seq, now)
 
@@ -608,16 +610,11 @@ class WatchPage(SocketPage):
         if kind == "event":
             self.on_event_seq(msg["seq"])
         elif kind == "view":
-            frames = msg.get("frames") or []
-            self.frames += len(frames)
             self.over = self.over or msg.get("status") not in (None, "running")
-            # The page shows what its frames reach; a view that brings none is a protocol fault.
-            seq = frames[-1]["seq"] if frames else msg["seq"]
-            if seq > self.seq:
-                if not frames:
-                    self.ctx.stats.other_messages["watch:view_without_frames"] += 1
-                self.seq = seq
-                self.game.held(self, seq, now)
+            self.add_frames(msg.get("frames") or [], now)
+            # A resume's view brings no frames: the page fetches what its frames miss.
+            if msg["seq"] > self.seq:
+                self.ctx.spawn(self.refresh())
         elif kind == "state":
             self.event_seq = msg["seq"]
             self.ctx.spawn(self.refresh())  # frames from the count it has up to the state's seq
@@ -832,7 +829,7 @@ class BrowserGame:
         if self.ctx.cfg.client == "old":
             page.refresh_soon()  # game.js does this
         else:
-            page.reload = True
+            page.send({"type": "sync"})  # the new protocol's way to a current `view`
 
     # -- the schedule --
 
