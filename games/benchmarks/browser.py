@@ -456,16 +456,19 @@ class SocketPage:
         if seq > self.event_seq + 1:
             now = time.monotonic()
             if self.resumes:
-                if now - self.resume_asked_at > RESUME_RETRY_S:
-                    self.ctx.stats.seq_gaps += 1
-                    self.resume_asked_at = now
-                    self.send({"type": "resume", "after": self.event_seq})
+                self.ask_resume(now)
                 return False
             self.ctx.stats.seq_gaps += 1
         self.event_seq = seq
         self.resume_asked_at = -math.inf
         self.game.saw_event(seq)
         return True
+
+    def ask_resume(self, now: float) -> None:
+        if now - self.resume_asked_at > RESUME_RETRY_S:
+            self.ctx.stats.seq_gaps += 1
+            self.resume_asked_at = now
+            self.send({"type": "resume", "after": self.event_seq})
 
     async def close(self) -> None:
         self.closing = True
@@ -515,6 +518,9 @@ class SeatPage(SocketPage):
             if self.on_event_seq(msg["seq"]) and self.ctx.cfg.client == "old":
                 self.refresh_soon()
         elif kind == "view":
+            if self.event_seq is not None and msg["seq"] > self.event_seq:
+                self.ask_resume(now)  # live.js: some of its events never came
+                return
             self.hold(msg["seq"], msg, now)
         elif kind == "state":
             self.event_seq = msg["seq"]
@@ -611,10 +617,14 @@ class WatchPage(SocketPage):
             self.on_event_seq(msg["seq"])
         elif kind == "view":
             self.over = self.over or msg.get("status") not in (None, "running")
-            self.add_frames(msg.get("frames") or [], now)
-            # A resume's view brings no frames: the page fetches what its frames miss.
-            if msg["seq"] > self.seq:
-                self.ctx.spawn(self.refresh())
+            frames = msg.get("frames") or []
+            if frames:
+                if frames[0].get("step", self.frames) > self.frames:
+                    self.ctx.spawn(self.refresh())  # a push was lost: read the frames it had
+                else:
+                    self.add_frames([f for f in frames if f.get("step", self.frames) >= self.frames], now)
+            elif msg["seq"] > self.seq:
+                self.ctx.spawn(self.refresh())  # a resume's view brings no frames
         elif kind == "state":
             self.event_seq = msg["seq"]
             self.ctx.spawn(self.refresh())  # frames from the count it has up to the state's seq
