@@ -88,6 +88,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--rounds", type=int, default=2, help="with --compare-ref: old/new pairs")
         parser.add_argument(
+            "--spectator-every",
+            type=int,
+            default=4,
+            help="browser mix: a watch page on every Nth game (0: none)",
+        )
+        parser.add_argument(
+            "--players-per-lobby-watcher",
+            type=int,
+            default=10,
+            help="browser mix: one lobby page per N players (0: none)",
+        )
+        parser.add_argument(
             "--http-db",
             choices=["close", "persistent"],
             default="close",
@@ -145,6 +157,8 @@ class Command(BaseCommand):
             route=options["route"],
             server_env=tuple((key, value) for key, _, value in pairs),
             http_db=options["http_db"],
+            spectator_every=options["spectator_every"],
+            players_per_lobby_watcher=options["players_per_lobby_watcher"],
             **extra,
         )
         ref = options["compare_ref"]
