@@ -758,7 +758,10 @@ class BrowserGame:
         watch_server: tuple[str, str] | None,
         rng: random.Random,
     ) -> None:
-        self.ctx, self.game_id, self.rng = ctx, spec.game_id, rng
+        self.ctx, self.game_id = ctx, spec.game_id
+        # Two streams: the schedule is then the same for every run with one seed, whatever the
+        # games' choices (old and new clients see `legal` in their own orders).
+        self.gaps, self.choices = random.Random(rng.random()), random.Random(rng.random())
         self.seats = [SeatPage(self, s, spec.tokens[s], *seat_servers[s]) for s in range(SEATS)]
         self.watch = WatchPage(self, *watch_server) if watch_server else None
         self.pages: list[SocketPage] = [*self.seats, *([self.watch] if self.watch else [])]
@@ -861,7 +864,7 @@ class BrowserGame:
         if page is None:
             return
         self.n += 1
-        command = {k: v for k, v in self.rng.choice(page.legal).items() if k != "seat"}
+        command = {k: v for k, v in self.choices.choice(page.legal).items() if k != "seat"}
         cmd_id = f"b{self.game_id}-{self.n}"
         if not page.command({"type": "command", "cmd_id": cmd_id, **command}):
             return
@@ -881,7 +884,7 @@ class BrowserGame:
 
     async def drive(self, start: float, end: float) -> None:
         rate = 1.0 / self.ctx.cfg.mean_gap
-        due = start + self.rng.expovariate(rate)
+        due = start + self.gaps.expovariate(rate)
         while due < end:
             delay = due - time.monotonic()
             if delay > 0:
@@ -891,7 +894,7 @@ class BrowserGame:
                     self.ctx.stats.scheduled += 1
                 self.queue.append(due)
                 self.try_send(time.monotonic())
-            due += self.rng.expovariate(rate)
+            due += self.gaps.expovariate(rate)
         window = self.ctx.window
         self.ctx.stats.left_queued += sum(1 for t in self.queue if window[0] <= t < window[1])
         self.queue.clear()  # the window is over: nothing more is sent
