@@ -1059,7 +1059,7 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
     connection.close()
     write(
         f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker from "
-        f"{cfg.code_label} ({cfg.client} browser client) ..."
+        f"{cfg.code_label}, {cfg.client} browser client ..."
     )
     with live_stack(
         database_url=cfg.database_url,
