@@ -21,7 +21,7 @@ from .publish import game_group, user_group
 from .push import SEAT_CONTROL_EVENTS, push_part
 from .selectors import game_events_for, game_view, presence_of
 from .services.commands import game_command_submit
-from .services.presence import presence_connect, presence_disconnect
+from .services.presence import game_mark_watched, presence_connect, presence_disconnect
 from .services.seats import seat_reclaim
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
@@ -84,6 +84,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.seat is not None:
             # Counted before accept, so a disconnect can never be handled before its connect.
             await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
+        elif self.frames:
+            await db(game_mark_watched)(game_id=self.game.pk)
         await self.accept()
         after = _after_from(self.scope)
         if after is None:

@@ -107,6 +107,9 @@ class Game(models.Model):
     # When the game's one pending countdown task fires. A later deadline needs no task of its own:
     # that task, finding the deadline moved, arms itself again for it.
     timer_armed_for = models.DateTimeField(null=True, blank=True)
+    # Until when a watch page is open on the game: while it is, each move's push also carries the
+    # spectators' replay frames (they cost more than everything else a push carries).
+    watched_until = models.DateTimeField(null=True, blank=True)
     replay_key = models.CharField(max_length=32, unique=True, default=new_token)
     # Set by moderators: a hidden replay answers 404 to all but its players and moderators.
     replay_hidden = models.BooleanField(default=False)

@@ -27,8 +27,12 @@ def push_message(
     bot_seats: Collection[int],
     names: Sequence[str],
     presence: list[dict[str, Any]] | None = None,
+    frames: bool = True,
 ) -> dict[str, Any]:
     """The channel-layer message of one move: its raw events and every viewer's part.
+
+    `frames`: include the spectators' replay frames (a watch page is open on the game); they cost
+    more than the rest together, so a game nobody watches goes without.
 
     `before` is the state before the first of `appended` (None for a game's first events), `after`
     the state after the last; `bot_seats` are the seats a bot plays now (no legal commands are sent
@@ -39,11 +43,13 @@ def push_message(
         {"view": view_for(after, seat), "legal": [] if seat in bot_seats else legal_commands(after, seat)}
         for seat in range(after.players)
     ]
-    frames = []
-    state = before
-    for seq, event in appended:
-        state = apply(state, event)
-        frames.append(frame_at(seq - 1, seq, event, state, names, None))
+    spectator: dict[str, Any] = {"view": view_for(after, None)}
+    if frames:
+        spectator["frames"] = []
+        state = before
+        for seq, event in appended:
+            state = apply(state, event)
+            spectator["frames"].append(frame_at(seq - 1, seq, event, state, names, None))
     message: dict[str, Any] = {
         "type": "game.push",
         "events": [{"seq": seq, "event": e} for seq, e in appended],
@@ -52,7 +58,7 @@ def push_message(
         "deadline": deadline,
         "awaiting": {"seat": awaiting.seat, "kind": awaiting.kind.value} if awaiting else None,
         "seats": seats,
-        "spectator": {"view": view_for(after, None), "frames": frames},
+        "spectator": spectator,
     }
     if presence is not None:
         message["presence"] = presence
@@ -64,7 +70,7 @@ def push_part(message: dict[str, Any], seat: int | None, *, frames: bool = False
     if seat is None:
         part = message["spectator"]
         out = {"view": part["view"], "legal": []}
-        if frames:
+        if frames and "frames" in part:
             out["frames"] = part["frames"]
     else:
         out = dict(message["seats"][seat])

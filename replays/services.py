@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.models import Game
+from games.services.presence import game_mark_watched
 from harehra_site.errors import ServiceError
 
 from .models import Watcher
@@ -28,5 +29,6 @@ def watcher_beat(*, game: Game, client_id: object, leaving: bool = False) -> int
         Watcher.objects.filter(game=game, client_id=client_id).delete()
     else:
         Watcher.objects.update_or_create(game=game, client_id=client_id, defaults={"last_seen": now})
+        game_mark_watched(game_id=game.pk)
     Watcher.objects.filter(game=game, last_seen__lt=now - WATCHER_TTL * 4).delete()
     return watcher_count(game)

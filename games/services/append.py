@@ -114,6 +114,7 @@ def _after_commit(
 ) -> None:
     game_id, replay_key, seq, status = game.pk, game.replay_key, game.last_seq, str(game.status)
     deadline = game.deadline_at.isoformat() if game.deadline_at else None
+    frames = game.watched_until is not None and game.watched_until > timezone.now()
     seat_control = before is None or any(e["type"] in SEAT_CONTROL_EVENTS for _, e in appended)
 
     def publish() -> None:
@@ -125,8 +126,9 @@ def _after_commit(
             status=status,
             deadline=deadline,
             bot_seats=bot_seats,
-            names=seat_names(game_id),
+            names=seat_names(game_id) if frames else (),
             presence=presence_of(game_id) if seat_control else None,
+            frames=frames,
         )
         publish_game_push(game_id, message)
 

@@ -6,11 +6,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from ..followups import followups_check_away
-from ..models import GameSeat, GameStatus
+from ..models import Game, GameSeat, GameStatus
 from ..publish import publish_game_meta
 from ..selectors import presence_of
 from .append import game_lock
@@ -75,3 +75,15 @@ def seat_mark_away(*, game_id: int, seat: int) -> bool:
         if taken:
             _announce(game_id)
         return taken
+
+
+WATCHED_FOR = timedelta(seconds=40)
+
+
+def game_mark_watched(*, game_id: int) -> None:
+    """A watch page is open on the game: its pushes carry replay frames for a while. Written at
+    most once per half period, so heartbeats rarely touch the game row."""
+    now = timezone.now()
+    Game.objects.filter(pk=game_id, status=GameStatus.RUNNING).filter(
+        Q(watched_until__isnull=True) | Q(watched_until__lt=now + WATCHED_FOR / 2)
+    ).update(watched_until=now + WATCHED_FOR)

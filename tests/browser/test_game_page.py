@@ -225,7 +225,8 @@ def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(
     site: Any, browser: Any, screenshots: Path
 ) -> None:
     """After the page has loaded, the game is played to its end with no HTTP request per move: the
-    page renders every move from what its socket pushes (a card's picture may load once)."""
+    page renders every move from what its socket pushes. Only card pictures are asked for again
+    as cards are drawn, and those are static files the browser may keep (Cache-Control)."""
     base = site.url(0)
     name = f"erin{int(time.time()) % 100000}"
     _, game = start_against_bots(base, name, bots=2)
@@ -234,6 +235,8 @@ def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(
     sign_in(page, base, name)
     requests: list[tuple[str, str]] = []
     page.on("request", lambda r: requests.append((r.resource_type, r.url)))
+    kept: dict[str, str] = {}
+    page.on("response", lambda r: kept.__setitem__(r.url, r.headers.get("cache-control", "")))
     page.goto(f"{base}/games/{game}/")
     first = wait_loaded(page)
     page.wait_for_load_state("networkidle")
@@ -253,6 +256,7 @@ def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(
     during = requests[loaded:]
     assert [url for kind, url in during if kind != "image"] == []
     pictures = [url for kind, url in during if kind == "image"]
-    assert all("/static/cards/" in url for url in pictures)
-    assert len(pictures) == len(set(pictures)) <= 12  # each card's picture at most once
+    assert all("/static/cards/" in url and url.endswith(".svg") for url in pictures)
+    assert len(set(pictures)) <= 12
+    assert all("max-age=" in kept[url] and "max-age=0" not in kept[url] for url in pictures)
     page.close()

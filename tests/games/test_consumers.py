@@ -158,6 +158,7 @@ def test_with_batch_one_push_arrives_as_one_frame_holding_its_messages_in_order(
         assert seqs == list(range(state["seq"] + 1, last + 1)) and len(seqs) >= 2
         assert [m["type"] for m in messages][-2:] == ["deadline", "view"]
         assert messages[-1]["seq"] == last and messages[-1]["view"]["hand"] is None  # a spectator's view
+        assert "frames" not in messages[-1]  # asked for by watch pages only
         assert all("hand" not in m.get("event", {}) for m in messages)
         await mover.disconnect()
         await watcher.disconnect()
