@@ -81,7 +81,7 @@ def test_bench_live_browser_mix(tmp_path: Path, client: str) -> None:
     s = result.stats
     assert s.sent > 0
     assert s.completed > 0, "no move reached every page of its table (4 seats and the watch page)"
-    assert not s.errors and not s.http_errors and not s.seq_gaps and not s.unfinished
+    assert not s.errors and not s.http_errors and not s.seq_gaps and not s.unfinished, "\n".join(result.lines)
     if client == "new":
         assert s.http["game"] == 0 and s.http["frames"] == 0, "the pages render from the pushes alone"
     else:
