@@ -20,11 +20,12 @@ function rowFrom(html) {
 function placeRow(id, html) {
   const list = root.querySelector(".table-list");
   const old = list.querySelector(`:scope > li[data-table="${id}"]`);
-  const key = old ? focusKey(old) : null;
   if (html === null) {
     old?.remove();
   } else if (old) {
     const row = rowFrom(html);
+    if (row.outerHTML === old.outerHTML) return;
+    const key = focusKey(old);
     old.replaceWith(row);
     restoreFocus(row, key);
   } else {
@@ -37,12 +38,21 @@ function placeRow(id, html) {
   showEmpty();
 }
 
-liveSocket(root.dataset.socket, (m) => {
-  if (m.type === "lobby") {
-    const key = focusKey(root);
-    root.innerHTML = m.html;
-    restoreFocus(root, key);
-  } else if (m.type === "table") {
-    placeRow(m.table, m.html);
+// The whole list, on every (re)connect: only the rows that differ are touched, so a resync that
+// finds nothing new moves no focus and makes a screen reader announce nothing.
+function syncAll(html) {
+  const t = document.createElement("template");
+  t.innerHTML = html;
+  const fresh = Array.from(t.content.querySelector(".table-list").children);
+  const listed = new Set(fresh.map((li) => li.dataset.table));
+  for (const li of Array.from(root.querySelector(".table-list").children)) {
+    if (!listed.has(li.dataset.table)) li.remove();
   }
+  for (const li of fresh) placeRow(Number(li.dataset.table), li.outerHTML);
+  showEmpty();
+}
+
+liveSocket(root.dataset.socket, (m) => {
+  if (m.type === "lobby") syncAll(m.html);
+  else if (m.type === "table") placeRow(m.table, m.html);
 });

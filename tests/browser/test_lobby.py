@@ -147,3 +147,34 @@ def test_the_table_page_updates_on_each_change_and_takes_a_seated_player_to_the_
     dora.wait_for_url(f"{base}/games/{game}/", timeout=3000)  # seated: taken to the game
     guest.wait_for_selector(f"a[href='/games/{game}/']:has-text('Watch the game')", timeout=2000)
     assert guest.evaluate("window.notReloaded") is True  # a spectator stays and is offered the game
+
+
+def test_a_lobby_that_lost_its_socket_catches_up_when_it_reconnects(site: Any, browser: Any) -> None:
+    base = site.url()
+    eve, fay = person("eve_lobby"), person("fay_lobby")
+    gone = api(base, eve, "/api/tables/", {"seats": 2})["id"]
+    page, requests, _ = watched_page(browser)
+    # The socket is real, but while `offline` holds the server's messages never reach the page.
+    link: dict[str, Any] = {"offline": False, "routes": []}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: None if link["offline"] else ws.send(message))
+        link["routes"].append(ws)
+
+    page.route_web_socket("**/ws/lobby/", route)
+    page.goto(f"{base}/lobby/")
+    page.wait_for_selector(f"li.table-item[data-table='{gone}']")
+    wait_until(page, lambda: len(link["routes"]) == 1)
+
+    link["offline"] = True
+    api(base, eve, f"/api/tables/{gone}/leave/")  # closes: its row must go
+    new = api(base, fay, "/api/tables/", {"seats": 4})["id"]  # created: its row must come
+    page.wait_for_timeout(500)
+    assert page.is_visible(f"li.table-item[data-table='{gone}']")  # missed, as a lost socket would
+    link["offline"] = False
+    link["routes"][0].close(code=4000, reason="gone")  # any close but 4403: the page reconnects
+
+    page.wait_for_selector(f"li.table-item[data-table='{new}']", timeout=5000)
+    page.wait_for_selector(f"li.table-item[data-table='{gone}']", state="detached", timeout=2000)
+    assert len(link["routes"]) == 2 and page_fetches(requests) == [f"{base}/lobby/"]
