@@ -56,7 +56,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", _lobby_context(TableCreateForm()))
+    # ?fragment=1: the list alone, as the lobby socket sends it, for a client without the socket.
+    template = "games/_lobby_tables.html" if request.GET.get("fragment") else "games/lobby.html"
+    return render(request, template, _lobby_context(TableCreateForm()))
 
 
 def _lobby_context(form: TableCreateForm) -> dict[str, Any]:
