@@ -32,23 +32,26 @@ export function liveSocket(path, onMessage, onRefused = () => {}) {
   connect();
 }
 
-// Replacing markup drops the focus: put it back on the same control in the new markup.
+// Replacing markup drops the focus: put it back on the same control in the new markup (a form's
+// button by the form's action and seat, a link by its address).
+function controlKey(el) {
+  if (el.tagName === "FORM") {
+    return "form|" + el.getAttribute("action") + "|" + (el.querySelector("[name=seat]")?.value ?? "");
+  }
+  return "href|" + el.getAttribute("href");
+}
+
 export function focusKey(root) {
   const a = document.activeElement;
   if (!a || !root.contains(a)) return null;
-  const form = a.closest("form");
-  if (form) return "form|" + form.getAttribute("action") + "|" + (form.querySelector("[name=seat]")?.value ?? "");
-  return a.getAttribute("href") ? "href|" + a.getAttribute("href") : null;
+  const control = a.closest("form") ?? a.closest("a[href]");
+  return control ? controlKey(control) : null;
 }
 
 export function restoreFocus(root, key) {
   if (!key) return;
   for (const el of root.querySelectorAll("form, a[href]")) {
-    const k =
-      el.tagName === "FORM"
-        ? "form|" + el.getAttribute("action") + "|" + (el.querySelector("[name=seat]")?.value ?? "")
-        : "href|" + el.getAttribute("href");
-    if (k === key) {
+    if (controlKey(el) === key) {
       (el.tagName === "FORM" ? el.querySelector("button") : el)?.focus();
       return;
     }

@@ -16,7 +16,10 @@ async function refresh() {
     do {
       again = false;
       try {
-        const r = await fetch(root.dataset.fragment, { headers: { "X-Requested-With": "fetch" }, cache: "no-store" });
+        const r = await fetch(root.dataset.fragment, {
+          headers: { "X-Requested-With": "fetch" },
+          cache: "no-store",
+        });
         if (r.ok) {
           const html = await r.text();
           const key = focusKey(root);

@@ -85,8 +85,10 @@ def test_the_lobby_shows_tables_as_they_change_without_reload_or_polling(
     assert "ann_lobby" in page.inner_text(row)
     api(base, bob, f"/api/tables/{first}/join/")
     page.wait_for_selector(f"{row} >> text=bob_lobby", timeout=2000)
+    page.focus(f"{row} h3 a")  # a keyboard user on the row when it changes keeps their place
     api(base, ann, f"/api/tables/{first}/add-bot/")
     page.wait_for_selector(f"{row} >> text=Bot 3", timeout=2000)
+    assert page.evaluate("document.activeElement.getAttribute('href')") == f"/tables/{first}/"
     game = api(base, ann, f"/api/tables/{first}/start/")["current_game"]
     page.wait_for_selector(f"{row} a[href='/watch/{game}/']", timeout=2000)
     second = api(base, cat, "/api/tables/", {"seats": 2})["id"]
@@ -135,9 +137,12 @@ def test_the_table_page_updates_on_each_change_and_takes_a_seated_player_to_the_
     dora.wait_for_timeout(IDLE_MS)
     assert page_fetches(dora_requests) == [] and page_fetches(guest_requests) == []
 
+    dora.focus("form[action$='/leave/'] button")
     api(base, host, f"/api/tables/{tid}/add-bot/", {"seat": 2})
     for page in (dora, guest):
         page.wait_for_selector(".seat-card[data-seat='2'] >> text=Bot 3", timeout=2000)
+    focused = "document.activeElement.closest('form')?.getAttribute('action')"
+    assert dora.evaluate(focused) == f"/tables/{tid}/leave/"  # the panel was replaced, not the focus
     fetched = page_fetches(dora_requests)
     assert len(fetched) == 1 and fetched[0].endswith(f"/tables/{tid}/?fragment=1"), fetched
     assert page_fetches(guest_requests) == [f"{base}/tables/{tid}/?fragment=1&invite={invite}"]
