@@ -18,7 +18,7 @@ from .access import access_game_view
 from .engine import event_for
 from .models import Game
 from .publish import game_group, user_group
-from .seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+from .push import SEAT_CONTROL_EVENTS, push_part
 from .selectors import game_events_for, game_view, presence_of
 from .services.commands import game_command_submit
 from .services.presence import presence_connect, presence_disconnect
@@ -63,6 +63,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         # With ?batch=1 the messages one push (or one resume) makes go out as one frame, a JSON
         # array: a move makes several events and a deadline, and each frame costs both ends.
         self.batch = _flag_from(self.scope, "batch")
+        # With ?frames=1 a spectator's pushes also carry the replay frames of the new events (the
+        # watch page draws them); the game page needs only the view.
+        self.frames = _flag_from(self.scope, "frames")
+        self.view_seq = 0  # the seq of the last view this socket was sent
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
         try:
@@ -144,6 +148,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "pong"})
         elif kind == "reclaim":
             await self.on_reclaim()
+        elif kind == "sync":
+            await self.send_view()
         else:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
@@ -174,11 +180,31 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def send_state(self) -> None:
         data = await db(game_view)(self.game, self.user)
-        self.last_seq = data["seq"]
+        self.last_seq = self.view_seq = data["seq"]
         await self.send_json({"type": "state", **data})
 
+    async def send_view(self) -> None:
+        """The viewer's view and legal commands as they are now, read from the database: after a
+        resume or on request, when no push carries them."""
+        data = await db(game_view)(self.game, self.user)
+        self.view_seq = data["seq"]
+        view = data["view"]
+        awaiting = None if view["over"] else view["awaiting"]
+        await self.send_json(
+            {
+                "type": "view",
+                "seq": data["seq"],
+                "status": data["status"],
+                "deadline": data["deadline"],
+                "awaiting": awaiting,
+                "view": view,
+                "legal": data["legal"],
+            }
+        )
+
     async def resume(self, after: int) -> None:
-        """Exactly the events after `after`, in order; or one fresh state when that is simpler."""
+        """Exactly the events after `after`, in order, then the view they lead to; or one fresh
+        state when that is simpler."""
         events = await db(game_events_for)(self.game, self.user, after)
         if len(events) > RESUME_AS_STATE_AFTER:
             await self.send_state()
@@ -188,6 +214,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             for item in events:
                 await self.deliver(item["seq"], item["event"], filtered=True)
+            if any(item["event"]["type"] in SEAT_CONTROL_EVENTS for item in events):
+                await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
+            await self.send_view()
         finally:
             await self._release()
 
@@ -198,10 +227,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if "deadline" in event:
             awaiting = _awaited(event)
             await self.send_json({"type": "deadline", "seq": seq, "deadline": event["deadline"], **awaiting})
-        if event["type"] in (SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED):
-            await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
-    async def game_events(self, message: dict[str, Any]) -> None:
+    async def game_push(self, message: dict[str, Any]) -> None:
+        """One move: its events as this viewer may see them, then everything the page needs to
+        render and act, taken from what the writer computed once for every viewer."""
         self._hold()
         try:
             for item in message["events"]:
@@ -213,6 +242,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                     if seq <= self.last_seq:
                         continue
                 await self.deliver(seq, item["event"])
+            if "presence" in message:
+                await self.send_json({"type": "presence", "seats": message["presence"]})
+            if message["seq"] > self.view_seq:  # a resume may have sent a newer view already
+                self.view_seq = message["seq"]
+                await self.send_json(push_part(message, self.seat, frames=self.frames))
         finally:
             await self._release()
 

@@ -75,12 +75,6 @@ def forget_states() -> None:
     _STATE_CACHE.clear()
 
 
-def append_events(game: Game, events: list[Event], actor_id: int | None) -> list[tuple[int, Event]]:
-    """Write `events` after `game.last_seq`; the caller holds the game's row lock."""
-    sql.insert_events(game.pk, game.last_seq + 1, events, actor_id)
-    return number_events(game, events)
-
-
 def number_events(game: Game, events: list[Event]) -> list[tuple[int, Event]]:
     """Give `events` the seqs after `game.last_seq` and move it on; the caller writes them
     (with the game row) before it commits."""

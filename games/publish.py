@@ -11,7 +11,6 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from .engine import Event
 from .selectors import lobby_change
 
 log = logging.getLogger(__name__)
@@ -65,12 +64,14 @@ def _send(group: str, message: dict[str, Any]) -> None:
         log.exception("could not publish to %s", group)
 
 
-def publish_game_events(game_id: int, events: list[tuple[int, Event]]) -> None:
-    """Consumers filter each event for their own viewer before it reaches a socket."""
-    _send(
-        game_group(game_id),
-        {"type": "game.events", "events": [{"seq": seq, "event": e} for seq, e in events]},
-    )
+def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
+    """One move to every socket of the game; each consumer takes its own viewer's part."""
+    _send(game_group(game_id), message)
+
+
+def publish_next_game(game_id: int, next_game_id: int) -> None:
+    """The table's next game has started: the sockets of the game before it are told where to go."""
+    _send(game_group(game_id), {"type": "game.meta", "kind": "next_game", "data": {"game": next_game_id}})
 
 
 def publish_game_meta(game_id: int, kind: str, data: dict[str, Any]) -> None:

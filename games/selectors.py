@@ -70,7 +70,7 @@ def table_current_game(table: Table) -> Game | None:
     return table.games.order_by("-number").first()
 
 
-def seat_labels(game: Game) -> list[dict[str, Any]]:
+def seat_labels(game: Game | int) -> list[dict[str, Any]]:
     rows = GameSeat.objects.filter(game=game).select_related("user").order_by("seat")
     return [
         {
@@ -81,6 +81,21 @@ def seat_labels(game: Game) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
+
+
+# A game's seat names are fixed when it is made, so a process reads them once per game.
+_NAMES: dict[int, list[str]] = {}
+_NAMES_SIZE = 4096
+
+
+def seat_names(game_id: int) -> list[str]:
+    names = _NAMES.get(game_id)
+    if names is None:
+        names = [label["name"] for label in seat_labels(game_id)]
+        if len(_NAMES) >= _NAMES_SIZE:
+            _NAMES.pop(next(iter(_NAMES)), None)
+        _NAMES[game_id] = names
+    return names
 
 
 def game_view(game: Game, user: AnyUser) -> dict[str, Any]:

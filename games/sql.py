@@ -285,13 +285,6 @@ def _insert_events(
     return insert(db, game_id, first_seq, events, actor_id)
 
 
-def insert_events(
-    game_id: int, first_seq: int, events: Sequence[dict[str, Any]], actor_id: int | None
-) -> None:
-    db = _db()
-    _run(db, _insert_events(db, game_id, first_seq, events, actor_id))
-
-
 _RECORD_COLUMNS = ("game_id", "user_id", "client_cmd_id", "seat", "first_seq", "last_seq", "created_at")
 
 

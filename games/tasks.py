@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from celery import shared_task
-from django.conf import settings
 
 from .services.autoplay import due_deadlines, game_bot_move, game_deadline_expire, game_timer_fired
 from .services.presence import seat_mark_away, seats_gone_away
@@ -37,11 +36,3 @@ def sweep_deadlines() -> None:
 @shared_task(ignore_result=True)
 def check_away(game_id: int, seat: int) -> None:
     seat_mark_away(game_id=game_id, seat=seat)
-
-
-def schedule_followups(game_id: int, seq: int, *, bot_to_move: bool, timer_at: datetime | None) -> None:
-    """Arm the tasks for the decision awaited at `seq`; each is a no-op once the game moves on."""
-    if bot_to_move:
-        bot_move.apply_async((game_id, seq), countdown=settings.BOT_DELAY_SECONDS)
-    if timer_at is not None:
-        deadline_expire.apply_async((game_id, seq, timer_at.isoformat()), eta=timer_at)

@@ -12,14 +12,11 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.access import access_game_view, access_signed_in
-from games.engine import EventType, apply
-from games.engine.events import event as make_event
-from games.eventlog import append_events, load_state, remember_state, save_snapshot
 from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
-from games.publish import publish_game_events, publish_user_signed_out
+from games.publish import publish_user_signed_out
+from games.services.commands import game_abort as game_command_abort
 from games.services.seats import seat_hand_to_bot
-from games.services.tables import game_finish_table, table_leave
-from games.sql import locked_game
+from games.services.tables import table_leave
 from harehra_site.errors import ServiceError
 
 from .access import access_moderator
@@ -168,34 +165,17 @@ def user_sanction_lift(*, moderator: Any, user: Any, reason: Any) -> int:
 
 
 def game_abort(*, moderator: Any, game: Game, reason: Any) -> int:
-    """End a running game with no winner by appending GameAborted; returns its seq.
+    """End a running game with no winner; returns the seq of its GameAborted event.
 
-    Nothing in the log is edited: the event goes through the same lock, append, snapshot and
-    publish-after-commit as every move, so every client sees it live.
+    Nothing in the log is edited: games appends the event through its one append path, so every
+    client sees it live; the reason stays here, in the audit log.
     """
     access_moderator(moderator, "abort")
     reason = _reason(reason)
     with transaction.atomic():
-        game = locked_game(game.pk)  # table, then game: the one lock order
-        if game.status != GameStatus.RUNNING:
-            raise ServiceError("game_over", "only a running game can be aborted", 409)
-        state = load_state(game)
-        # The reason stays in the audit log: the game's log is public with its replay.
-        aborted = make_event(EventType.GAME_ABORTED)
-        new_state = apply(state, aborted)
-        appended = append_events(game, [aborted], actor_id=moderator.pk)
-        game.status = GameStatus.ABORTED
-        game.result = new_state.result.value if new_state.result else "aborted"
-        game.winner_seat = None
-        game.awaiting_seat, game.awaiting_kind, game.deadline_at = None, "", None
-        game_finish_table(game)  # the table waits for its next game; sets finished_at
-        game.save()
-        save_snapshot(game, new_state)
-        transaction.on_commit(lambda: remember_state(game, new_state))
-        _audit(moderator, AuditAction.ABORT, game, reason)
-        game_id = game.pk
-        transaction.on_commit(lambda: publish_game_events(game_id, appended))
-    return appended[-1][0]
+        seq = game_command_abort(game=game, actor_id=moderator.pk)
+        _audit(moderator, AuditAction.ABORT, Game.objects.get(pk=game.pk), reason)
+    return seq
 
 
 def _replay_set_hidden(moderator: Any, game: Game, hidden: bool, reason: Any) -> Game:

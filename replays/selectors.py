@@ -92,27 +92,37 @@ def build_frames(
             continue
         if step > last:
             break
-        if perspective == ALL:
-            shown = _event_for_all(e)
-            table = _state_for_all(state)
-        else:
-            seat = perspective if isinstance(perspective, int) else None
-            shown = event_for(e, seat)
-            shown.pop("deadline", None)
-            table = view_for(state, seat)
-        top = state.ruleset.max_damage
-        out.append(
-            {
-                "step": step,
-                "seq": seq,
-                "turn_number": state.turn_number,
-                "event": shown,
-                "text": describe(shown, names),
-                "state": table,
-                "capacity": [max(0, top - d) for d in state.damage],
-            }
-        )
+        out.append(frame_at(step, seq, e, state, names, perspective))
     return out
+
+
+def frame_at(
+    step: int,
+    seq: int,
+    e: Mapping[str, Any],
+    state: GameState,
+    names: Sequence[str],
+    perspective: int | str | None,
+) -> dict[str, Any]:
+    """The frame of event `e` (step `step`, seq `seq`), `state` being the state it folded to."""
+    if perspective == ALL:
+        shown = _event_for_all(e)
+        table = _state_for_all(state)
+    else:
+        seat = perspective if isinstance(perspective, int) else None
+        shown = event_for(e, seat)
+        shown.pop("deadline", None)
+        table = view_for(state, seat)
+    top = state.ruleset.max_damage
+    return {
+        "step": step,
+        "seq": seq,
+        "turn_number": state.turn_number,
+        "event": shown,
+        "text": describe(shown, names),
+        "state": table,
+        "capacity": [max(0, top - d) for d in state.damage],
+    }
 
 
 def states_at_each_step(events: Iterable[SeqEvent]) -> list[tuple[int, GameState]]:

@@ -23,9 +23,10 @@ from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 
 from ..engine import GameState, apply, legal_commands, make_ruleset, replay, start_game, step
-from ..eventlog import append_events, forget_states, load_state, remember_state, save_snapshot
+from ..eventlog import forget_states, load_state
 from ..models import Game, GameSeat, Table, TableStatus
-from ..services.commands import game_command_submit, stamp_deadline
+from ..services.append import game_append
+from ..services.commands import game_command_submit
 from ..services.tables import TableSettings, table_create, table_join, table_next_game, table_start
 
 GOAL_P99_MS = 15.0
@@ -311,17 +312,14 @@ def build_long_game(cfg: BenchConfig, prefix: str) -> Game:
         GameSeat.objects.bulk_create(
             [GameSeat(game=game, seat=seat, user_id=user.pk) for seat, user in by_seat.items()]
         )
+        game.table = table
         state: GameState | None = None
         for events in steps:
+            before = state
             for e in events:
                 state = apply(state, e)
             assert state is not None
-            stamp_deadline(game, table, events, state)  # the deadline field real events carry
-            append_events(game, events, actor_id=None)
-        assert state is not None
-        game.save()
-        save_snapshot(game, state)
-        remember_state(game, state)
+            game_append(game, events, before=before, after=state, actor_id=None, bot_seats=())
         table.status = TableStatus.PLAYING
         table.next_shuffler = 1 % table.seats
         table.save(update_fields=["status", "next_shuffler"])

@@ -4,6 +4,7 @@ from .cards import CARD_NAMES, Card
 from .commands import Burn, Command, Discard, Play, React, command_to_dict, parse_command
 from .decide import (
     Shuffle,
+    abort,
     deal,
     decide,
     has_turn_play,
@@ -45,6 +46,7 @@ __all__ = [
     "Ruleset",
     "Shuffle",
     "Volley",
+    "abort",
     "apply",
     "command_to_dict",
     "deal",

@@ -156,6 +156,14 @@ def decide(
     return step(state, command, shuffle)[0]
 
 
+def abort(state: GameState) -> tuple[list[Event], GameState]:
+    """The game called off from outside the rules (by a moderator): it ends with no winner."""
+    if state.over:
+        raise _illegal(ErrorCode.GAME_OVER, "the game is over")
+    events = [event(EventType.GAME_ABORTED)]
+    return events, apply(state, events[0])
+
+
 def step(
     state: GameState, command: Command | Mapping[str, Any], shuffle: Shuffle = keep_order
 ) -> tuple[list[Event], GameState]:

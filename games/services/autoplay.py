@@ -10,11 +10,12 @@ from django.utils import timezone
 
 from harehra_site.errors import ServiceError
 
+from .. import followups
 from ..bots import get_bot
 from ..engine import GameState, legal_commands, view_for
 from ..eventlog import load_state
 from ..models import Game, GameSeat, GameStatus
-from ..sql import locked_game
+from .append import game_lock
 from .commands import CommandOutcome, game_command_submit_for_seat
 from .seats import seat_hand_to_bot
 
@@ -55,7 +56,7 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id).exists():
             return None
-        game = locked_game(game_id)
+        game = game_lock(game_id)
         if (
             game.status != GameStatus.RUNNING
             or game.last_seq != guard_seq
@@ -94,12 +95,10 @@ def game_timer_fired(*, game_id: int, guard_seq: int, armed_for: datetime | None
 
 
 def _timer_rearm(game_id: int, armed_for: datetime) -> None:
-    from .. import tasks
-
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id, status=GameStatus.RUNNING, timer_armed_for=armed_for).exists():
             return
-        game = locked_game(game_id)
+        game = game_lock(game_id)
         deadline = game.deadline_at
         # Same deadline: the task fired early (it never should); the sweep takes that one.
         if game.timer_armed_for != armed_for or deadline is None or deadline == armed_for:
@@ -108,7 +107,7 @@ def _timer_rearm(game_id: int, armed_for: datetime) -> None:
         game.save(update_fields=["timer_armed_for"])
         seq = game.last_seq
         transaction.on_commit(
-            lambda: tasks.schedule_followups(game_id, seq, bot_to_move=False, timer_at=deadline)
+            lambda: followups.followups_send(game_id, seq, bot_to_move=False, timer_at=deadline)
         )
 
 

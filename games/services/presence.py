@@ -9,9 +9,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from ..models import Game, GameSeat, GameStatus
+from ..followups import followups_check_away
+from ..models import GameSeat, GameStatus
 from ..publish import publish_game_meta
 from ..selectors import presence_of
+from .append import game_lock
 from .seats import seat_hand_to_bot
 
 
@@ -44,9 +46,7 @@ def presence_disconnect(*, game_id: int, seat: int) -> None:
 
 
 def _check_later(game_id: int, seat: int) -> None:
-    from ..tasks import check_away
-
-    check_away.apply_async((game_id, seat), countdown=settings.AWAY_GRACE_SECONDS + 0.5)
+    followups_check_away(game_id, seat, countdown=settings.AWAY_GRACE_SECONDS + 0.5)
 
 
 def seats_gone_away() -> list[tuple[int, int]]:
@@ -67,7 +67,7 @@ def seat_mark_away(*, game_id: int, seat: int) -> bool:
     """A bot takes the seat, if its person is still gone (checked again under the lock)."""
     cutoff = timezone.now() - timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = game_lock(game_id)
         row = GameSeat.objects.get(game=game, seat=seat)
         if row.connections or row.disconnected_at is None or row.disconnected_at > cutoff:
             return False

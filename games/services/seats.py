@@ -7,35 +7,31 @@ from django.db import transaction
 from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_game_seat
-from ..eventlog import append_events
+from ..eventlog import load_state
 from ..models import Game, GameSeat, GameStatus
-from ..publish import publish_game_events
 from ..seat_events import seat_reclaimed, seat_taken_by_bot
+from .append import game_append, game_lock
 
 
 def seat_hand_to_bot(*, game: Game, seat: int, reason: str) -> bool:
     """A bot takes `seat` (away, timed out, left or banned); False when one already plays it.
 
-    The caller holds a transaction; the game row is locked here so the log stays gap-free.
+    The caller holds a transaction; the game is locked here (table, then game) if it isn't yet.
     """
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = game_lock(game.pk)
     if game.status != GameStatus.RUNNING:
         return False
     if not GameSeat.objects.filter(game=game, seat=seat, bot_playing=False).update(bot_playing=True):
         return False
-    appended = append_events(game, [seat_taken_by_bot(seat, reason)], actor_id=None)
-    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-    from .commands import after_commit_followups
-
-    after_commit_followups(game)
-    game.save(update_fields=["last_seq", "timer_armed_for"])
+    state = load_state(game)
+    game_append(game, [seat_taken_by_bot(seat, reason)], before=state, after=state, actor_id=None)
     return True
 
 
 def seat_reclaim(*, game: Game, user: AnyUser) -> int:
     """The seat's person takes it back from the bot and plays on from where it stands."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = game_lock(game.pk)
         seat = access_game_seat(game, user)
         if game.status != GameStatus.RUNNING:
             raise ServiceError("game_over", "the game is over", 409)
@@ -45,11 +41,7 @@ def seat_reclaim(*, game: Game, user: AnyUser) -> int:
         row.bot_playing = False
         row.missed_deadlines = 0
         row.save(update_fields=["bot_playing", "missed_deadlines"])
-        appended = append_events(game, [seat_reclaimed(seat)], actor_id=user.pk)
-        transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-        # The new seq makes an armed bot task stale: wake the bots again if one must move.
-        from .commands import after_commit_followups
-
-        after_commit_followups(game)
-        game.save(update_fields=["last_seq", "timer_armed_for"])
+        # The new seq makes an armed bot task stale; the append wakes the bots again if one must move.
+        state = load_state(game)
+        game_append(game, [seat_reclaimed(seat)], before=state, after=state, actor_id=user.pk)
     return seat

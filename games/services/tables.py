@@ -5,16 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
 
 from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..engine import EngineError, make_ruleset, replay, start_game
-from ..eventlog import append_events, remember_state, save_snapshot
 from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
-from ..publish import publish_game_events, publish_table_changed
-from .commands import after_commit_followups, stamp_deadline
+from ..publish import publish_next_game, publish_table_changed
+from .append import game_append
 from .seats import seat_hand_to_bot
 from .shuffle import system_shuffle
 
@@ -209,25 +207,13 @@ def _game_create(table: Table) -> Game:
             for c in seats
         ]
     )
-    state = replay(events)
-    stamp_deadline(game, table, events, state)
-    appended = append_events(game, events, actor_id=None)
-    transaction.on_commit(lambda: publish_game_events(game.pk, appended))
-    after_commit_followups(game)
-    game.save()
-    save_snapshot(game, state)
-    remember_state(game, state)
+    game.table = table
+    game_append(game, events, before=None, after=replay(events), actor_id=None)
     table.status = TableStatus.PLAYING
     table.next_shuffler = (table.next_shuffler + 1) % table.seats
     table.save(update_fields=["status", "next_shuffler"])
     _changed(table)
+    previous = table.games.filter(number=game.number - 1).values_list("pk", flat=True).first()
+    if previous is not None:
+        transaction.on_commit(lambda: publish_next_game(previous, game.pk))
     return game
-
-
-def game_finish_table(game: Game) -> None:
-    """The game ended: the table waits for its next game, or closes when no person sits there."""
-    people = Seat.objects.filter(table_id=game.table_id, user__isnull=False).exists()
-    status = TableStatus.BETWEEN if people else TableStatus.CLOSED
-    Table.objects.filter(pk=game.table_id).update(status=status)
-    game.finished_at = timezone.now()
-    transaction.on_commit(lambda: publish_table_changed(game.table_id))

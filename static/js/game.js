@@ -72,6 +72,7 @@ const live = new LiveGame(cfg.game, {
     S.status = m.status;
     setDeadline(m.deadline, m.view.awaiting && m.view.awaiting.kind, m.view.awaiting && m.view.awaiting.seat);
     S.ended = m.view.over;
+    if (S.loadedOver === undefined) S.loadedOver = m.view.over;
     S.mode = null;
     S.picked = [];
     loadHistory(m.seq);
@@ -83,7 +84,22 @@ const live = new LiveGame(cfg.game, {
       S.presence[e.seat] = { ...(S.presence[e.seat] || {}), bot_playing: e.type === "SeatTakenByBot" };
     }
     if (e.type === "GameEnded" || e.type === "GameAborted") S.ended = true;
-    refreshSoon();
+  },
+  // Each push ends with this viewer's view and legal commands: the page renders from it alone.
+  onView(m) {
+    if (m.seq < S.seq) return;
+    const turnChanged = JSON.stringify(m.awaiting) !== JSON.stringify(S.view && S.view.awaiting);
+    S.view = m.view;
+    S.legal = m.legal;
+    S.seq = m.seq;
+    S.status = m.status;
+    if (m.deadline && m.awaiting) setDeadline(m.deadline, m.awaiting.kind, m.awaiting.seat);
+    else S.deadline = null;
+    if (turnChanged) {
+      S.mode = null;
+      S.picked = [];
+    }
+    render();
   },
   onDeadline(m) {
     setDeadline(m.deadline, m.kind, m.seat);
@@ -93,13 +109,16 @@ const live = new LiveGame(cfg.game, {
     for (const s of seats) S.presence[s.seat] = s;
     render();
   },
+  onNextGame(m) {
+    if (cfg.seat !== null && m.game !== cfg.game) location.assign(`/games/${m.game}/`);
+  },
   onAck() {
     S.pending = false;
   },
   onError(m) {
     S.pending = false;
     showError(errorWords(m.code, m.detail));
-    refreshSoon();
+    live.send({ type: "sync" }); // the game may have moved on: the socket sends the view as it is
   },
 });
 
@@ -107,51 +126,6 @@ function setDeadline(iso, kind, seat) {
   S.deadline = iso ? Date.parse(iso) : null;
   S.deadlineFor = `${kind}:${seat}`;
   S.deadlineTotal = ((cfg.timers && cfg.timers[kind]) || 30) * 1000;
-}
-
-// After each event, fetch the view and the legal moves afresh (one small GET).
-let refreshTimer = null;
-let refreshing = false;
-let refreshAgain = false;
-function refreshSoon() {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(refresh, 40);
-}
-async function refresh() {
-  if (refreshing) {
-    refreshAgain = true;
-    return;
-  }
-  refreshing = true;
-  try {
-    const r = await fetch(`/api/games/${cfg.game}/`, { cache: "no-store", credentials: "same-origin" });
-    if (r.ok) {
-      const d = await r.json();
-      if (d.seq >= S.seq) {
-        const turnChanged = JSON.stringify(d.view.awaiting) !== JSON.stringify(S.view && S.view.awaiting);
-        S.view = d.view;
-        S.legal = d.legal;
-        S.seq = d.seq;
-        S.seats = d.seats;
-        syncPresence(d.seats);
-        S.status = d.status;
-        if (d.deadline) setDeadline(d.deadline, d.view.awaiting && d.view.awaiting.kind, d.view.awaiting && d.view.awaiting.seat);
-        else S.deadline = null;
-        if (turnChanged) {
-          S.mode = null;
-          S.picked = [];
-        }
-        render();
-      }
-    }
-  } catch {
-    // the socket's reconnect will bring a fresh state
-  }
-  refreshing = false;
-  if (refreshAgain) {
-    refreshAgain = false;
-    refresh();
-  }
 }
 
 async function loadHistory(upto) {
@@ -626,19 +600,20 @@ function renderEnd() {
   }
 }
 
-// When someone starts the next game, seated players are taken to it.
+// When someone starts the next game, seated players are taken to it: the socket says so
+// (onNextGame). One look at the table covers a next game that started before this page loaded.
 function watchNextGame() {
-  if (nextWatch || cfg.seat === null) return;
-  nextWatch = setInterval(async () => {
+  if (nextWatch || cfg.seat === null || !S.loadedOver) return;
+  nextWatch = (async () => {
     try {
       const r = await fetch(`/api/tables/${cfg.table}/`, { cache: "no-store" });
       if (!r.ok) return;
       const t = await r.json();
       if (t.current_game && t.current_game !== cfg.game && t.status === "playing") location.assign(`/games/${t.current_game}/`);
     } catch {
-      // try again on the next tick
+      // the socket still tells when the next game starts
     }
-  }, 1500);
+  })();
 }
 
 function csrf() {

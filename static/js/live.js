@@ -1,5 +1,6 @@
 // The live game socket: keeps the last seq, reconnects with backoff (?after=lastSeq),
-// and asks to resume when it sees a gap. Handlers get only in-order, de-duplicated events.
+// and asks to resume when it sees a gap. Handlers get only in-order, de-duplicated events, and
+// after each push the viewer's own view and legal commands (a "view" message).
 
 export class LiveGame {
   constructor(gameId, handlers) {
@@ -70,8 +71,19 @@ export class LiveGame {
         this.endResume();
         this.h.onEvent(m.seq, m.event);
         break;
+      case "view":
+        if (this.lastSeq === null) return;
+        if (m.seq > this.lastSeq) {
+          this.askResume(); // some of its events never came: the resume brings them and the view
+          return;
+        }
+        this.h.onView(m);
+        break;
       case "deadline":
         this.h.onDeadline(m);
+        break;
+      case "next_game":
+        this.h.onNextGame(m);
         break;
       case "presence":
         this.h.onPresence(m.seats || []);

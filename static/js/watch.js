@@ -1,6 +1,7 @@
 // Watching a live game as a spectator: the table as it is now, a spectator count, and stepping
-// back through the events so far (spectator perspective only). The live socket (/ws/games/<id>/)
-// tells us when something happened; the frames API gives the new frames (never a hidden card).
+// back through the events so far (spectator perspective only). Each push on the live socket
+// (/ws/games/<id>/?frames=1) carries the new frames; the frames API is read only on load and to
+// fill a gap after a reconnect (never a hidden card either way).
 import { ReplayViewer, csrfToken, fetchFrames, readBoot } from "./replay.js";
 
 const gettext = window.gettext || ((s) => s);
@@ -69,24 +70,43 @@ liveButton.addEventListener("click", () => {
   viewer.last();
 });
 
+// Frames a push carried: appended when they follow on; a gap (a push lost while reconnecting)
+// is filled from the frames API once.
+function onPushedFrames(frames) {
+  if (!frames || !frames.length) return;
+  const known = viewer.frames.length;
+  if (frames[0].step > known) {
+    refresh();
+    return;
+  }
+  const wasAtEnd = following;
+  viewer.appendFrames(frames);
+  if (wasAtEnd) viewer.last();
+  if (viewer.frames[viewer.frames.length - 1].state.over) showOver();
+}
+
 function connect() {
   if (over) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const last = viewer.frames[viewer.frames.length - 1].seq;
-  socket = new WebSocket(`${scheme}://${location.host}${boot.socket_path}?after=${last}`);
-  socket.addEventListener("message", (m) => {
+  const ws = new WebSocket(`${scheme}://${location.host}${boot.socket_path}?batch=1&frames=1&after=${last}`);
+  socket = ws;
+  ws.addEventListener("message", (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
-    if (data.type === "event" || data.type === "state") refresh();
+    for (const one of Array.isArray(data) ? data : [data]) {
+      if (one.type === "view" && one.frames) onPushedFrames(one.frames);
+      // A view without frames answers a resume (a reconnect): read what was missed, if anything.
+      else if (one.type === "view" && one.seq > viewer.frames[viewer.frames.length - 1].seq) refresh();
+      else if (one.type === "state") refresh();
+    }
   });
-  socket.addEventListener("close", () => {
+  ws.addEventListener("close", () => {
     socket = null;
     if (!over) setTimeout(connect, 2000);
   });
 }
 connect();
-// A safety net under the socket: a lost push is picked up within a few seconds.
-setInterval(() => { if (!over && (!socket || socket.readyState !== WebSocket.OPEN)) refresh(); }, 5000);
 
 async function beat(leaving = false) {
   try {

@@ -5,18 +5,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import urllib.request
 from typing import Any
 
 import websockets
 
 _ids = itertools.count(1)
-AWAITING_FROM = {
-    "TurnStarted": "seat",
-    "VolleyPending": "target",
-    "SkipPending": "seat",
-    "DiscardRequired": "seat",
-}
 
 
 class LiveClient:
@@ -34,11 +27,11 @@ class LiveClient:
         self.paused = False
         self.resuming = False
         self.duplicates = self.gaps = self.resyncs = 0
-        self.awaited: int | None = None
 
     async def connect(self, ws_base: str, http_base: str) -> None:
         """Connect naming the last seq seen: the server sends exactly the events after it."""
-        query = f"?batch=1&after={self.seq}" + (f"&token={self.token}" if self.token else "")
+        # A spectator asks for replay frames with each push, as the watch page does.
+        query = f"?batch=1&after={self.seq}" + (f"&token={self.token}" if self.token else "&frames=1")
         self.ws = await websockets.connect(
             f"{ws_base}/ws/games/{self.game_id}/{query}", origin="http://localhost"
         )
@@ -80,33 +73,25 @@ class LiveClient:
             kind = m["event"]["type"]
             if kind in ("GameEnded", "GameAborted"):
                 self.over.set()
-                self.awaited = None
-            elif kind in AWAITING_FROM:
-                self.awaited = m["event"][AWAITING_FROM[kind]]
-            if self.awaited == self.seat:
-                await self._act()
+        elif m["type"] == "view":
+            # Everything the page needs comes with the move: it acts from this, never a GET.
+            if m["seq"] == self.seq and m["legal"]:
+                await self._act(m["legal"])
         elif m["type"] == "error":
             self.errors.append(m)
-            if m.get("code") == "stale" and self.awaited == self.seat:
-                self.acted_at = -1
-                await self._act()
+            if m.get("code") == "stale":
+                await self.ws.send(json.dumps({"type": "sync"}))
         elif m["type"] == "state":
             self.resyncs += 1  # the events before it are not replayed: completeness checks will tell
             self.seq = m["seq"]
+            if m["legal"]:
+                await self._act(m["legal"])
 
-    async def _act(self) -> None:
+    async def _act(self, legal: list[dict[str, Any]]) -> None:
         if not self.play or self.paused or self.acted_at == self.seq:
             return
         self.acted_at = self.seq
-        view = await asyncio.to_thread(self._get, f"/api/games/{self.game_id}/")
-        if view["seq"] != self.seq or not view["legal"]:
-            return  # the game moved on (a bot or timer answered): the next event will tell
-        command = {k: v for k, v in view["legal"][-1].items() if k != "seat"}
+        command = {k: v for k, v in legal[-1].items() if k != "seat"}
         await self.ws.send(
             json.dumps({"type": "command", "cmd_id": f"t{next(_ids)}", "expected_seq": self.seq, **command})
         )
-
-    def _get(self, path: str) -> Any:
-        req = urllib.request.Request(self.http + path, headers={"Authorization": f"Token {self.token}"})
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.load(r)

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import tasks
+from games import followups, tasks
 from games.bots import HeuristicBot
 from games.engine import legal_commands, make_ruleset, start_game, step, view_for
 from games.models import Game, GameEvent, GameSeat
@@ -185,7 +185,7 @@ def armed(monkeypatch) -> list[tuple[int, object]]:
         if timer_at is not None:
             calls.append((seq, timer_at))
 
-    monkeypatch.setattr(tasks, "schedule_followups", record)
+    monkeypatch.setattr(followups, "followups_send", record)
     return calls
 
 

@@ -156,12 +156,68 @@ def test_with_batch_one_push_arrives_as_one_frame_holding_its_messages_in_order(
         seqs = [m["seq"] for m in messages if m["type"] == "event"]
         last = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).last_seq)()
         assert seqs == list(range(state["seq"] + 1, last + 1)) and len(seqs) >= 2
-        assert [m["type"] for m in messages][-1] == "deadline"
-        assert all("hand" not in m.get("event", {}) for m in messages)  # a spectator's view
+        assert [m["type"] for m in messages][-2:] == ["deadline", "view"]
+        assert messages[-1]["seq"] == last and messages[-1]["view"]["hand"] is None  # a spectator's view
+        assert all("hand" not in m.get("event", {}) for m in messages)
         await mover.disconnect()
         await watcher.disconnect()
 
     asyncio.run(run())
+
+
+def test_each_socket_gets_its_own_view_and_legal_commands_with_the_move():
+    """What a push carries for a seat is exactly what its page would read from the REST API after
+    the move, and a spectator's frames are the replay's; nobody gets another seat's hand."""
+    from rest_framework.test import APIClient
+
+    game_id, _users, tokens = _setup(3)
+
+    async def run() -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        players = {
+            seat: WebsocketCommunicator(
+                application, f"/ws/games/{game_id}/?batch=1&token={token}", headers=[ORIGIN]
+            )
+            for seat, token in tokens.items()
+        }
+        watcher = WebsocketCommunicator(
+            application, f"/ws/games/{game_id}/?batch=1&frames=1", headers=[ORIGIN]
+        )
+        for comm in [*players.values(), watcher]:
+            assert (await comm.connect())[0]
+            await _drain(comm)
+        mover = players[game.awaiting_seat]
+        await mover.send_json_to({"type": "sync"})
+        synced = next(m for m in await _drain(mover) if isinstance(m, dict) and m["type"] == "view")
+        assert synced["legal"]
+        command = {k: v for k, v in synced["legal"][0].items() if k != "seat"}
+        await mover.send_json_to({"type": "command", "cmd_id": "v1", **command})
+        views = {}
+        for seat, comm in players.items():
+            got = [m for frame in await _drain(comm) for m in (frame if isinstance(frame, list) else [frame])]
+            views[seat] = [m for m in got if m["type"] == "view"][-1]
+        spectator = [
+            m for frame in await _drain(watcher) for m in (frame if isinstance(frame, list) else [frame])
+        ]
+        for comm in [*players.values(), watcher]:
+            await comm.disconnect()
+        return views, [m for m in spectator if m["type"] == "view"][-1]
+
+    views, spectated = asyncio.run(run())
+    game = Game.objects.get(pk=game_id)
+    for seat, pushed in views.items():
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[seat]}")
+        fetched = client.get(f"/api/games/{game_id}/").json()
+        assert pushed["seq"] == fetched["seq"] == game.last_seq
+        assert pushed["view"] == fetched["view"] and pushed["legal"] == fetched["legal"]
+        assert pushed["deadline"] == fetched["deadline"]
+        assert (pushed["legal"] != []) == (seat == game.awaiting_seat)
+        assert pushed["awaiting"] == {"seat": game.awaiting_seat, "kind": game.awaiting_kind}
+    assert spectated["view"]["hand"] is None and spectated["legal"] == []
+    first = spectated["frames"][0]["step"]
+    replay = APIClient().get(f"/api/replays/{game_id}/frames/?perspective=spectator&from={first}").json()
+    assert spectated["frames"] == replay["frames"]
 
 
 def test_foreign_origin_banned_user_and_private_stranger_are_refused():

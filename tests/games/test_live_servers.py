@@ -13,9 +13,11 @@ import redis
 import websockets
 from django.db import connection
 
+from games.engine import event_for, legal_commands, view_for
 from games.eventlog import events_with_seq
 from games.live.stack import database_url, live_stack
 from games.models import Game, GameEvent
+from replays.selectors import build_frames, seat_names, states_at_each_step
 from tests.games.live_client import LiveClient
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
@@ -85,18 +87,36 @@ def _assert_complete(client: LiveClient, game: Game) -> None:
     assert [seq for seq, _ in client.events] == list(range(1, game.last_seq + 1))
 
 
-def _assert_nothing_hidden(client: LiveClient) -> None:
+def _assert_nothing_hidden(client: LiveClient, game: Game) -> None:
+    """No message gives this client more than its own seat's view: every event is filtered for it,
+    and every pushed view, legal list and replay frame is exactly what the engine allows it at that
+    seq (so never another seat's cards or the draw pile's order)."""
     assert client.messages
+    log = events_with_seq(game)
+    states = dict(states_at_each_step(log))
+    names = seat_names(game)
+    views = 0
     for m in client.messages:
         text = json.dumps(m)
+        assert 'draw_pile"' not in text and "hands" not in text, text
         if m["type"] == "state":
             assert m["view"]["seat"] == client.seat and (client.seat is not None or m["view"]["hand"] is None)
         if m["type"] == "event":
             e = m["event"]
+            assert e == event_for(log[m["seq"] - 1][1], client.seat), text
             if e["type"] == "CardsDrawn" and e["seat"] != client.seat:
                 assert "cards" not in e, text
             assert e["type"] != "DrawPileReshuffled" or "cards" not in e, text
-            assert "hands" not in e and "draw_pile" not in e, text
+        if m["type"] == "view":
+            views += 1
+            state = states[m["seq"]]
+            assert m["view"] == view_for(state, client.seat), text
+            allowed = legal_commands(state, client.seat) if client.seat is not None else []
+            assert m["legal"] in ([], allowed), text
+            for frame in m.get("frames", []):
+                assert client.seat is None
+                assert frame == build_frames(log, names, None, frame["step"], frame["step"])[0], text
+    assert views > 0
 
 
 def test_two_humans_on_two_servers_and_two_bots_play_to_the_end(stack):
@@ -120,7 +140,7 @@ def test_two_humans_on_two_servers_and_two_bots_play_to_the_end(stack):
     for c in [*players, spectator]:
         _assert_complete(c, game)
         assert [e["type"] for _, e in c.events] == logged
-        _assert_nothing_hidden(c)
+        _assert_nothing_hidden(c, game)
         assert not [e for e in c.errors if e["code"] not in ("stale", "not_your_turn", "wrong_action")]
     actors = set(GameEvent.objects.filter(game=game).values_list("actor_id", flat=True))
     assert None in actors and len(actors - {None}) == 2  # bots moved, and both people did
@@ -167,7 +187,7 @@ def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
             await asyncio.sleep(0.1)
         taken_seq = b.seq
         back = LiveClient(game.pk, tok_a, seat_a)
-        back.seq, back.events, back.awaited = a.seq, list(a.events), a.awaited
+        back.seq, back.events = a.seq, list(a.events)
         await back.connect(stack.ws_url(1), stack.url(1))
         await back.ws.send(json.dumps({"type": "reclaim"}))
         await _until_over([back, b])
@@ -207,9 +227,7 @@ def test_killing_a_server_mid_game_loses_nothing(stack):
         await asyncio.sleep(1.0)  # the game goes on without b's socket meanwhile
         b.paused = False
         await b.connect(stack.ws_url(0), stack.url(0))  # reconnect to the other process and resume
-        b.acted_at = -1
-        if b.awaited == b.seat:
-            await b._act()
+        b.acted_at = -1  # the resume's view says whether b must decide, and b acts on it
         await _until_over([a, b])
         await asyncio.sleep(0.3)
         await a.close()

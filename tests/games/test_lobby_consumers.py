@@ -9,14 +9,12 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 import games.publish as publish
 from accounts.services import user_token
-from games.models import Visibility
+from games.models import Game, Visibility
 from games.services.tables import (
     TableSettings,
-    game_finish_table,
     table_add_bot,
     table_create,
     table_join,
@@ -25,6 +23,7 @@ from games.services.tables import (
     table_start,
 )
 from harehra_site.asgi import application
+from tests.games.helpers import play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost")]
@@ -91,14 +90,6 @@ def test_a_lobby_socket_gets_the_list_then_each_change_of_a_public_table(make_us
         row = await _row(lobby, table.pk)
         assert row is not None and f'href="/watch/{game.pk}/"' in row and "Game in progress" in row
 
-        def end_game() -> None:
-            with transaction.atomic():
-                game_finish_table(game)  # what the command service calls when a game ends
-
-        await call(end_game)()
-        row = await _row(lobby, table.pk)
-        assert row is not None and "Between games" in row
-
         # The last person leaves a table between games: it closes and leaves the lobby.
         await call(table_leave)(table=earlier, user=host)
         assert await _row(lobby, earlier.pk) is None
@@ -135,26 +126,55 @@ def test_a_change_is_rendered_once_however_many_lobbies_watch(
     asyncio.run(run())
 
 
-def test_a_private_table_never_reaches_the_lobby(make_user: Any) -> None:
-    host, guest = make_user(), make_user()
+def _by_seat(game_id: int, clients: list[Any], users: list[Any]) -> dict[int, Any]:
+    seats = dict(Game.objects.get(pk=game_id).game_seats.values_list("user_id", "seat"))
+    return {seats[u.pk]: c for u, c in zip(users, clients, strict=True)}
+
+
+def test_a_game_ending_reaches_the_lobby(make_user: Any, client_for: Any) -> None:
+    users = [make_user(), make_user()]
+    clients = [client_for(u) for u in users]
+    game_id = seated_game(clients)
+    table = Game.objects.get(pk=game_id).table
+    by_seat = _by_seat(game_id, clients, users)
+
+    async def run() -> None:
+        lobby = _lobby()
+        first = await _opened(lobby, "lobby")
+        assert f'href="/watch/{game_id}/"' in first["html"]
+        await call(play_to_end)(by_seat, game_id)  # moves reach the game's sockets, not the lobby
+        row = await _row(lobby, table.pk)
+        assert row is not None and "Between games" in row and "/watch/" not in row
+        for user in users:
+            await call(table_leave)(table=table, user=user)
+        assert await _row(lobby, table.pk) is not None  # the host leaves: the other one hosts
+        assert await _row(lobby, table.pk) is None  # the last person leaves: closed
+        assert await lobby.receive_nothing(timeout=0.3)
+        await lobby.disconnect()
+
+    asyncio.run(run())
+
+
+def test_a_private_table_never_reaches_the_lobby(make_user: Any, client_for: Any) -> None:
+    host, guest, other = make_user(), make_user(), make_user()
     hidden_before = table_create(host=host, settings=PRIVATE)
+    clients = [client_for(host), client_for(guest)]
 
     async def run() -> None:
         lobby = _lobby()
         first = await _opened(lobby, "lobby")
         assert f'data-table="{hidden_before.pk}"' not in first["html"]
         assert "No open tables" in first["html"]
-        table = await call(table_create)(host=host, settings=PRIVATE)
+        table = await call(table_create)(host=other, settings=TableSettings(seats=3, visibility="private"))
         await call(table_join)(table=table, user=guest, invite_code=table.invite_code)
-        game = await call(table_start)(table=table, user=host)
-
-        def end_game() -> None:
-            with transaction.atomic():
-                game_finish_table(game)
-
-        await call(end_game)()
-        await call(table_leave)(table=table, user=guest)
-        await call(table_leave)(table=table, user=host)  # closes it
+        await call(table_add_bot)(table=table, user=other)
+        await call(table_start)(table=table, user=other)
+        # Created, sat at, started, played to the end, left and closed: a private game's whole life.
+        game_id = await call(seated_game)(clients, visibility="private")
+        await call(play_to_end)(await call(_by_seat)(game_id, clients, [host, guest]), game_id)
+        played = await call(lambda: Game.objects.get(pk=game_id).table)()
+        for user in (host, guest):
+            await call(table_leave)(table=played, user=user)
         # Not its row, not even its id with no row: nothing at all.
         assert await lobby.receive_nothing(timeout=0.5)
         await lobby.disconnect()

@@ -120,13 +120,13 @@ def test_nul_characters_are_refused_not_a_500(host):
 
 def test_a_table_everyone_left_mid_game_closes_when_its_game_ends(host, guest):
     from games.models import Table
-    from games.services.tables import game_finish_table
+    from games.services.commands import game_abort
 
     tid = create_table(host, seats=2)["id"]
     post(host, f"/api/tables/{tid}/add-bot/")
     game_id = post(host, f"/api/tables/{tid}/start/").json()["current_game"]
     assert post(host, f"/api/tables/{tid}/leave/").status_code == 200
-    game_finish_table(Game.objects.get(pk=game_id))
+    game_abort(game=Game.objects.get(pk=game_id), actor_id=None)
     assert Table.objects.get(pk=tid).status == "closed"
     r = post(host, f"/api/tables/{tid}/add-bot/")
     assert r.status_code in (403, 409)

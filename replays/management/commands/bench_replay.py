@@ -17,7 +17,8 @@ from django.db import transaction
 from django.test import Client
 
 from games.engine import legal_commands, make_ruleset, replay, start_game, step
-from games.models import Game, GameEvent, GameSeat, GameStatus, Seat, Table
+from games.models import Game, GameSeat, Seat, Table
+from games.services.append import game_append
 from replays.access import ALL
 from replays.selectors import build_frames, game_events, seat_names
 
@@ -52,29 +53,11 @@ def store_game(events: list[dict[str, Any]], usernames: list[str], replay_access
     state = replay(events)
     table = Table.objects.create(host=users[0], seats=len(users), replay_access=replay_access)
     Seat.objects.bulk_create([Seat(table=table, number=i, user=u) for i, u in enumerate(users)])
-    game = Game.objects.create(
-        table=table,
-        number=1,
-        players=len(users),
-        shuffler=state.shuffler,
-        status=GameStatus.FINISHED if state.over else GameStatus.RUNNING,
-        result=state.result.value if state.result else "",
-        winner_seat=state.winner,
-        last_seq=len(events),
-    )
-    GameSeat.objects.bulk_create([GameSeat(game=game, seat=i, user=u) for i, u in enumerate(users)])
-    GameEvent.objects.bulk_create(
-        [
-            GameEvent(
-                game=game,
-                seq=i + 1,
-                type=e["type"],
-                version=e["version"],
-                payload={k: v for k, v in e.items() if k not in ("type", "version")},
-            )
-            for i, e in enumerate(events)
-        ]
-    )
+    with transaction.atomic():
+        game = Game.objects.create(table=table, number=1, players=len(users), shuffler=state.shuffler)
+        GameSeat.objects.bulk_create([GameSeat(game=game, seat=i, user=u) for i, u in enumerate(users)])
+        game.table = table
+        game_append(game, [dict(e) for e in events], before=None, after=state, actor_id=None, bot_seats=())
     return game
 
 

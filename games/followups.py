@@ -1,0 +1,67 @@
+"""What follows a write to a game's log: a bot's move and the game's countdown, armed after commit.
+
+Tasks are sent by name, so the services that arm them never import `games.tasks`: tasks import
+services, never the other way round.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from harehra_site.celery import app
+
+from .models import Game, GameStatus
+
+BOT_MOVE_TASK = "games.tasks.bot_move"
+DEADLINE_TASK = "games.tasks.deadline_expire"
+CHECK_AWAY_TASK = "games.tasks.check_away"
+
+
+def timer_to_arm(game: Game) -> datetime | None:
+    """The moment a new countdown task must fire for the game's deadline, or None if one is armed.
+
+    A game keeps one countdown task pending, not one per decision: a deadline no earlier than the
+    pending task's needs none (the task re-arms itself when it finds the game moved on), so a game
+    where moves come every second costs a task per timer period, not per move.
+    """
+    deadline = game.deadline_at
+    if deadline is None:
+        return None
+    armed = game.timer_armed_for
+    if armed is not None and timezone.now() < armed <= deadline:
+        return None
+    return deadline
+
+
+def followups_arm(game: Game, *, bot_to_move: bool) -> None:
+    """Once committed: wake the bot if one must move, and make sure a countdown covers the deadline.
+
+    Sets `game.timer_armed_for` when a countdown is armed: call it before the game row is written.
+    """
+    if game.status != GameStatus.RUNNING or game.awaiting_seat is None:
+        return
+    timer_at = timer_to_arm(game)
+    if timer_at is not None:
+        game.timer_armed_for = timer_at
+    game_id, seq = game.pk, game.last_seq
+    if bot_to_move or timer_at is not None:
+        transaction.on_commit(
+            lambda: followups_send(game_id, seq, bot_to_move=bot_to_move, timer_at=timer_at)
+        )
+
+
+def followups_send(game_id: int, seq: int, *, bot_to_move: bool, timer_at: datetime | None) -> None:
+    """Send the tasks for the decision awaited at `seq`; each is a no-op once the game moves on."""
+    if bot_to_move:
+        app.signature(BOT_MOVE_TASK, args=(game_id, seq)).apply_async(countdown=settings.BOT_DELAY_SECONDS)
+    if timer_at is not None:
+        app.signature(DEADLINE_TASK, args=(game_id, seq, timer_at.isoformat())).apply_async(eta=timer_at)
+
+
+def followups_check_away(game_id: int, seat: int, *, countdown: float) -> None:
+    """Look again once the grace period is over: is the seat's person still gone?"""
+    app.signature(CHECK_AWAY_TASK, args=(game_id, seat)).apply_async(countdown=countdown)

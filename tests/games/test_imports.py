@@ -1,0 +1,73 @@
+"""Services and tasks import each other one way only: tasks import services, services import the
+follow-up module that sends tasks by name, and no circle runs through them (function-local imports
+included)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, package: str) -> set[str]:
+    """Every module of the project `path` imports, at any depth of its code."""
+    name = _module_name(path)
+    here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = here.split(".")[: len(here.split(".")) - (node.level - 1)] if node.level else []
+            target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            out.add(target)
+            out.update(f"{target}.{alias.name}" for alias in node.names)
+    return {m for m in out if m == package or m.startswith(package + ".")}
+
+
+def _graph(package: str) -> dict[str, set[str]]:
+    paths = [p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
+    modules = {_module_name(p): p for p in paths}
+    return {
+        name: {m for m in _imports(path, package) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+
+
+def _cycle_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
+    stack = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        node, path = stack.pop()
+        for nxt in graph.get(node, ()):
+            if nxt == start:
+                return [*path, start]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, [*path, nxt]))
+    return None
+
+
+def test_no_import_circle_runs_through_the_services_or_the_tasks() -> None:
+    graph = _graph("games")
+    writers = [m for m in graph if m.startswith("games.services.") or m in ("games.tasks", "games.followups")]
+    assert "games.services.append" in writers and "games.tasks" in writers
+    cycles = [c for m in writers if (c := _cycle_through(graph, m))]
+    assert cycles == []
+    services = [m for m in graph if m.startswith("games.services")]
+    assert all("games.tasks" not in graph[m] for m in services), "services must not import the tasks"
+    assert "games.services.autoplay" in graph["games.tasks"]
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycle_through(graph, "a") == ["a", "b", "c", "a"]
+    assert _cycle_through(graph, "d") is None
