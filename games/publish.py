@@ -11,6 +11,8 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from .selectors import lobby_change
+
 log = logging.getLogger(__name__)
 
 
@@ -77,8 +79,19 @@ def publish_game_meta(game_id: int, kind: str, data: dict[str, Any]) -> None:
 
 
 def publish_table_changed(table_id: int) -> None:
+    """Table sockets are told that something changed; lobby sockets get the table's new row.
+
+    The row is rendered here, once per change in the process that made it, so a change costs each
+    lobby socket on every server one forward and nothing else.
+    """
     _send(table_group(table_id), {"type": "table.changed", "table": table_id})
-    _send(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
+    try:
+        change = lobby_change(table_id)
+    except Exception:  # a commit hook must not raise; a lobby catches up when it (re)connects
+        log.exception("could not render the lobby row of table %s", table_id)
+        return
+    if change is not None:
+        _send(LOBBY_GROUP, {"type": "lobby.table", **change})
 
 
 def user_group(user_id: int) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from replays.selectors import frame_at
 
-from .engine import Event, GameState, apply, legal_commands, view_for
+from .engine import Event, GameState, apply, legal_commands, views_for_all
 from .seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 
 SEAT_CONTROL_EVENTS = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
@@ -39,11 +39,12 @@ def push_message(
     to them: their person must take the seat back first).
     """
     awaiting = None if after.over else after.awaiting
+    spectator_view, seat_views = views_for_all(after)
     seats = [
-        {"view": view_for(after, seat), "legal": [] if seat in bot_seats else legal_commands(after, seat)}
-        for seat in range(after.players)
+        {"view": view, "legal": [] if seat in bot_seats else legal_commands(after, seat)}
+        for seat, view in enumerate(seat_views)
     ]
-    spectator: dict[str, Any] = {"view": view_for(after, None)}
+    spectator: dict[str, Any] = {"view": spectator_view}
     if frames:
         spectator["frames"] = []
         state = before

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from .access import AnyUser, access_game_view
 from .engine import event_for, legal_commands, view_for
@@ -21,6 +24,46 @@ def table_list_open() -> QuerySet[Table]:
         .prefetch_related("seat_set__user")
         .order_by("-created_at")
     )
+
+
+LOBBY_LIMIT = 50  # tables the lobby lists at most
+
+
+def _lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
+    rows = [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
+    running = dict(running_games_by_table([t.pk for t in tables if t.status == TableStatus.PLAYING]))
+    for r in rows:
+        r["watch_game"] = running.get(r["table"].pk)
+    return rows
+
+
+def lobby_rows() -> list[dict[str, Any]]:
+    """The lobby's rows: each open public table with its seats and the game one may watch there."""
+    return _lobby_rows(list(table_list_open()[:LOBBY_LIMIT]))
+
+
+def lobby_html() -> str:
+    """The lobby's whole list, as its page shows it: what a lobby socket sends when it (re)connects."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return render_to_string("games/_lobby_tables.html", {"tables": lobby_rows(), "limit": LOBBY_LIMIT})
+
+
+def lobby_change(table_id: int) -> dict[str, Any] | None:
+    """What lobbies are told when a table changes: `html`, its new row, or None once the lobby no
+    longer lists it (closed, gone). None for a private table: the lobby never hears of those.
+
+    Rendered once per change and sent to every lobby socket, so the row holds nothing that depends
+    on who looks (no user, no CSRF token), in the site's language rather than that of whoever made
+    the change.
+    """
+    table = table_list_open().filter(pk=table_id).first()
+    if table is None:
+        if Table.objects.filter(pk=table_id).exclude(visibility=Visibility.PUBLIC).exists():
+            return None
+        return {"table": table_id, "html": None}
+    with translation.override(settings.LANGUAGE_CODE):
+        html = render_to_string("games/_lobby_table_row.html", {"row": _lobby_rows([table])[0]})
+    return {"table": table_id, "html": html}
 
 
 def table_current_game(table: Table) -> Game | None:

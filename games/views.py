@@ -17,7 +17,7 @@ from harehra_site.errors import ServiceError
 from .access import access_game_view, access_table_view
 from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
-from .selectors import running_games_by_table, seat_labels, table_current_game, table_list_open
+from .selectors import LOBBY_LIMIT, lobby_rows, seat_labels, table_current_game
 from .services.tables import (
     table_add_bot,
     table_create,
@@ -55,20 +55,14 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"cards": cards_info()})
 
 
-def _table_rows(tables: Any) -> list[dict[str, Any]]:
-    rows = [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
-    playing = [r["table"].pk for r in rows if r["table"].status == "playing"]
-    running = dict(running_games_by_table(playing))
-    for r in rows:
-        r["watch_game"] = running.get(r["table"].pk)
-    return rows
-
-
 def lobby(request: HttpRequest) -> HttpResponse:
-    form = TableCreateForm()
-    tables = _table_rows(table_list_open()[:50])
+    # ?fragment=1: the list alone, as the lobby socket sends it, for a client without the socket.
     template = "games/_lobby_tables.html" if request.GET.get("fragment") else "games/lobby.html"
-    return render(request, template, {"form": form, "tables": tables})
+    return render(request, template, _lobby_context(TableCreateForm()))
+
+
+def _lobby_context(form: TableCreateForm) -> dict[str, Any]:
+    return {"form": form, "tables": lobby_rows(), "limit": LOBBY_LIMIT}
 
 
 @login_required
@@ -83,8 +77,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Your table is ready. Add bots or wait for players."))
             return redirect("table", pk=table.pk)
-    tables = _table_rows(table_list_open()[:50])
-    return render(request, "games/lobby.html", {"form": form, "tables": tables}, status=400)
+    return render(request, "games/lobby.html", _lobby_context(form), status=400)
 
 
 def _viewable_table(request: HttpRequest, pk: int) -> Table:

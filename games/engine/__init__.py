@@ -21,7 +21,7 @@ from .legal import legal_commands
 from .ruleset import Ruleset, make_ruleset
 from .serialize import state_from_dict, state_to_dict
 from .state import CCW, CW, Awaiting, Decision, GameState, Result, Volley
-from .views import event_for, view_for
+from .views import event_for, view_for, views_for_all
 
 __all__ = [
     "CARD_NAMES",
@@ -66,4 +66,5 @@ __all__ = [
     "step",
     "valid_targets",
     "view_for",
+    "views_for_all",
 ]

@@ -11,8 +11,23 @@ from .state import GameState
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     """The state as `seat` sees it (None: a spectator). Never another seat's cards or the draw order."""
+    return _seen_from(_public_view(state), state, seat)
+
+
+def views_for_all(state: GameState) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`view_for` of a spectator and of every seat, the part they share made once."""
+    public = _public_view(state)
+    return _seen_from(public, state, None), [_seen_from(public, state, s) for s in range(state.players)]
+
+
+def _seen_from(public: dict[str, Any], state: GameState, seat: int | None) -> dict[str, Any]:
+    return {**public, "seat": seat, "hand": list(state.hands[seat]) if seat is not None else None}
+
+
+def _public_view(state: GameState) -> dict[str, Any]:
+    """What every viewer sees alike."""
     awaiting = state.awaiting
-    view: dict[str, Any] = {
+    return {
         "players": [
             {
                 "seat": s,
@@ -24,8 +39,6 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             }
             for s in range(state.players)
         ],
-        "seat": seat,
-        "hand": list(state.hands[seat]) if seat is not None else None,
         "shuffler": state.shuffler,
         "turn": state.turn_seat,
         "turn_number": state.turn_number,
@@ -45,7 +58,6 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "winner": state.winner,
         "turn_limit": state.ruleset.turn_limit,
     }
-    return view
 
 
 def event_for(e: Mapping[str, Any], seat: int | None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from games.engine import (
     start_game,
     step,
     view_for,
+    views_for_all,
 )
 from games.simulation import (
     command_violations,
@@ -111,6 +112,9 @@ def check_after_step(state: GameState, events: list[Event], new_state: GameState
     for seat in [*range(new_state.players), None]:
         assert view_violations(new_state, seat) == []
         json.dumps(view_for(new_state, seat))
+    spectator, seats = views_for_all(new_state)  # what a push carries: the same views, made at once
+    assert spectator == view_for(new_state, None)
+    assert seats == [view_for(new_state, s) for s in range(new_state.players)]
     assert command_violations(new_state) == []
 
 

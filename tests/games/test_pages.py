@@ -34,6 +34,26 @@ def test_home_and_lobby_render() -> None:
     assert "Open tables" in lobby.content.decode()
 
 
+def test_the_lobby_and_table_pages_follow_their_sockets_and_poll_nothing(make_user: Any) -> None:
+    from games.selectors import lobby_html
+    from games.services.tables import TableSettings, table_create
+
+    host = make_user()
+    private = table_create(host=host, settings=TableSettings(seats=2, visibility="private"))
+    public = table_create(host=host, settings=TableSettings(seats=2))
+    c = Client()
+    lobby = c.get("/lobby/").content.decode()
+    assert 'data-socket="/ws/lobby/"' in lobby and "js/lobby.js" in lobby
+    assert f'data-table="{public.pk}"' in lobby and f'data-table="{private.pk}"' not in lobby
+    # The list a lobby socket sends when it (re)connects is the page's own.
+    assert c.get("/lobby/?fragment=1").content.decode() == lobby_html()
+    invited = c.get(f"/tables/{private.pk}/?invite={private.invite_code}").content.decode()
+    assert f'data-socket="/ws/tables/{private.pk}/?invite={private.invite_code}"' in invited
+    assert f'data-fragment="/tables/{private.pk}/?fragment=1&amp;invite={private.invite_code}"' in invited
+    for page in (lobby, invited):
+        assert "data-poll" not in page and "poll.js" not in page
+
+
 def test_static_cards_and_js_catalog_are_served() -> None:
     c = Client()
     assert c.get("/jsi18n/").status_code == 200

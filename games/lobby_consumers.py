@@ -1,0 +1,128 @@
+"""The lobby socket and the table socket: they only pass on what the publisher has prepared."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections
+
+from harehra_site.errors import ServiceError
+
+from .access import AnyUser, access_table_view
+from .models import Table
+from .publish import LOBBY_GROUP, table_group, user_group
+from .selectors import lobby_html
+
+CLOSE_REFUSED = 4403  # the game socket's code for "you may not watch this"
+
+
+def db(func: Any) -> Any:
+    """ORM work in the thread pool, not on Channels' one shared sync thread: each call is its own
+    transaction and needs no thread affinity."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # Channels closes old connections around the call, yet from a consumer the connection
+            # the call used was found still open after it (Channels 4.3, asgiref 3.13): each pool
+            # thread kept one, whatever CONN_MAX_AGE says. Closed here, inside the call, it goes.
+            close_old_connections()
+
+    return database_sync_to_async(call, thread_sensitive=False)
+
+
+class _PushConsumer(AsyncWebsocketConsumer):
+    """A socket that mostly listens: its groups, a ping, and an error for anything else."""
+
+    groups_joined: list[str]
+
+    async def join(self, groups: list[str]) -> None:
+        self.groups_joined = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' own dispatch closes stale database connections on its one shared sync thread
+        # for every message: one lobby change would queue every lobby socket of the process behind
+        # that thread. These sockets touch the database only through `db`.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are JSON"})
+            return
+        if isinstance(message, dict) and message.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
+
+
+class LobbyConsumer(_PushConsumer):
+    """Anyone may watch the lobby: the whole list on (re)connect, then each changed row."""
+
+    async def connect(self) -> None:
+        # Joined before the list is read, so no change can fall between the list and the pushes.
+        await self.join([LOBBY_GROUP])
+        await self.accept()
+        await self.send_json({"type": "lobby", "html": await db(lobby_html)()})
+
+    async def lobby_table(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "table", "table": message["table"], "html": message["html"]})
+
+
+def _open_table(table_id: int, user: AnyUser, invite: str | None) -> None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise ServiceError("not_found", "no such table", 404)
+    access_table_view(table, user, invite)
+
+
+class TableConsumer(_PushConsumer):
+    """Tells a table's page that the table changed; the page fetches its own view of it, which
+    holds forms for that person only."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user") or AnonymousUser()
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
+        try:
+            await db(_open_table)(self.table_id, user, invite)
+        except ServiceError:
+            # Accepted first: a socket closed during its handshake reaches a browser as 1006, which
+            # a page cannot tell from a lost connection; 4403 tells it not to reconnect.
+            await self.accept()
+            await self.close(code=CLOSE_REFUSED)
+            return
+        # The user's group: signing out closes the socket, as it does the game socket.
+        groups = [table_group(self.table_id)]
+        if user.is_authenticated:
+            groups.append(user_group(user.pk))
+        await self.join(groups)
+        await self.accept()
+        # The page was rendered before this socket joined: it syncs once, on every (re)connect.
+        await self.send_json({"type": "changed", "table": self.table_id})
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed", "table": self.table_id})
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_REFUSED)

@@ -1,0 +1,58 @@
+// The lobby's table list, kept current by the lobby socket: the whole list on every (re)connect,
+// then one row per change (its new markup, or null once the lobby no longer lists the table).
+import { focusKey, liveSocket, restoreFocus } from "./socket.js";
+
+const root = document.getElementById("lobby-tables");
+
+function showEmpty() {
+  const list = root.querySelector(".table-list");
+  const empty = list.children.length === 0;
+  list.hidden = empty;
+  root.querySelector(".lobby-empty").hidden = !empty;
+}
+
+function rowFrom(html) {
+  const t = document.createElement("template");
+  t.innerHTML = html.trim();
+  return t.content.firstElementChild;
+}
+
+function placeRow(id, html) {
+  const list = root.querySelector(".table-list");
+  const old = list.querySelector(`:scope > li[data-table="${id}"]`);
+  if (html === null) {
+    old?.remove();
+  } else if (old) {
+    const row = rowFrom(html);
+    if (row.outerHTML === old.outerHTML) return;
+    const key = focusKey(old);
+    old.replaceWith(row);
+    restoreFocus(row, key);
+  } else {
+    // Newest first: table ids grow with their creation.
+    const next = Array.from(list.children).find((li) => Number(li.dataset.table) < id);
+    list.insertBefore(rowFrom(html), next ?? null);
+    const limit = Number(list.dataset.limit || 0);
+    while (limit && list.children.length > limit) list.lastElementChild.remove();
+  }
+  showEmpty();
+}
+
+// The whole list, on every (re)connect: only the rows that differ are touched, so a resync that
+// finds nothing new moves no focus and makes a screen reader announce nothing.
+function syncAll(html) {
+  const t = document.createElement("template");
+  t.innerHTML = html;
+  const fresh = Array.from(t.content.querySelector(".table-list").children);
+  const listed = new Set(fresh.map((li) => li.dataset.table));
+  for (const li of Array.from(root.querySelector(".table-list").children)) {
+    if (!listed.has(li.dataset.table)) li.remove();
+  }
+  for (const li of fresh) placeRow(Number(li.dataset.table), li.outerHTML);
+  showEmpty();
+}
+
+liveSocket(root.dataset.socket, (m) => {
+  if (m.type === "lobby") syncAll(m.html);
+  else if (m.type === "table") placeRow(m.table, m.html);
+});
