@@ -147,7 +147,7 @@ class BrowserStats:
     games_ended: int = 0
     unfinished: int = 0  # sent in the window, not held by every page of the table after the drain
     unfinished_total: int = 0
-    lobby_messages: int = 0
+    lobby_messages: Counter[str] = field(default_factory=Counter)  # in the window, by type
     lobby_socket_unavailable: int = 0  # lobby pages that found no /ws/lobby/ and polled instead
     other_messages: Counter[str] = field(default_factory=Counter)
 
@@ -699,13 +699,13 @@ class LobbyPage:
                     if not worked:
                         worked = True
                         self.ready.set()
-                    if self.ctx.in_window():
-                        self.ctx.stats.lobby_messages += 1
+                    counted = self.ctx.in_window()
+                    if counted:
                         self.ctx.stats.socket_frames += 1
                     msg = json.loads(raw)
                     for one in msg if isinstance(msg, list) else [msg]:
-                        if one.get("type") not in ("lobby", "table"):
-                            self.ctx.stats.other_messages[f"lobby:{one.get('type')}"] += 1
+                        if counted:
+                            self.ctx.stats.lobby_messages[str(one.get("type"))] += 1
             except ConnectionClosed:
                 pass
             finally:
@@ -1221,7 +1221,8 @@ def format_browser_report(r: BrowserResult) -> list[str]:
                 f"found no /ws/lobby/ and polled /lobby/?fragment=1 every {LOBBY_POLL_S:g} s instead"
             )
         elif cfg.client == "new":
-            lines.append(f"lobby socket: {s.lobby_messages} messages in the window")
+            by_type = ", ".join(f"{k} {v}" for k, v in sorted(s.lobby_messages.items())) or "none"
+            lines.append(f"lobby socket messages in the window: {by_type}")
     if r.cpu_s:
         cpu = ", ".join(f"{k} {100 * v / r.window_s:.0f}%" for k, v in r.cpu_s.items())
         lines.append(f"CPU in the window (100% = one core): {cpu}")
