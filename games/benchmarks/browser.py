@@ -402,8 +402,11 @@ class SocketPage:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         await self.start()
-        first = True
+        first, retry = True, 0
         while not self.closing:
+            if not first:
+                await asyncio.sleep(self.reconnect_delay(retry))
+                retry += 1
             try:
                 async with sem:
                     ws = await _connect(self.ws_base + self.socket_path())
@@ -411,11 +414,12 @@ class SocketPage:
                 if self.closing:
                     return
                 self.ctx.stats.other_messages[f"connect_failed:{type(e).__name__}"] += 1
-                await asyncio.sleep(0.5)
+                if first:
+                    await asyncio.sleep(0.5)  # the connect phase: the server is busy accepting
                 continue
             if not first and self.ctx.playing:
                 self.ctx.stats.reconnects += 1
-            first = False
+            first, retry = False, 0
             self.ws = ws
             self.on_open(time.monotonic())
             pinger = asyncio.create_task(self._ping(ws)) if self.pings else None
@@ -434,6 +438,9 @@ class SocketPage:
                     pinger.cancel()
                 self.ws = None
                 self.connected.clear()
+
+    def reconnect_delay(self, retry: int) -> float:
+        return min(10.0, 0.5 * 2**retry) + random.random() * 0.3  # live.js
 
     async def _ping(self, ws: Any) -> None:
         while True:
@@ -591,6 +598,9 @@ class WatchPage(SocketPage):
         if d is not None:
             self.add_frames(d["frames"], time.monotonic())
         self.ctx.spawn(self.heartbeats())
+
+    def reconnect_delay(self, retry: int) -> float:
+        return 2.0  # watch.js
 
     def socket_path(self) -> str:
         extra = "batch=1&frames=1&" if self.ctx.cfg.client == "new" else ""
@@ -1201,13 +1211,7 @@ def format_browser_report(r: BrowserResult) -> list[str]:
         f"p99 {_ms(s.wait_ms, 99)}  max {_ms(s.wait_ms, 100)}",
         f"lost (sent, not held by every page after {cfg.drain:g} s drain): {s.unfinished} "
         f"({s.unfinished_total} counting warm-up moves; {s.sent_total} sent in all)",
-        "errors: "
-        + (
-            ", ".join(f"{k} {v}" for k, v in sorted({**s.errors, **s.http_errors}.items()))
-            + (f", no answer in {NO_ANSWER_S:g} s {s.no_answer}" if s.no_answer else "")
-            if s.errors or s.http_errors or s.no_answer
-            else "none"
-        ),
+        "errors: " + (", ".join(error_items(s)) or "none"),
         f"reconnects: {s.reconnects}; seq gaps: {s.seq_gaps}; games ended: {s.games_ended}",
         f"HTTP requests per move: {_f(r.http_per_move)} ({http_total} in the window: "
         + (", ".join(f"{k} {v}" for k, v in sorted(s.http.items())) or "none")
@@ -1237,6 +1241,15 @@ def format_browser_report(r: BrowserResult) -> list[str]:
         lines.append("other messages: " + ", ".join(f"{k} {v}" for k, v in sorted(s.other_messages.items())))
     lines.append("verdict: " + verdict(r))
     return lines
+
+
+def error_items(s: BrowserStats) -> list[str]:
+    """Refused commands by code, failed HTTP requests by kind, and commands never answered."""
+    items = [f"{k} {v}" for k, v in sorted(s.errors.items())]
+    items += [f"HTTP {k} {v}" for k, v in sorted(s.http_errors.items())]
+    if s.no_answer:
+        items.append(f"no answer in {NO_ANSWER_S:g} s {s.no_answer}")
+    return items
 
 
 def verdict(r: BrowserResult) -> str:
