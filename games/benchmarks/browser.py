@@ -1115,6 +1115,7 @@ def run_browser_compare(
         raise ValueError("rounds is at least 1")
     sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
     here = _git("rev-parse", "--short", "HEAD").strip()
+    old_label = sha[:9] if sha.startswith(ref) else f"{ref} ({sha[:9]})"
     tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
     tree = tmp / "code"
     write(f"checking out {ref} ({sha[:9]}) into {tree} ...")
@@ -1128,7 +1129,7 @@ def run_browser_compare(
                     client=client,
                     migrate=cfg.migrate and not results,
                     code_root=tree if client == "old" else ROOT,
-                    code_label=f"{ref} ({sha[:9]})" if client == "old" else f"this checkout ({here})",
+                    code_label=old_label if client == "old" else f"this checkout ({here})",
                     log_dir=cfg.log_dir / f"round{r + 1}-{client}",
                 )
                 write("")
