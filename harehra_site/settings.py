@@ -82,6 +82,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # parameters are bound in the client), but the few statements every move makes
     # (games/sql.py) then run prepared, each planned once per connection instead of per move.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
+    # Under ASGI every HTTP request runs on a thread of its own, so a connection per thread
+    # (CONN_MAX_AGE) meant one new PostgreSQL connection per request, left open: a busy server ran
+    # PostgreSQL out of connections ("too many clients"). A pool per process bounds them, and a
+    # request or a socket's call borrows one and gives it back (prepared statements stay with it).
+    DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "16"))
+    if DB_POOL_SIZE > 0:
+        DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 2, "max_size": DB_POOL_SIZE, "timeout": 20}
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pooled connection goes back after each use
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several ASGI threads and the in-process worker share one file: wait for locks, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
