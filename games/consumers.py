@@ -15,10 +15,9 @@ from harehra_site.errors import ServiceError
 from moderation.selectors import user_is_sanctioned
 
 from .access import access_game_view
-from .engine import event_for
 from .models import Game
 from .publish import game_group, user_group
-from .push import SEAT_CONTROL_EVENTS, push_part
+from .push import SEAT_CONTROL_EVENTS, viewer_key
 from .selectors import game_events_for, game_view, presence_of
 from .services.commands import game_command_submit
 from .services.presence import game_mark_watched, presence_connect, presence_disconnect
@@ -76,6 +75,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
             return
+        self.viewer = viewer_key(self.seat, frames=self.frames)
         self.joined = [game_group(self.game.pk)]
         if self.user.is_authenticated:
             self.joined.append(user_group(self.user.pk))
@@ -215,42 +215,40 @@ class GameConsumer(AsyncWebsocketConsumer):
         self._hold()
         try:
             for item in events:
-                await self.deliver(item["seq"], item["event"], filtered=True)
+                await self.deliver(item["seq"], item["event"])
             if any(item["event"]["type"] in SEAT_CONTROL_EVENTS for item in events):
                 await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
             await self.send_view()
         finally:
             await self._release()
 
-    async def deliver(self, seq: int, event: dict[str, Any], filtered: bool = False) -> None:
-        visible = event if filtered else event_for(event, self.seat)
-        await self.send_json({"type": "event", "seq": seq, "event": visible})
+    async def deliver(self, seq: int, event: dict[str, Any]) -> None:
+        """An event read back from the log (already filtered for this viewer); the `view` after
+        the resume tells the deadline."""
+        await self.send_json({"type": "event", "seq": seq, "event": event})
         self.last_seq = seq
-        if "deadline" in event:
-            awaiting = _awaited(event)
-            await self.send_json({"type": "deadline", "seq": seq, "deadline": event["deadline"], **awaiting})
 
     async def game_push(self, message: dict[str, Any]) -> None:
-        """One move: its events as this viewer may see them, then everything the page needs to
-        render and act, taken from what the writer computed once for every viewer."""
-        self._hold()
-        try:
-            for item in message["events"]:
-                seq = item["seq"]
-                if seq <= self.last_seq:
-                    continue  # already sent (a resume overtook the push)
-                if seq > self.last_seq + 1:
-                    await self.resume(self.last_seq)  # the layer dropped something: fill the gap
-                    if seq <= self.last_seq:
-                        continue
-                await self.deliver(seq, item["event"])
-            if "presence" in message:
-                await self.send_json({"type": "presence", "seats": message["presence"]})
-            if message["seq"] > self.view_seq:  # a resume may have sent a newer view already
-                self.view_seq = message["seq"]
-                await self.send_json(push_part(message, self.seat, frames=self.frames))
-        finally:
-            await self._release()
+        """One move: the frame made for this socket's viewer when the move was written (its events,
+        then everything the page needs to render and act), sent as it is."""
+        first, last = message["first"], message["last"]
+        if last <= self.last_seq:
+            return  # already sent: a resume overtook the push
+        if first != self.last_seq + 1:
+            # The layer dropped a push, or a resume sent part of this one: read the rest from the log.
+            self._hold()
+            try:
+                await self.resume(self.last_seq)
+            finally:
+                await self._release()
+            return
+        text = message["frames"][self.viewer]
+        self.last_seq = self.view_seq = last
+        if self.batch:
+            await self.send(text_data=text)  # a JSON array of the push's messages
+        else:
+            for one in json.loads(text):
+                await self.send_json(one)
 
     async def game_meta(self, message: dict[str, Any]) -> None:
         if message["kind"] == "presence":
@@ -272,14 +270,3 @@ def _after_from(scope: dict[str, Any]) -> int | None:
     if not values or not values[0].isdigit():
         return None
     return int(values[0])
-
-
-def _awaited(event: dict[str, Any]) -> dict[str, Any]:
-    kinds = {
-        "TurnStarted": "turn",
-        "VolleyPending": "volley",
-        "SkipPending": "skip",
-        "DiscardRequired": "discard",
-    }
-    seat = event.get("target") if event["type"] == "VolleyPending" else event.get("seat")
-    return {"seat": seat, "kind": kinds.get(event["type"])}
