@@ -1103,9 +1103,14 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
 
 
 def run_browser_compare(
-    cfg: BrowserConfig, ref: str, rounds: int, write: Callable[[str], None] = print
+    cfg: BrowserConfig,
+    ref: str,
+    rounds: int,
+    write: Callable[[str], None] = print,
+    ref_client: Client = "old",
 ) -> list[BrowserResult]:
-    """`rounds` times: REF's code with the old client, then this checkout with the new one.
+    """`rounds` times: REF's code with `ref_client` (the old pages by default; "new" compares two
+    versions of the server under the same pages), then this checkout with the new one.
 
     REF runs from a detached `git worktree` (removed at the end) on the same database, Redis and
     virtualenv; the database is migrated with this checkout's migrations, which include REF's.
@@ -1123,17 +1128,18 @@ def run_browser_compare(
     results: list[BrowserResult] = []
     try:
         for r in range(rounds):
-            for client in ("old", "new"):
+            for role in ("old", "new"):
+                client: Client = ref_client if role == "old" else "new"
                 run_cfg = replace(
                     cfg,
                     client=client,
                     migrate=cfg.migrate and not results,
-                    code_root=tree if client == "old" else ROOT,
-                    code_label=old_label if client == "old" else f"this checkout ({here})",
-                    log_dir=cfg.log_dir / f"round{r + 1}-{client}",
+                    code_root=tree if role == "old" else ROOT,
+                    code_label=old_label if role == "old" else f"this checkout ({here})",
+                    log_dir=cfg.log_dir / f"round{r + 1}-{role}",
                 )
                 write("")
-                write(f"=== round {r + 1} of {rounds}: {client} ===")
+                write(f"=== round {r + 1} of {rounds}: {role} code, {client} client ===")
                 results.append(run_browser_bench(run_cfg, write))
     finally:
         _git("worktree", "remove", "--force", str(tree), check=False)
@@ -1302,8 +1308,8 @@ def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
     }
     lines += ["", "| figure (median of the runs) | old | new | new/old |", "|---|---|---|---|"]
     for name, get in figures.items():
-        old = _median([get(r) for r in results if r.config.client == "old"])
-        new = _median([get(r) for r in results if r.config.client == "new"])
+        old = _median([get(r) for r in results if r.config.code_root != ROOT])
+        new = _median([get(r) for r in results if r.config.code_root == ROOT])
         ratio = new / old if old and not math.isnan(old) and not math.isnan(new) else math.nan
         lines.append(f"| {name} | {_f(old)} | {_f(new)} | {_f(ratio)} |")
     return lines

@@ -88,6 +88,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--rounds", type=int, default=2, help="with --compare-ref: old/new pairs")
         parser.add_argument(
+            "--ref-client",
+            choices=["old", "new"],
+            default="old",
+            help="with --compare-ref: the pages REF's code is driven with (new: compare two servers "
+            "under the same pages)",
+        )
+        parser.add_argument(
             "--spectator-every",
             type=int,
             default=4,
@@ -166,7 +173,9 @@ class Command(BaseCommand):
             self.guarded(
                 url,
                 cfg.redis_url,
-                lambda: run_browser_compare(cfg, ref, options["rounds"], self.stdout.write),
+                lambda: run_browser_compare(
+                    cfg, ref, options["rounds"], self.stdout.write, ref_client=options["ref_client"]
+                ),
             )
         else:
             self.guarded(url, cfg.redis_url, lambda: run_browser_bench(cfg, self.stdout.write))
