@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from harehra_site.errors import ServiceError
 from moderation.selectors import user_is_sanctioned
+from replays.services import HEARTBEAT_SECONDS, watcher_beat
 
 from .access import access_game_view
 from .models import Game
@@ -66,6 +67,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # watch page draws them); the game page needs only the view.
         self.frames = _flag_from(self.scope, "frames")
         self.view_seq = 0  # the seq of the last view this socket was sent
+        self.watching: str | None = None  # a watch page's client id, once it has said so
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
         try:
@@ -98,6 +100,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if self.watching is not None:
+            await db(watcher_beat)(game=self.game, client_id=self.watching, leaving=True)
         if self.joined and self.seat is not None:
             await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
 
@@ -152,6 +156,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.on_reclaim()
         elif kind == "sync":
             await self.send_view()
+        elif kind == "watching":
+            await self.on_watching(message)
         else:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
@@ -171,6 +177,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(
             {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
         )
+
+    async def on_watching(self, message: dict[str, Any]) -> None:
+        """A watch page's heartbeat over its socket (no HTTP request every few seconds per page)."""
+        if self.seat is not None:
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "only spectators watch"})
+            return
+        try:
+            count = await db(watcher_beat)(game=self.game, client_id=message.get("client_id"))
+        except ServiceError as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+            return
+        self.watching = message["client_id"]
+        await self.send_json({"type": "watchers", "count": count, "heartbeat": HEARTBEAT_SECONDS})
 
     async def on_reclaim(self) -> None:
         try:

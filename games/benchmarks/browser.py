@@ -640,7 +640,7 @@ class WatchPage(SocketPage):
         elif kind == "state":
             self.event_seq = msg["seq"]
             self.ctx.spawn(self.refresh())  # frames from the count it has up to the state's seq
-        elif kind not in ("deadline", "presence", "pong", "ack", "error"):
+        elif kind not in ("deadline", "presence", "pong", "ack", "error", "watchers"):
             self.ctx.stats.other_messages[f"watch:{kind}"] += 1
 
     async def refresh(self) -> None:
@@ -662,6 +662,10 @@ class WatchPage(SocketPage):
     async def heartbeats(self) -> None:
         every = 10.0
         while not self.closing and not self.over:
+            # The new watch page beats over its socket while it is open (watch.js), else over HTTP.
+            if self.ctx.cfg.client == "new" and self.send({"type": "watching", "client_id": self.client_id}):
+                await asyncio.sleep(every)
+                continue
             body = json.dumps({"client_id": self.client_id, "leaving": False}).encode()
             d = await self.game.post(
                 self.http, f"/api/replays/{self.game.game_id}/watchers/", "heartbeat", body

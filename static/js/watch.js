@@ -91,11 +91,13 @@ function connect() {
   const last = viewer.frames[viewer.frames.length - 1].seq;
   const ws = new WebSocket(`${scheme}://${location.host}${boot.socket_path}?batch=1&frames=1&after=${last}`);
   socket = ws;
+  ws.addEventListener("open", () => beat());
   ws.addEventListener("message", (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
     for (const one of Array.isArray(data) ? data : [data]) {
-      if (one.type === "view" && one.frames) onPushedFrames(one.frames);
+      if (one.type === "watchers") showCount(one.count);
+      else if (one.type === "view" && one.frames) onPushedFrames(one.frames);
       // A view without frames answers a resume (a reconnect): read what was missed, if anything.
       else if (one.type === "view" && one.seq > viewer.frames[viewer.frames.length - 1].seq) refresh();
       else if (one.type === "state") refresh();
@@ -108,7 +110,19 @@ function connect() {
 }
 connect();
 
+// The spectator count: a heartbeat over the socket while it is open (the socket's end says
+// goodbye), over HTTP while it is not.
+function showCount(count) {
+  const node = document.getElementById("watch-count");
+  node.dataset.count = String(count);
+  node.querySelector("b").textContent = String(count);
+}
+
 async function beat(leaving = false) {
+  if (!leaving && socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "watching", client_id: clientId }));
+    return;
+  }
   try {
     const r = await fetch(boot.watchers_url, {
       method: "POST",
@@ -118,14 +132,11 @@ async function beat(leaving = false) {
       body: JSON.stringify({ client_id: clientId, leaving }),
     });
     if (!r.ok || leaving) return;
-    const { count } = await r.json();
-    const node = document.getElementById("watch-count");
-    node.dataset.count = String(count);
-    node.querySelector("b").textContent = String(count);
+    showCount((await r.json()).count);
   } catch {
     /* the next beat will tell */
   }
 }
 beat();
 setInterval(() => { if (!over) beat(); }, (boot.heartbeat || 10) * 1000);
-addEventListener("pagehide", () => beat(true));
+addEventListener("pagehide", () => { if (!socket) beat(true); });

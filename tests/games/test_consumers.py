@@ -268,3 +268,32 @@ def test_signing_out_closes_the_users_open_sockets():
         assert closed["code"] == 4403
 
     asyncio.run(run())
+
+
+def test_a_watch_page_counts_itself_over_its_socket_and_its_socket_ending_says_goodbye():
+    from replays.services import watcher_count
+
+    game_id, _users, tokens = _setup()
+
+    async def run() -> list[int]:
+        counts = []
+        first, second = _connect(game_id), _connect(game_id)
+        seated = _connect(game_id, tokens[0])
+        for comm in (first, second, seated):
+            assert (await comm.connect())[0]
+        for comm, client_id in ((first, "watch-page-one"), (second, "watch-page-two")):
+            await comm.send_json_to({"type": "watching", "client_id": client_id})
+            counts.append((await _until(comm, "watchers"))["count"])
+        await seated.send_json_to({"type": "watching", "client_id": "a-seated-player"})
+        assert (await _until(seated, "error"))["code"] == "bad_message"
+        await first.send_json_to({"type": "watching", "client_id": "x"})
+        assert (await _until(first, "error"))["code"] == "bad_client_id"
+        await first.disconnect()
+        await asyncio.sleep(0.2)
+        counts.append(await database_sync_to_async(lambda: watcher_count(Game.objects.get(pk=game_id)))())
+        await second.disconnect()
+        await seated.disconnect()
+        return counts
+
+    assert asyncio.run(run()) == [1, 2, 1]
+    assert Game.objects.get(pk=game_id).watched_until is not None  # its pushes carry replay frames
