@@ -9,10 +9,23 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-log = logging.getLogger("harehra.gc")
+log = logging.getLogger("harehra.serve")
 SLOW_COLLECTION_MS = 20.0
+SLOW_LOOP_MS = 100.0
 GC_THRESHOLDS = (50_000, 20, 10)
 _collection_started = 0.0
+
+
+async def _watch_loop_lag(every: float = 0.05) -> None:
+    """Every socket of the process waits while its event loop is held: say when it was held long."""
+    import asyncio
+
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(every)
+        late = (time.perf_counter() - started - every) * 1000
+        if late >= SLOW_LOOP_MS:
+            log.warning("the event loop was held for %.0f ms", late)
 
 
 def _log_slow_collections(phase: str, info: dict[str, int]) -> None:
@@ -42,9 +55,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        import asyncio
         import gc
 
         import uvicorn
+        import uvloop
 
         from harehra_site.asgi import application
 
@@ -65,7 +80,7 @@ class Command(BaseCommand):
         # often promotes fewer in-flight objects, so full collections come far less often.
         gc.set_threshold(*GC_THRESHOLDS)
         gc.callbacks.append(_log_slow_collections)
-        uvicorn.run(
+        config = uvicorn.Config(
             application,
             host=options["host"],
             port=options["port"],
@@ -77,3 +92,13 @@ class Command(BaseCommand):
             log_level="warning",
             access_log=False,
         )
+        server = uvicorn.Server(config)
+
+        async def serve() -> None:
+            watch = asyncio.get_running_loop().create_task(_watch_loop_lag())
+            try:
+                await server.serve()
+            finally:
+                watch.cancel()
+
+        uvloop.run(serve())
