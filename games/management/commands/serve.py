@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import sys
+import threading
 import time
 from typing import Any
 
@@ -16,16 +19,34 @@ GC_THRESHOLDS = (50_000, 20, 10)
 _collection_started = 0.0
 
 
+_loop_beat = 0.0
+
+
 async def _watch_loop_lag(every: float = 0.05) -> None:
     """Every socket of the process waits while its event loop is held: say when it was held long."""
     import asyncio
 
+    global _loop_beat
+    if os.environ.get("LOOP_STACKS"):
+        threading.Thread(target=_dump_held_loop, args=(threading.get_ident(),), daemon=True).start()
     while True:
-        started = time.perf_counter()
+        started = _loop_beat = time.perf_counter()
         await asyncio.sleep(every)
         late = (time.perf_counter() - started - every) * 1000
         if late >= SLOW_LOOP_MS:
             log.warning("the event loop was held for %.0f ms", late)
+
+
+def _dump_held_loop(loop_thread: int) -> None:
+    """LOOP_STACKS=1: what the event loop's thread is doing while it is held (for diagnosis)."""
+    import traceback
+
+    while True:
+        time.sleep(0.1)
+        if time.perf_counter() - _loop_beat > 0.25:
+            frame = sys._current_frames().get(loop_thread)
+            if frame is not None:
+                log.warning("event loop held; its stack:\n%s", "".join(traceback.format_stack(frame)))
 
 
 def _log_slow_collections(phase: str, info: dict[str, int]) -> None:
@@ -79,6 +100,10 @@ class Command(BaseCommand):
         # push allocates is freed by reference counting; collecting the youngest generation less
         # often promotes fewer in-flight objects, so full collections come far less often.
         gc.set_threshold(*GC_THRESHOLDS)
+        # How long a thread may hold the GIL while another waits for it: the database threads wait
+        # for it after every round trip while the event loop runs (Python's default is 5 ms; 1 ms took the
+        # 600-game p99 from 160-540 ms to about 110 ms, docs/BENCHMARKS.md).
+        sys.setswitchinterval(float(os.environ.get("SWITCH_INTERVAL_MS", "1")) / 1000)
         gc.callbacks.append(_log_slow_collections)
         config = uvicorn.Config(
             application,
