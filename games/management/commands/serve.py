@@ -100,10 +100,6 @@ class Command(BaseCommand):
         # push allocates is freed by reference counting; collecting the youngest generation less
         # often promotes fewer in-flight objects, so full collections come far less often.
         gc.set_threshold(*GC_THRESHOLDS)
-        # How long a thread may hold the GIL while another waits for it: the database threads wait
-        # for it after every round trip while the event loop runs (Python's default is 5 ms; 1 ms took the
-        # 600-game p99 from 160-540 ms to about 110 ms, docs/BENCHMARKS.md).
-        sys.setswitchinterval(float(os.environ.get("SWITCH_INTERVAL_MS", "1")) / 1000)
         gc.callbacks.append(_log_slow_collections)
         config = uvicorn.Config(
             application,
