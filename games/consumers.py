@@ -18,7 +18,7 @@ from replays.services import HEARTBEAT_SECONDS, watcher_beat
 from .access import access_game_view
 from .models import Game
 from .publish import game_group, user_group
-from .push import SEAT_CONTROL_EVENTS, viewer_key
+from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
 from .selectors import game_events_for, game_view, presence_of
 from .services.commands import game_command_submit
 from .services.presence import game_mark_watched, presence_connect, presence_disconnect
@@ -261,7 +261,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             finally:
                 await self._release()
             return
-        text = message["frames"][self.viewer]
+        frames = message["frames"]
+        # A watch page's frame exists only while the game is marked watched; else the spectators'.
+        text = frames.get(self.viewer) or frames[SPECTATOR]
         self.last_seq = self.view_seq = last
         if self.batch:
             await self.send(text_data=text)  # a JSON array of the push's messages

@@ -297,3 +297,31 @@ def test_a_watch_page_counts_itself_over_its_socket_and_its_socket_ending_says_g
 
     assert asyncio.run(run()) == [1, 2, 1]
     assert Game.objects.get(pk=game_id).watched_until is not None  # its pushes carry replay frames
+
+
+def test_a_watch_page_gets_the_spectators_view_when_the_game_is_no_longer_marked_watched():
+    game_id, _users, tokens = _setup()
+
+    async def run() -> dict[str, Any]:
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        mover = _connect(game_id, tokens[game.awaiting_seat])
+        watcher = WebsocketCommunicator(
+            application, f"/ws/games/{game_id}/?batch=1&frames=1", headers=[ORIGIN]
+        )
+        assert (await mover.connect())[0] and (await watcher.connect())[0]
+        state = await _until(mover, "state")
+        await _drain(watcher)
+        # The mark ran out (no heartbeat for a while): pushes carry no watch page's frame.
+        await database_sync_to_async(lambda: Game.objects.filter(pk=game_id).update(watched_until=None))()
+        command = {k: v for k, v in state["legal"][0].items() if k != "seat"}
+        await mover.send_json_to({"type": "command", "cmd_id": "w1", **command})
+        pushed = [m for f in await _drain(watcher) for m in (f if isinstance(f, list) else [f])]
+        await watcher.send_json_to({"type": "ping"})
+        pong = await _until(watcher, "pong")
+        await mover.disconnect()
+        await watcher.disconnect()
+        return {"view": [m for m in pushed if m["type"] == "view"][-1], "pong": pong}
+
+    got = asyncio.run(run())
+    assert "frames" not in got["view"] and got["view"]["view"]["hand"] is None
+    assert got["pong"] == {"type": "pong"}  # the socket is still open
