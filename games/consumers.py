@@ -6,7 +6,6 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
@@ -23,6 +22,7 @@ from .selectors import game_events_for, game_view, presence_of
 from .services.commands import game_command_submit
 from .services.presence import game_mark_watched, presence_connect, presence_disconnect
 from .services.seats import seat_reclaim
+from .socket_dispatch import DirectDispatch
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
 
@@ -50,7 +50,7 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
     return game, access_game_view(game, user)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
     game: Game
     seat: int | None
     last_seq: int
@@ -104,15 +104,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             await db(watcher_beat)(game=self.game, client_id=self.watching, leaving=True)
         if self.joined and self.seat is not None:
             await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels' own dispatch first closes stale database connections on its one shared sync
-        # thread, for every message: every event pushed to every socket would queue behind that
-        # thread. This consumer touches the database only through `db`, which does it itself.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     async def send_json(self, data: dict[str, Any]) -> None:
         if self._holding and self.batch:

@@ -6,7 +6,6 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
@@ -18,6 +17,7 @@ from .access import AnyUser, access_table_view
 from .models import Table
 from .publish import LOBBY_GROUP, table_group, user_group
 from .selectors import lobby_html
+from .socket_dispatch import DirectDispatch
 
 CLOSE_REFUSED = 4403  # the game socket's code for "you may not watch this"
 
@@ -38,7 +38,7 @@ def db(func: Any) -> Any:
     return database_sync_to_async(call, thread_sensitive=False)
 
 
-class _PushConsumer(AsyncWebsocketConsumer):
+class _PushConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """A socket that mostly listens: its groups, a ping, and an error for anything else."""
 
     groups_joined: list[str]
@@ -51,15 +51,6 @@ class _PushConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels' own dispatch closes stale database connections on its one shared sync thread
-        # for every message: one lobby change would queue every lobby socket of the process behind
-        # that thread. These sockets touch the database only through `db`.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))

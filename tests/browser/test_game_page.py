@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 
 from accounts.services import user_register, user_token
 from games.models import Game, GameSeat
-from tests.browser.ui import Player, read, wait_loaded
+from tests.browser.ui import Player, api, read, wait_loaded
 
 REDIS_DB = 11
 PASSWORD = "hare-tree-house-42"
@@ -27,18 +26,6 @@ SNAPSHOT = """() => ({
   prompt: document.getElementById('prompt').hidden ? '' : document.getElementById('prompt-title').innerText,
   seq: document.getElementById('game').dataset.seq,
 })"""
-
-
-def api(base: str, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """Set-up through the server's REST API, so its bots and timers run in the real worker."""
-    req = urllib.request.Request(
-        base + path,
-        data=json.dumps(body or {}).encode(),
-        method="POST",
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
 
 
 def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -11,24 +9,13 @@ from urllib.parse import urlparse
 import pytest
 
 from accounts.services import user_register, user_token
+from tests.browser.ui import api
 
 REDIS_DB = 14
 PASSWORD = "hare-tree-house-42"
 IDLE_MS = 5000
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def api(base: str, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """Changes made by someone else, through the server's REST API."""
-    req = urllib.request.Request(
-        base + path,
-        data=json.dumps(body or {}).encode(),
-        method="POST",
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
 
 
 def person(name: str) -> str:

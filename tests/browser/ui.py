@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import time
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -32,6 +34,19 @@ READ_UI = """() => {
       enabled: b.getAttribute('aria-disabled') !== 'true', picked: b.classList.contains('picked') })),
   };
 }"""
+
+
+def api(base: str, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A POST to the server's REST API as another person or a set-up step would make it, so its
+    bots and timers run in the real worker."""
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
 
 
 def read(page: Any) -> dict[str, Any]:
