@@ -110,7 +110,7 @@ const live = new LiveGame(cfg.game, {
     render();
   },
   onNextGame(m) {
-    if (cfg.seat !== null && m.game !== cfg.game) location.assign(`/games/${m.game}/`);
+    if (cfg.seat !== null && m.game !== cfg.game) goToGame(m.game);
   },
   onAck() {
     S.pending = false;
@@ -600,6 +600,15 @@ function renderEnd() {
   }
 }
 
+// The next game is announced by the socket and answered to the player who starts it: go once,
+// a second navigation would abort the first.
+let goingTo = null;
+function goToGame(game) {
+  if (goingTo !== null) return;
+  goingTo = game;
+  location.assign(`/games/${game}/`);
+}
+
 // When someone starts the next game, seated players are taken to it: the socket says so
 // (onNextGame). One look at the table covers a next game that started before this page loaded.
 function watchNextGame() {
@@ -609,7 +618,7 @@ function watchNextGame() {
       const r = await fetch(`/api/tables/${cfg.table}/`, { cache: "no-store" });
       if (!r.ok) return;
       const t = await r.json();
-      if (t.current_game && t.current_game !== cfg.game && t.status === "playing") location.assign(`/games/${t.current_game}/`);
+      if (t.current_game && t.current_game !== cfg.game && t.status === "playing") goToGame(t.current_game);
     } catch {
       // the socket still tells when the next game starts
     }
@@ -633,10 +642,10 @@ $("next-game").addEventListener("click", async () => {
     });
     const d = await r.json();
     if (r.ok && d.current_game) {
-      location.assign(`/games/${d.current_game}/`);
+      goToGame(d.current_game);
       return;
     }
-    if (d.code === "game_running" && d.current_game) location.assign(`/games/${d.current_game}/`);
+    if (d.code === "game_running" && d.current_game) goToGame(d.current_game);
     showError(d.detail || gettext("That did not work."));
   } catch {
     showError(gettext("Not connected. Wait a moment and try again."));
