@@ -12,6 +12,7 @@ import redis
 from django.db import connection
 
 from games.live.stack import Stack, database_url, live_stack
+from tests.redis_server import redis_url as redis_url_for
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -27,7 +28,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
     """One ASGI server and one Celery worker on the test database; bots move without delay."""
     redis_db = getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB)
-    redis_url = f"redis://127.0.0.1:6379/{redis_db}"
+    redis_url = redis_url_for(redis_db)
     redis.Redis.from_url(redis_url).flushdb()
     url = database_url(connection.settings_dict)
     with live_stack(

@@ -11,6 +11,7 @@ from games.benchmarks.browser import BrowserConfig, run_browser_bench
 from games.benchmarks.live import LiveConfig, run_live_bench
 from games.live.stack import database_url
 from games.models import Game, GameStatus
+from tests.redis_server import redis_url
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +26,7 @@ def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
         warmup=1.0,
         drain=5.0,
         database_url=database_url(connection.settings_dict),
-        redis_url="redis://127.0.0.1:6379/8",
+        redis_url=redis_url(8),
         migrate=False,  # pytest-django made and migrated the test database
         log_dir=tmp_path,
     )
@@ -71,7 +72,7 @@ def test_bench_live_browser_mix(tmp_path: Path, client: str) -> None:
         warmup=1.0,
         drain=5.0,
         database_url=database_url(connection.settings_dict),
-        redis_url="redis://127.0.0.1:6379/8",
+        redis_url=redis_url(8),
         migrate=False,
         log_dir=tmp_path,
     )

@@ -19,9 +19,10 @@ from games.live.stack import database_url, live_stack
 from games.models import Game, GameEvent
 from replays.selectors import build_frames, seat_names, states_at_each_step
 from tests.games.live_client import LiveClient
+from tests.redis_server import redis_url
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = "redis://127.0.0.1:6379/9"
+REDIS_URL = redis_url(9)
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 
 

@@ -19,9 +19,10 @@ from django.db import connection
 
 from games.live.stack import Stack, database_url, live_stack
 from games.models import Game
+from tests.redis_server import redis_url
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = "redis://127.0.0.1:6379/13"
+REDIS_URL = redis_url(13)
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 PASSWORD = "correct-horse-battery"
 WITHIN = 1.0  # seconds from a change to every open lobby

@@ -12,8 +12,9 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from games.publish import _server_loop, game_group, publish_game_meta
+from tests.redis_server import redis_url
 
-REDIS_URL = "redis://127.0.0.1:6379/9"
+REDIS_URL = redis_url(9)
 LAYERS = {
     "in-memory": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
     "redis": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}},
