@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -14,6 +13,7 @@ from harehra_site.errors import ServiceError
 from moderation.selectors import user_is_sanctioned
 from replays.services import HEARTBEAT_SECONDS, watcher_beat
 
+from . import jsontext
 from .access import access_game_view
 from .models import Game
 from .publish import game_group, user_group
@@ -109,7 +109,7 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self._holding and self.batch:
             self._outbox.append(data)
             return
-        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+        await self.send(text_data=jsontext.dumps(data))
 
     def _hold(self) -> None:
         self._holding += 1
@@ -119,13 +119,13 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self._holding or not self._outbox:
             return
         out, self._outbox = self._outbox, []
-        await self.send(text_data=json.dumps(out if len(out) > 1 else out[0], separators=(",", ":")))
+        await self.send(text_data=jsontext.dumps(out if len(out) > 1 else out[0]))
 
     # --- client to server -----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            message = json.loads(text_data or "")
+            message = jsontext.loads(text_data or "")
         except ValueError:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are JSON"})
             return
@@ -259,7 +259,7 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.batch:
             await self.send(text_data=text)  # a JSON array of the push's messages
         else:
-            for one in json.loads(text):
+            for one in jsontext.loads(text):
                 await self.send_json(one)
 
     async def game_meta(self, message: dict[str, Any]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -13,6 +12,7 @@ from django.db import close_old_connections
 
 from harehra_site.errors import ServiceError
 
+from . import jsontext
 from .access import AnyUser, access_table_view
 from .models import Table
 from .publish import LOBBY_GROUP, table_group, user_group
@@ -53,11 +53,11 @@ class _PushConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def send_json(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+        await self.send(text_data=jsontext.dumps(data))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            message = json.loads(text_data or "")
+            message = jsontext.loads(text_data or "")
         except ValueError:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are JSON"})
             return

@@ -10,12 +10,12 @@ cards. Made once here, a frame costs a socket no decoding, filtering or encoding
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from replays.selectors import frame_at
 
+from . import jsontext
 from .engine import Event, GameState, apply, event_for, legal_commands, views_for_all
 from .seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 
@@ -24,7 +24,7 @@ SPECTATOR, WATCH = "spectator", "watch"  # a spectator's frame, and a watch page
 
 
 def _text(messages: list[dict[str, Any]]) -> str:
-    return json.dumps(messages, separators=(",", ":"))
+    return jsontext.dumps(messages)
 
 
 def viewer_key(seat: int | None, *, frames: bool = False) -> str:

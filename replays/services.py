@@ -28,7 +28,14 @@ def watcher_beat(*, game: Game, client_id: object, leaving: bool = False) -> int
     if leaving:
         Watcher.objects.filter(game=game, client_id=client_id).delete()
     else:
-        Watcher.objects.update_or_create(game=game, client_id=client_id, defaults={"last_seen": now})
+        # One upsert, not update_or_create's select, update and savepoints: a watch page beats
+        # every HEARTBEAT_SECONDS for as long as it is open.
+        Watcher.objects.bulk_create(
+            [Watcher(game=game, client_id=client_id, last_seen=now)],
+            update_conflicts=True,
+            unique_fields=["game", "client_id"],
+            update_fields=["last_seen"],
+        )
         game_mark_watched(game_id=game.pk)
     Watcher.objects.filter(game=game, last_seen__lt=now - WATCHER_TTL * 4).delete()
     return watcher_count(game)
