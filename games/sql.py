@@ -9,8 +9,7 @@ embedded SQLite, where the write runs as its three parts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,38 +17,16 @@ from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
+from harehra_site.rawsql import cursor, statement
+from moderation.selectors import sanction_in_force_params, sanction_in_force_sql
+
 from .models import CommandRecord, Game, GameEvent, GameSeat, Table
 
 _DB = "default"
-_STATEMENTS: dict[tuple[str, str], str] = {}
 
 
 def _db() -> BaseDatabaseWrapper:
     return connections[_DB]
-
-
-@contextmanager
-def cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
-    """A cursor for these statements. On PostgreSQL it sends the parameters apart from the SQL
-    (server-side binding), which costs less than Django's cursors quoting them into the text,
-    and runs each statement prepared once it has run a few times (settings: prepare_threshold)."""
-    if db.vendor != "postgresql":
-        with db.cursor() as cur:
-            yield cur
-        return
-    import psycopg
-
-    db.ensure_connection()
-    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cur:
-        yield cur
-
-
-def statement(db: BaseDatabaseWrapper, key: str, build: Callable[[BaseDatabaseWrapper], str]) -> str:
-    """The SQL text for `key` on this database's vendor, built once per process."""
-    found = _STATEMENTS.get((db.vendor, key))
-    if found is None:
-        found = _STATEMENTS[(db.vendor, key)] = build(db)
-    return found
 
 
 def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
@@ -143,7 +120,6 @@ class MoveRead:
 
 
 def _move_read_sql(db: BaseDatabaseWrapper) -> str:
-    from moderation.selectors import sanction_in_force_sql
 
     return (
         f"SELECT {_SEAT.columns(db)}, {sanction_in_force_sql(db)}, r.seat, r.first_seq, r.last_seq "
@@ -157,7 +133,6 @@ def move_read(game_id: int, user_id: int | None, client_cmd_id: str) -> MoveRead
     """The game's seats, whether the mover is sanctioned, and the record of an earlier command
     with this id. Run it after locking the game (`locked_game`): a statement started before the
     lock was granted would miss what the transaction holding it committed."""
-    from moderation.selectors import sanction_in_force_params
 
     db = _db()
     sql = statement(db, "move_read", _move_read_sql)

@@ -10,7 +10,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game
-from games.sql import cursor, statement
+from harehra_site.rawsql import cursor, statement
 
 from .models import AuditEntry, Report, Sanction
 

@@ -11,8 +11,8 @@ import pytest
 import redis
 from django.db import connection
 
-from games.live.stack import Stack, database_url, live_stack
 from tests.redis_server import redis_url as redis_url_for
+from tests.support.stack import Stack, database_url, live_stack
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.live.stack import Stack
-from replays.management.commands.bench_replay import long_game, store_game
+from tests.support.stack import Stack
+from tests.support.stored_games import long_game, store_game
 
 pytestmark = [pytest.mark.browser]
 REDIS_DB = 11

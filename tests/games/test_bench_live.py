@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games.benchmarks.browser import BrowserConfig, run_browser_bench
-from games.benchmarks.live import LiveConfig, run_live_bench
-from games.live.stack import database_url
+from bench.browser import BrowserConfig, run_browser_bench
+from bench.live import LiveConfig, run_live_bench
 from games.models import Game, GameStatus
 from tests.redis_server import redis_url
+from tests.support.stack import database_url
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 

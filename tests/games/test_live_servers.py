@@ -15,11 +15,11 @@ from django.db import connection
 
 from games.engine import event_for, legal_commands, view_for
 from games.eventlog import events_with_seq
-from games.live.stack import database_url, live_stack
 from games.models import Game, GameEvent
 from replays.selectors import build_frames, seat_names, states_at_each_step
 from tests.games.live_client import LiveClient
 from tests.redis_server import redis_url
+from tests.support.stack import database_url, live_stack
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 REDIS_URL = redis_url(9)

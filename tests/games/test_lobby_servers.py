@@ -17,9 +17,9 @@ import redis
 import websockets
 from django.db import connection
 
-from games.live.stack import Stack, database_url, live_stack
 from games.models import Game
 from tests.redis_server import redis_url
+from tests.support.stack import Stack, database_url, live_stack
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 REDIS_URL = redis_url(13)

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.benchmarks.browser import BrowserConfig, run_browser_bench, run_browser_compare
-from games.benchmarks.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, LiveConfig, run_live_bench
+from bench.browser import BrowserConfig, run_browser_bench, run_browser_compare
+from bench.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, LiveConfig, run_live_bench
 
 
 def use_database(url: str) -> None:
@@ -186,7 +186,7 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, stop)
         try:
-            from games.benchmarks.live import check_loopback, ensure_database
+            from bench.live import check_loopback, ensure_database
 
             check_loopback(url)
             check_loopback(redis_url)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from games.benchmarks.service import BenchConfig, bench_one_game, new_prefix, run_bench
+from bench.service import BenchConfig, bench_one_game, new_prefix, run_bench
 
 
 class Command(BaseCommand):

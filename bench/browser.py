@@ -51,7 +51,7 @@ from urllib.parse import urlparse
 
 import uvloop
 
-from .live import (
+from bench.live import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     ROOT,
@@ -68,7 +68,7 @@ from .live import (
     setup_games,
     vacuum,
 )
-from .service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
+from bench.service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
 
 Client = Literal["new", "old"]
 
@@ -1047,7 +1047,7 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
     """Set up fresh games, start the servers from `cfg.code_root`, open every page, drive, report."""
     from django.db import connection
 
-    from ..live.stack import live_stack
+    from tests.support.stack import live_stack
 
     if cfg.games < 1 or cfg.servers < 1 or cfg.mean_gap <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; mean gap and duration are positive")

@@ -1,7 +1,7 @@
 """Many live games over real websockets against real server processes (issue 4, "Speed").
 
 `run_live_bench` makes N four-seat games through the services (in this process, on the same
-PostgreSQL database the servers use), starts the servers with `games.live.stack.live_stack`,
+PostgreSQL database the servers use), starts the servers with `tests.support.stack.live_stack`,
 opens one websocket per seat (4 N sockets, all in this process, on asyncio) and then drives
 every game open-loop: one move per 1/R seconds on a fixed schedule, without waiting for replies.
 
@@ -38,7 +38,7 @@ from urllib.parse import urlparse
 
 import uvloop
 
-from .service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
+from bench.service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
 
 DEFAULT_DB_NAME = "harehra_bench"
 DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
@@ -48,7 +48,7 @@ SEATS = 4
 LONG_TIMER = 600  # seconds: no timer fires during a bench
 GOAL_GAMES, GOAL_P99_MS = 500, 50.0
 SINGLE_PLAYS = ("right", "left", "house", "strom", "zada")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ def setup_games(n: int, tag: str) -> list[GameSpec]:
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
-    from ..services.tables import TableSettings, table_create, table_join, table_start
+    from games.services.tables import TableSettings, table_create, table_join, table_start
 
     User = get_user_model()
     unusable = make_password(None)  # no PBKDF2 per user: these accounts only use tokens
@@ -224,9 +224,8 @@ def end_bench_games(game_ids: Sequence[int] | None) -> int:
     """
     from django.contrib.auth import get_user_model
 
+    from games.models import Game, GameStatus
     from moderation.services import game_abort
-
-    from ..models import Game, GameStatus
 
     User = get_user_model()
     moderator = User.objects.filter(username="bench-moderator").first() or User.objects.create_superuser(
@@ -665,7 +664,7 @@ async def _drive_all(
 
 def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
     """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
-    from ..live.stack import live_stack
+    from tests.support.stack import live_stack
 
     if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; rate and duration are positive")
