@@ -47,7 +47,6 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 SEATS = 4
 LONG_TIMER = 600  # seconds: no timer fires during a bench
 GOAL_GAMES, GOAL_P99_MS = 500, 50.0
-SINGLE_PLAYS = ("right", "left", "house", "strom", "zada")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -270,12 +269,10 @@ class Client:
         self.connected = asyncio.Event()
         self.closing = False
         self.last_seq = 0
-        self.hand: list[str] = []
-        self.damage = [0] * SEATS
-        self.protected: set[int] = set()
-        self.eliminated: set[int] = set()
+        # What the server pushes with every move (the page renders from it alone): the decision
+        # awaited, as (seat, kind), and this seat's legal commands when the decision is its own.
         self.awaiting: tuple[int, str] | None = None
-        self.discard_count = 0
+        self.legal: list[dict[str, Any]] = []
         self.over = False
         self.refresh = False  # our view disagreed with the server's: reconnect for a fresh state
 
@@ -349,103 +346,34 @@ class Client:
             if seq != self.last_seq + 1:
                 self.game.stats.seq_gaps += 1
             self.last_seq = seq
-            self.apply(msg["event"])
             self.game.arrived(self, seq, now)
+        elif kind == "view":
+            self.on_view(msg)
         elif kind == "ack":
             self.game.on_ack(msg, now)
         elif kind == "error":
             self.game.on_error(self, msg)
         elif kind == "state":
-            self.on_state(msg)
+            self.last_seq = msg["seq"]
+            self.on_view(msg)
             self.connected.set()
             self.game.arrived(self, self.last_seq, now)
-        else:
+        elif kind != "deadline":
             self.game.stats.other_messages[str(kind)] += 1
 
-    def on_state(self, msg: dict[str, Any]) -> None:
-        self.last_seq = msg["seq"]
+    def on_view(self, msg: dict[str, Any]) -> None:
+        """The view after a move (`view`), or on connecting (`state`): the decision awaited and
+        this seat's legal commands, as the engine made them on the server."""
         view = msg["view"]
-        self.hand = list(view["hand"] or [])
-        players = view["players"]
-        self.damage = [p["damage"] for p in players]
-        self.protected = {p["seat"] for p in players if p["protected"]}
-        self.eliminated = {p["seat"] for p in players if p["eliminated"]}
-        awaiting = view["awaiting"]
+        awaiting = None if view["over"] else view["awaiting"]
         self.awaiting = (awaiting["seat"], awaiting["kind"]) if awaiting else None
-        self.discard_count = view["discard_count"]
+        self.legal = list(msg.get("legal") or [])
         self.over = bool(view["over"]) or msg.get("status") != "running"
 
-    def _drop(self, seat: int, cards: Sequence[str]) -> None:
-        if seat == self.seat:
-            for card in cards:
-                if card in self.hand:
-                    self.hand.remove(card)
-
-    def apply(self, e: dict[str, Any]) -> None:
-        t = e["type"]
-        if t == "TurnStarted":
-            self.awaiting = (e["seat"], "turn")
-            self.protected.discard(e["seat"])
-        elif t == "CardsPlayed":
-            self._drop(e["seat"], e["cards"])
-            self.awaiting = None
-        elif t == "ProtectionGained":
-            self.protected.add(e["seat"])
-        elif t in ("DamageTaken", "DamageHealed"):
-            self.damage[e["seat"]] = e["damage"]
-        elif t == "VolleyPending":
-            self.awaiting = (e["target"], "volley")
-        elif t == "SkipPending":
-            self.awaiting = (e["seat"], "skip")
-        elif t == "ReactionPlayed":
-            self._drop(e["seat"], [e["card"]])
-            self.awaiting = None
-        elif t in ("ReactionDeclined", "PlayerSkipped"):
-            self.awaiting = None
-        elif t == "PlayerEliminated":
-            self.eliminated.add(e["seat"])
-            self.protected.discard(e["seat"])
-            if e["seat"] == self.seat:
-                self.hand = []
-        elif t == "CardBurned":
-            if e.get("card"):
-                self._drop(e["seat"], [e["card"]])
-            self.awaiting = None
-        elif t == "CardsDrawn":
-            if e["seat"] == self.seat:
-                self.hand.extend(e["cards"])
-        elif t == "DiscardRequired":
-            self.awaiting = (e["seat"], "discard")
-            self.discard_count = e["count"]
-        elif t == "CardsDiscarded":
-            self._drop(e["seat"], e["cards"])
-            self.awaiting = None
-        elif t in ("GameEnded", "GameAborted"):
-            self.awaiting = None
-            self.over = True
-        # GameStarted, DirectionChanged, DrawPileReshuffled and seat events change nothing we use.
-
     def choose(self, rng: random.Random) -> dict[str, Any]:
-        """A legal command for the awaited decision, as far as this client's view goes."""
-        assert self.awaiting is not None
-        kind = self.awaiting[1]
-        hand = self.hand
-        if kind == "volley":
-            return {"react": "taptap" if "taptap" in hand else "none"}
-        if kind == "skip":
-            return {"react": "strom" if "strom" in hand else "none"}
-        if kind == "discard":
-            return {"discard": hand[: self.discard_count]}
-        options: list[dict[str, Any]] = [{"play": [c]} for c in SINGLE_PLAYS if c in hand]
-        if "cumi" in hand:
-            for step in range(1, SEATS):
-                target = (self.seat + step) % SEATS
-                if target not in self.eliminated and target not in self.protected:
-                    options.append({"play": ["cumi"], "target": target})
-                    break
-        if options:
-            return rng.choice(options)
-        return {"burn": hand[0] if hand else None}
+        """One of the legal commands the server sent for this seat's decision."""
+        assert self.awaiting is not None and self.legal
+        return dict(rng.choice(self.legal))
 
 
 def _ignore_closed(task: asyncio.Future[Any]) -> None:
@@ -473,7 +401,7 @@ class GameRun:
         """The awaited seat's client, if it has seen everything the game has done so far."""
         seq = self.known_seq()
         for c in self.clients:
-            if c.last_seq == seq and c.awaiting is not None and c.awaiting[0] == c.seat:
+            if c.last_seq == seq and c.awaiting is not None and c.awaiting[0] == c.seat and c.legal:
                 return c if c.connected.is_set() else None
         return None
 
