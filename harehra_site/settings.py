@@ -176,6 +176,9 @@ LOGGING = {
 
 # A bot waits this long before it moves, so people can follow the game.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
+# The shuffle of every deck (games/services/shuffle.py): the operating system's random source.
+# Tests name another (tests/support/decks.py) to deal the cards a rule needs.
+GAME_SHUFFLE = os.environ.get("GAME_SHUFFLE", "games.services.shuffle.system_shuffle")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
 }

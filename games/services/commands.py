@@ -15,7 +15,7 @@ from ..engine import EngineError, Event, abort, parse_command, step
 from ..eventlog import events_with_seq, load_state
 from ..models import Game, GameSeat, GameStatus
 from .append import game_append, game_lock
-from .shuffle import system_shuffle
+from .shuffle import deck_shuffle
 
 # Refusals that depend on the game's state answer 409; a malformed command is a 400.
 _BAD_REQUEST_CODES = {"bad_command"}
@@ -106,7 +106,7 @@ def _decide_and_append(
         raise ServiceError("game_over", "the game is over", 409)
     state = load_state(game)
     try:
-        events, new_state = step(state, parse_command(command, seat=seat), system_shuffle)
+        events, new_state = step(state, parse_command(command, seat=seat), deck_shuffle)
     except EngineError as e:
         code = e.code.value
         raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e

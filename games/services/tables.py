@@ -14,7 +14,7 @@ from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Vis
 from ..publish import publish_next_game, publish_table_changed
 from .append import game_append
 from .seats import seat_hand_to_bot
-from .shuffle import system_shuffle
+from .shuffle import deck_shuffle
 
 MIN_TIMER, MAX_TIMER = 5, 600
 MIN_REACTION_TIMER = 3
@@ -194,7 +194,7 @@ def _game_create(table: Table) -> Game:
         raise ServiceError("seats_empty", "every seat must be filled first", 409)
     _not_playing(table)
     ruleset = make_ruleset(table.packs, table.mini)
-    events = start_game(ruleset, table.seats, table.next_shuffler, system_shuffle)
+    events = start_game(ruleset, table.seats, table.next_shuffler, deck_shuffle)
     game = Game.objects.create(
         table=table,
         number=table.games.count() + 1,

@@ -4,7 +4,6 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from unittest.mock import patch
 
 import pytest
 
@@ -14,6 +13,7 @@ from games.eventlog import load_state
 from games.models import Game
 from games.services.commands import game_command_submit
 from games.services.tables import TableSettings, table_create, table_join, table_start
+from tests.support.decks import seeded_decks
 
 
 @dataclass
@@ -27,15 +27,7 @@ def play_game(users: list[Any], seed: int = 1, replay_access: str = "public", **
     """A game played through the services: each awaited seat's person sends a legal command."""
     rng = random.Random(seed)
 
-    def seeded_shuffle(cards: Any) -> list[str]:
-        out = list(cards)
-        rng.shuffle(out)
-        return out
-
-    with (
-        patch("games.services.tables.system_shuffle", seeded_shuffle),
-        patch("games.services.commands.system_shuffle", seeded_shuffle),
-    ):
+    with seeded_decks(rng):
         return _play(users, rng, replay_access, **settings)
 
 
