@@ -26,12 +26,15 @@ from .engine import (
     EventType,
     GameState,
     Result,
+    advance,
     apply,
     decide,
     event_for,
     keep_order,
     legal_commands,
+    legal_moves,
     make_ruleset,
+    private_copy,
     replay,
     start_game,
     step,
@@ -182,8 +185,13 @@ def play_game(
     packs: Sequence[str] = (),
     mini: int = 0,
     check: bool = False,
+    record: bool = True,
 ) -> GameRecord:
-    """One random-legal game; with `check`, every invariant after every event."""
+    """One random-legal game; with `check`, every invariant after every event.
+
+    Without `record`, the game is played as search playouts are, by `advance` (no events; the
+    record's event count is 0). Both ways make the same choices from the same RNG.
+    """
     shuffle = rng_shuffle(rng)
     events: list[Event] = start_game(make_ruleset(packs, mini=mini), players, shuffler, shuffle)
     state = replay(events)
@@ -196,9 +204,15 @@ def play_game(
         violations += _command_checks(state)
     count = len(events)
     choice = rng.choice
-    while not state.over:
+    if not record:  # a search playout's loop: the same rules, folded in place, no events
+        state = private_copy(state)
+        while state.result is None:
+            assert state.awaiting is not None
+            advance(state, choice(legal_moves(state, state.awaiting.seat)), shuffle)
+        return GameRecord(state.turn_number, 0, state.result, state.winner, violations)
+    while state.result is None:
         assert state.awaiting is not None
-        command = choice(legal_commands(state, state.awaiting.seat))
+        command = choice(legal_moves(state, state.awaiting.seat))
         new_events, new_state = step(state, command, shuffle)
         count += len(new_events)
         if check:
@@ -245,6 +259,7 @@ class Report:
     mini: int
     seed: int
     check: bool
+    record: bool = True
     seconds: float = 0.0
     events: int = 0
     turns: list[int] = field(default_factory=list)
@@ -272,10 +287,15 @@ class Report:
         median, p99, longest = self.turn_stats()
         out = [
             f"{self.games} games, {self.players} players, packs: {packs}, mini: {self.mini}, "
-            f"seed {self.seed}" + (", invariants checked after every event" if self.check else ""),
-            f"time:          {self.seconds:.2f} s, {self.games_per_second:,.0f} games/s, "
-            f"{self.events_per_second:,.0f} events/s",
-            f"events:        {self.events:,} ({self.events / self.games:.1f} per game)",
+            f"seed {self.seed}"
+            + (", invariants checked after every event" if self.check else "")
+            + ("" if self.record else ", played as search playouts (no events)"),
+            f"time:          {self.seconds:.2f} s, {self.games_per_second:,.0f} games/s"
+            + (f", {self.events_per_second:,.0f} events/s" if self.record else ""),
+        ]
+        if self.record:
+            out.append(f"events:        {self.events:,} ({self.events / self.games:.1f} per game)")
+        out += [
             f"turns/game:    median {median:g}, p99 {p99}, max {longest}",
             f"turn limit:    {self.draws} draws ({100 * self.draws / self.games:.2f}%)",
             "wins by seat:  "
@@ -299,27 +319,30 @@ def simulate(
     mini: int = 0,
     seed: int = 0,
     check: bool = False,
+    record: bool = True,
     progress: Progress | None = None,
 ) -> Report:
     """Play `games` games; the shuffler passes one seat clockwise after each game (R13)."""
     make_ruleset(packs, mini=mini)  # raises InvalidRuleset early
     master = random.Random(seed)
-    report = Report(games, players, tuple(packs), mini, seed, check, wins=[0] * players)
+    report = Report(games, players, tuple(packs), mini, seed, check, record, wins=[0] * players)
     start = time.perf_counter()
     for i in range(games):
         game_seed = master.getrandbits(64)
         shuffler = (players - 1 + i) % players
-        record = play_game(players, shuffler, random.Random(game_seed), packs=packs, mini=mini, check=check)
-        report.events += record.events
-        report.turns.append(record.turns)
-        if record.result is Result.DRAW:
+        game = play_game(
+            players, shuffler, random.Random(game_seed), packs=packs, mini=mini, check=check, record=record
+        )
+        report.events += game.events
+        report.turns.append(game.turns)
+        if game.result is Result.DRAW:
             report.draws += 1
-        elif record.winner is not None:
-            report.wins[record.winner] += 1
-        if record.violations:
-            report.violations += len(record.violations)
+        elif game.winner is not None:
+            report.wins[game.winner] += 1
+        if game.violations:
+            report.violations += len(game.violations)
             room = MAX_LISTED_VIOLATIONS - len(report.examples)
-            report.examples += [f"game {i} (seed {game_seed}): {v}" for v in record.violations[:room]]
+            report.examples += [f"game {i} (seed {game_seed}): {v}" for v in game.violations[:room]]
         if progress is not None:
             progress(i + 1, games)
     report.seconds = time.perf_counter() - start

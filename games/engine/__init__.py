@@ -5,10 +5,12 @@ from .commands import Burn, Command, Discard, Play, React, command_to_dict, pars
 from .decide import (
     Shuffle,
     abort,
+    advance,
     deal,
     decide,
     has_turn_play,
     keep_order,
+    private_copy,
     setup_event,
     start_events,
     start_game,
@@ -17,22 +19,24 @@ from .decide import (
 )
 from .errors import EngineError, ErrorCode, IllegalCommand, InvalidRuleset
 from .events import Event, EventType, apply, replay
-from .legal import legal_commands
+from .legal import legal_commands, legal_moves
 from .ruleset import Ruleset, make_ruleset
 from .serialize import state_from_dict, state_to_dict
-from .state import CCW, CW, Awaiting, Decision, GameState, Result, Volley
+from .state import CCW, CW, AnyState, Awaiting, Decision, Draft, GameState, Result, Volley, copy_draft, freeze
 from .views import event_for, view_for, views_for_all
 
 __all__ = [
     "CARD_NAMES",
     "CCW",
     "CW",
+    "AnyState",
     "Awaiting",
     "Burn",
     "Card",
     "Command",
     "Decision",
     "Discard",
+    "Draft",
     "EngineError",
     "ErrorCode",
     "Event",
@@ -47,16 +51,21 @@ __all__ = [
     "Shuffle",
     "Volley",
     "abort",
+    "advance",
     "apply",
     "command_to_dict",
+    "copy_draft",
     "deal",
     "decide",
     "event_for",
+    "freeze",
     "has_turn_play",
     "keep_order",
     "legal_commands",
+    "legal_moves",
     "make_ruleset",
     "parse_command",
+    "private_copy",
     "replay",
     "setup_event",
     "start_events",

@@ -14,9 +14,9 @@ from typing import Any
 from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, parse_command
 from .errors import ErrorCode, IllegalCommand, InvalidRuleset
-from .events import Event, EventType, apply, direction_name, event, fold_into, replace
+from .events import FOLD, Event, EventType, apply, direction_name, event
 from .ruleset import Ruleset
-from .state import CCW, CW, Decision, GameState, Result
+from .state import CCW, CW, AnyState, Decision, Draft, GameState, Result, freeze, thaw
 
 Shuffle = Callable[[Sequence[str]], list[str]]
 
@@ -29,26 +29,28 @@ def keep_order(cards: Sequence[str]) -> list[str]:
 
 
 class _Log:
-    """The events decided so far and the state they lead to.
+    """Where the rules write what happens: a private draft, and the events if asked for.
 
-    The first event copies the given state; later ones fold into that private copy in place
-    (one copy per command, not per event). So read `log.state` afresh after each `emit`; the
-    state `decide` was given is never changed.
+    Every change goes through `emit`, which folds it with the same fold `apply` and `replay` use,
+    so the rules exist once whether events are kept (`step`: the log) or not (`advance`: search
+    playouts). Read `log.state` afresh after each `emit`.
     """
 
     __slots__ = ("events", "shuffle", "state")
 
-    def __init__(self, state: GameState, shuffle: Shuffle) -> None:
-        self.state = state
-        self.events: list[Event] = []
+    def __init__(self, draft: Draft, shuffle: Shuffle, events: list[Event] | None) -> None:
+        self.state = draft
+        self.events = events
         self.shuffle = shuffle
 
     def emit(self, etype: EventType, /, **fields: Any) -> None:
+        events = self.events
+        if events is None:  # nothing reads the event: fold its fields as they are
+            FOLD[etype](self.state, fields)
+            return
         e = event(etype, **fields)
-        if not self.events:
-            self.state = replace(self.state)  # the private copy
-        fold_into(self.state, e)
-        self.events.append(e)
+        events.append(e)
+        FOLD[etype](self.state, e)
 
 
 def _illegal(code: ErrorCode, detail: str) -> IllegalCommand:
@@ -58,7 +60,7 @@ def _illegal(code: ErrorCode, detail: str) -> IllegalCommand:
 # --- what a seat may do --------------------------------------------------------------------
 
 
-def valid_targets(state: GameState, seat: int) -> list[int]:
+def valid_targets(state: AnyState, seat: int) -> list[int]:
     """Seats a Hare Cumi volley from `seat` may aim at (R5b, R11)."""
     return [
         t
@@ -67,7 +69,7 @@ def valid_targets(state: GameState, seat: int) -> list[int]:
     ]
 
 
-def has_turn_play(state: GameState, seat: int) -> bool:
+def has_turn_play(state: AnyState, seat: int) -> bool:
     """Whether R5a or R5b is open to `seat`; burning is allowed only when neither is (R5c)."""
     hand = state.hands[seat]
     if any(card in SINGLE_PLAYS for card in hand):
@@ -169,31 +171,59 @@ def step(
 ) -> tuple[list[Event], GameState]:
     """`decide`, also returning the state its events fold to (saves callers a second fold)."""
     cmd = command if isinstance(command, _COMMAND_TYPES) else parse_command(command)
-    if state.over or state.awaiting is None:
-        raise _illegal(ErrorCode.GAME_OVER, "the game is over")
+    _check_awaited(state, cmd)
+    events: list[Event] = []
+    log = _Log(thaw(state), shuffle, events)
+    _decide(log, cmd)
+    return events, freeze(log.state)
+
+
+def advance(draft: Draft, command: Command, shuffle: Shuffle = keep_order) -> Draft:
+    """`step` for a draft the caller owns (a search playout's): the same rules, no events made.
+
+    The draft changes in place; on an IllegalCommand it is unchanged (every check comes before
+    the first change). Make one with `private_copy`; `freeze` gives its GameState.
+    """
+    _check_awaited(draft, command)
+    _decide(_Log(draft, shuffle, None), command)
+    return draft
+
+
+def private_copy(state: GameState) -> Draft:
+    """A mutable copy of `state` for `advance` to change in place."""
+    return thaw(state)
+
+
+def _check_awaited(state: AnyState, cmd: Command) -> None:
     awaiting = state.awaiting
+    if state.result is not None or awaiting is None:
+        raise _illegal(ErrorCode.GAME_OVER, "the game is over")
     if cmd.seat != awaiting.seat:
         raise _illegal(ErrorCode.NOT_YOUR_TURN, f"waiting for seat {awaiting.seat}")
-    log = _Log(state, shuffle)
+
+
+def _decide(log: _Log, cmd: Command) -> None:
+    awaiting = log.state.awaiting
+    assert awaiting is not None
+    kind = awaiting.kind
     if isinstance(cmd, Play | Burn):
-        if awaiting.kind is not Decision.TURN:
-            raise _illegal(ErrorCode.WRONG_ACTION, f"a {awaiting.kind.value} decision is awaited")
+        if kind is not Decision.TURN:
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
         if isinstance(cmd, Play):
             _play(log, cmd)
         else:
             _burn(log, cmd)
     elif isinstance(cmd, React):
-        if awaiting.kind is Decision.VOLLEY:
+        if kind is Decision.VOLLEY:
             _answer_volley(log, cmd)
-        elif awaiting.kind is Decision.SKIP:
+        elif kind is Decision.SKIP:
             _answer_skip(log, cmd)
         else:
-            raise _illegal(ErrorCode.WRONG_ACTION, f"a {awaiting.kind.value} decision is awaited")
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
     else:
-        if awaiting.kind is not Decision.DISCARD:
-            raise _illegal(ErrorCode.WRONG_ACTION, f"a {awaiting.kind.value} decision is awaited")
+        if kind is not Decision.DISCARD:
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
         _discard(log, cmd)
-    return log.events, log.state
 
 
 def _play(log: _Log, cmd: Play) -> None:

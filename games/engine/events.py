@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from .ruleset import Ruleset
-from .state import CCW, CW, Awaiting, Decision, GameState, Result, Volley
+from .state import CCW, CW, Awaiting, Decision, Draft, GameState, Result, Volley, freeze, thaw
 
 Event = dict[str, Any]
 EVENT_VERSION = 1
@@ -48,21 +48,11 @@ def event(etype: EventType, /, **fields: Any) -> Event:
     return {"type": _TYPE_NAME[etype], "version": EVENT_VERSION, **fields}
 
 
-# Each fold function returns the fields an event changes. `apply` builds a new state from them;
-# `replay` and `decide` fold a private copy in place (`fold_into`), so that a turn's events cost
-# one copy of the state rather than one each. Every value stored in a state is itself immutable.
-Changes = dict[str, Any]
-
-_new = object.__new__
-
-
-def replace(state: GameState, **changes: Any) -> GameState:
-    """dataclasses.replace for GameState, without re-running __init__: the fold's hot path."""
-    new = _new(GameState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return new
+# Each fold function changes a private mutable Draft in place. `apply`, `replay` and `decide` fold
+# into a draft and freeze it into a GameState once (one copy per command, not per event); search
+# playouts keep one draft for a whole playout. The values a draft shares with a state (Ruleset,
+# Awaiting, Volley) are immutable.
+Fold = Callable[[Draft, Mapping[str, Any]], None]
 
 
 def direction_name(direction: int) -> str:
@@ -73,31 +63,11 @@ def direction_value(name: str) -> int:
     return CCW if name == "ccw" else CW
 
 
-def _remove(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
-    left = list(hand)
+def _to_discard(d: Draft, seat: int, cards: Sequence[str]) -> None:
+    hand = d.hands[seat]
     for card in cards:
-        left.remove(card)
-    return tuple(left)
-
-
-def _set_hand(state: GameState, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    hands = list(state.hands)
-    hands[seat] = hand
-    return tuple(hands)
-
-
-def _set_damage(state: GameState, seat: int, value: int) -> tuple[int, ...]:
-    damage = list(state.damage)
-    damage[seat] = value
-    return tuple(damage)
-
-
-def _from_hand_to_discard(state: GameState, seat: int, cards: Sequence[str], **changes: Any) -> Changes:
-    return dict(
-        hands=_set_hand(state, seat, _remove(state.hands[seat], cards)),
-        discard_pile=state.discard_pile + tuple(cards),
-        **changes,
-    )
+        hand.remove(card)
+    d.discard_pile.extend(cards)
 
 
 def initial_state(e: Mapping[str, Any]) -> GameState:
@@ -118,105 +88,127 @@ def initial_state(e: Mapping[str, Any]) -> GameState:
     )
 
 
-def _turn_started(s: GameState, e: Event) -> Changes:
+_AWAITING: dict[tuple[int, Decision], Awaiting] = {}
+
+
+def awaiting_of(seat: int, kind: Decision) -> Awaiting:
+    """One shared Awaiting per seat and kind (they are immutable values)."""
+    found = _AWAITING.get((seat, kind))
+    if found is None:
+        found = _AWAITING[(seat, kind)] = Awaiting(seat, kind)
+    return found
+
+
+def _turn_started(d: Draft, e: Mapping[str, Any]) -> None:
     seat = e["seat"]
-    return {
-        "turn_seat": seat,
-        "turn_number": e["turn"],
-        "protected": s.protected - {seat},
-        "awaiting": Awaiting(seat, Decision.TURN),
-        "skipped": None,
-        "volley": None,
-        "skip_from": None,
-    }
+    d.turn_seat = seat
+    d.turn_number = e["turn"]
+    d.protected.discard(seat)
+    d.awaiting = awaiting_of(seat, Decision.TURN)
+    d.skipped = None
+    d.volley = None
+    d.skip_from = None
 
 
-def _cards_played(s: GameState, e: Event) -> Changes:
-    return _from_hand_to_discard(s, e["seat"], e["cards"], awaiting=None)
+def _cards_played(d: Draft, e: Mapping[str, Any]) -> None:
+    _to_discard(d, e["seat"], e["cards"])
+    d.awaiting = None
 
 
-def _direction_changed(s: GameState, e: Event) -> Changes:
-    return {"direction": direction_value(e["direction"])}
+def _direction_changed(d: Draft, e: Mapping[str, Any]) -> None:
+    d.direction = direction_value(e["direction"])
 
 
-def _protection_gained(s: GameState, e: Event) -> Changes:
-    return {"protected": s.protected | {e["seat"]}}
+def _protection_gained(d: Draft, e: Mapping[str, Any]) -> None:
+    d.protected.add(e["seat"])
 
 
-def _damage_changed(s: GameState, e: Event) -> Changes:
-    return {"damage": _set_damage(s, e["seat"], e["damage"])}
+def _damage_changed(d: Draft, e: Mapping[str, Any]) -> None:
+    d.damage[e["seat"]] = e["damage"]
 
 
-def _player_skipped(s: GameState, e: Event) -> Changes:
-    return {"skipped": e["seat"], "awaiting": None, "skip_from": None}
+def _player_skipped(d: Draft, e: Mapping[str, Any]) -> None:
+    d.skipped = e["seat"]
+    d.awaiting = None
+    d.skip_from = None
 
 
-def _volley_pending(s: GameState, e: Event) -> Changes:
-    return {
-        "volley": Volley(e["attacker"], e["target"], e["count"]),
-        "awaiting": Awaiting(e["target"], Decision.VOLLEY),
-    }
+def _volley_pending(d: Draft, e: Mapping[str, Any]) -> None:
+    d.volley = Volley(e["attacker"], e["target"], e["count"])
+    d.awaiting = awaiting_of(e["target"], Decision.VOLLEY)
 
 
-def _skip_pending(s: GameState, e: Event) -> Changes:
-    return {"skip_from": e["by"], "awaiting": Awaiting(e["seat"], Decision.SKIP)}
+def _skip_pending(d: Draft, e: Mapping[str, Any]) -> None:
+    d.skip_from = e["by"]
+    d.awaiting = awaiting_of(e["seat"], Decision.SKIP)
 
 
-def _reaction_played(s: GameState, e: Event) -> Changes:
-    return _from_hand_to_discard(s, e["seat"], [e["card"]], awaiting=None, volley=None)
+def _reaction_played(d: Draft, e: Mapping[str, Any]) -> None:
+    _to_discard(d, e["seat"], (e["card"],))
+    d.awaiting = None
+    d.volley = None
 
 
-def _reaction_declined(s: GameState, e: Event) -> Changes:
-    return {"awaiting": None}
+def _reaction_declined(d: Draft, e: Mapping[str, Any]) -> None:
+    d.awaiting = None
 
 
-def _damage_taken(s: GameState, e: Event) -> Changes:
-    return {"damage": _set_damage(s, e["seat"], e["damage"]), "volley": None}
+def _damage_taken(d: Draft, e: Mapping[str, Any]) -> None:
+    d.damage[e["seat"]] = e["damage"]
+    d.volley = None
 
 
-def _player_eliminated(s: GameState, e: Event) -> Changes:
+def _player_eliminated(d: Draft, e: Mapping[str, Any]) -> None:
     seat = e["seat"]
-    return {
-        "hands": _set_hand(s, seat, ()),
-        "discard_pile": s.discard_pile + s.hands[seat],
-        "protected": s.protected - {seat},
-    }
+    d.discard_pile.extend(d.hands[seat])
+    d.hands[seat] = []
+    d.protected.discard(seat)
 
 
-def _card_burned(s: GameState, e: Event) -> Changes:
+def _card_burned(d: Draft, e: Mapping[str, Any]) -> None:
     card = e["card"]
-    return _from_hand_to_discard(s, e["seat"], [card] if card else [], awaiting=None)
+    if card:
+        _to_discard(d, e["seat"], (card,))
+    d.awaiting = None
 
 
-def _cards_drawn(s: GameState, e: Event) -> Changes:
-    seat, cards = e["seat"], e["cards"]
-    return {
-        "hands": _set_hand(s, seat, s.hands[seat] + tuple(cards)),
-        "draw_pile": s.draw_pile[len(cards) :],
-    }
+def _cards_drawn(d: Draft, e: Mapping[str, Any]) -> None:
+    cards = e["cards"]
+    d.hands[e["seat"]].extend(cards)
+    del d.draw_pile[: len(cards)]
 
 
-def _reshuffled(s: GameState, e: Event) -> Changes:
-    return {"draw_pile": s.draw_pile + tuple(e["cards"]), "discard_pile": s.discard_pile[-1:]}
+def _reshuffled(d: Draft, e: Mapping[str, Any]) -> None:
+    d.draw_pile.extend(e["cards"])
+    del d.discard_pile[:-1]
 
 
-def _discard_required(s: GameState, e: Event) -> Changes:
-    return {"awaiting": Awaiting(e["seat"], Decision.DISCARD), "discard_count": e["count"]}
+def _discard_required(d: Draft, e: Mapping[str, Any]) -> None:
+    d.awaiting = awaiting_of(e["seat"], Decision.DISCARD)
+    d.discard_count = e["count"]
 
 
-def _cards_discarded(s: GameState, e: Event) -> Changes:
-    return _from_hand_to_discard(s, e["seat"], e["cards"], awaiting=None, discard_count=0)
+def _cards_discarded(d: Draft, e: Mapping[str, Any]) -> None:
+    _to_discard(d, e["seat"], e["cards"])
+    d.awaiting = None
+    d.discard_count = 0
 
 
-def _game_ended(s: GameState, e: Event) -> Changes:
-    return {"result": Result(e["result"]), "winner": e.get("winner"), "awaiting": None, "volley": None}
+def _game_ended(d: Draft, e: Mapping[str, Any]) -> None:
+    d.result = Result(e["result"])
+    d.winner = e.get("winner")
+    d.awaiting = None
+    d.volley = None
 
 
-def _game_aborted(s: GameState, e: Event) -> Changes:
-    return {"result": Result.ABORTED, "winner": None, "awaiting": None, "volley": None}
+def _game_aborted(d: Draft, e: Mapping[str, Any]) -> None:
+    d.result = Result.ABORTED
+    d.winner = None
+    d.awaiting = None
+    d.volley = None
 
 
-_FOLD: dict[str, Callable[[GameState, Event], Changes]] = {
+FOLD: dict[str, Fold] = {
     EventType.TURN_STARTED: _turn_started,
     EventType.CARDS_PLAYED: _cards_played,
     EventType.DIRECTION_CHANGED: _direction_changed,
@@ -245,27 +237,26 @@ def apply(state: GameState | None, e: Mapping[str, Any]) -> GameState:
     if kind == EventType.GAME_STARTED:
         return initial_state(e)
     assert state is not None, "the first event of a game is GameStarted"
-    fold = _FOLD.get(kind)
-    return replace(state, **fold(state, e)) if fold else state  # type: ignore[arg-type]
-
-
-def fold_into(draft: GameState, e: Mapping[str, Any]) -> None:
-    """`apply` for a private working copy no one else can see yet: changes `draft` in place.
-
-    Not for GameStarted, which makes a new state. Callers own `draft` until they hand it out.
-    """
-    fold = _FOLD.get(e["type"])
-    if fold:
-        draft.__dict__.update(fold(draft, e))  # type: ignore[arg-type]
+    fold = FOLD.get(kind)
+    if fold is None:
+        return state
+    draft = thaw(state)
+    fold(draft, e)
+    return freeze(draft)
 
 
 def replay(events: Iterable[Mapping[str, Any]]) -> GameState:
-    state: GameState | None = None
+    """The state `events` lead to: folded into one private draft, frozen once."""
+    draft: Draft | None = None
     for e in events:
-        if state is None or e["type"] == EventType.GAME_STARTED:
-            state = apply(state, e)  # a new state, private to this replay
-        else:
-            fold_into(state, e)
-    if state is None:
+        kind = e["type"]
+        if kind == EventType.GAME_STARTED:
+            draft = thaw(initial_state(e))
+            continue
+        assert draft is not None, "the first event of a game is GameStarted"
+        fold = FOLD.get(kind)
+        if fold:
+            fold(draft, e)
+    if draft is None:
         raise ValueError("no events to replay")
-    return state
+    return freeze(draft)

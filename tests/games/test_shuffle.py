@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import replay
 from games.eventlog import events_with_seq
-from games.services.shuffle import deck_shuffle, system_shuffle
+from games.services.shuffle import deck_shuffle
 from games.services.tables import TableSettings, table_create, table_join, table_start
 from tests.support.decks import seeded_decks
 

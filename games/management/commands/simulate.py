@@ -45,11 +45,31 @@ class Command(BaseCommand):
         parser.add_argument(
             "--check", action="store_true", help="assert the invariants after every event (slower)"
         )
+        parser.add_argument(
+            "--compare",
+            metavar="REF",
+            help="A/B: play the same games with the engine of git revision REF and with this one, "
+            "in alternating rounds (--rounds), the reference loop timed before each",
+        )
+        parser.add_argument("--rounds", type=int, default=3, help="rounds of --compare (default 3)")
+        parser.add_argument(
+            "--no-events",
+            action="store_true",
+            help="play as search playouts do: the same rules folded in place, no events made",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = options["games"]
         if games < 1:
             raise CommandError("--games must be at least 1")
+        if options["compare"]:
+            from bench.engine import compare
+
+            for line in compare(
+                options["compare"], games, options["players"], options["seed"], options["rounds"]
+            ):
+                self.stdout.write(line)
+            return
         try:
             report = simulate(
                 games,
@@ -58,6 +78,7 @@ class Command(BaseCommand):
                 mini=options["mini"],
                 seed=options["seed"],
                 check=options["check"],
+                record=not options["no_events"],
                 progress=progress_bar(sys.stderr, games),
             )
         except EngineError as exc:
