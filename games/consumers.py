@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
 from moderation.selectors import user_is_sanctioned
 from replays.services import HEARTBEAT_SECONDS, watcher_beat
 
@@ -279,6 +280,6 @@ def _flag_from(scope: dict[str, Any], name: str) -> bool:
 
 def _after_from(scope: dict[str, Any]) -> int | None:
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
-    if not values or not values[0].isdigit():
+    if not values or not is_count(values[0]):
         return None
     return int(values[0])

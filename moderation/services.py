@@ -18,6 +18,7 @@ from games.services.commands import game_abort as game_command_abort
 from games.services.seats import seat_hand_to_bot
 from games.services.tables import table_leave
 from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
 
 from .access import access_moderator
 from .models import AuditAction, AuditEntry, Report, ReportReason, ReportStatus, Sanction, SanctionKind
@@ -235,7 +236,7 @@ def report_create(
             raise ServiceError("bad_target", "you cannot report yourself")
     game = None
     if game_id not in (None, ""):
-        if isinstance(game_id, bool) or not str(game_id).isdigit():
+        if isinstance(game_id, bool) or not is_count(str(game_id)):
             raise ServiceError("no_such_game", "there is no such game", 404)
         game = Game.objects.select_related("table").filter(pk=int(game_id)).first()
         if game is None:
