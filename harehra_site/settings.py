@@ -116,6 +116,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 WHITENOISE_USE_FINDERS = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Database sessions that know their user: a suspension or ban deletes all of a user's sessions.
+SESSION_ENGINE = "accounts.sessions"
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/lobby/"
 

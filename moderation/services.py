@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts.sessions import user_sessions_end
 from games.access import access_game_view, access_signed_in
 from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
 from games.publish import publish_user_signed_out
@@ -108,6 +109,7 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
             user=user, kind=kind, until=until, reason=reason, created_by=moderator
         )
         Token.objects.filter(user=user).delete()  # API clients must sign in again, and cannot
+        user_sessions_end(user.pk)  # so must browsers: every session of the user ends now
         note = reason if until is None else f"until {until.isoformat()}: {reason}"
         _audit(moderator, AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND, user, note)
         user_id = user.pk
