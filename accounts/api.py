@@ -24,6 +24,7 @@ from .services import (
     user_sign_out,
     user_token,
 )
+from .throttles import RegisterThrottle, SignInThrottle, client_address
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -64,6 +65,8 @@ TOKEN = inline_serializer("Token", {"token": serializers.CharField(), "username"
 
 
 class RegisterView(APIView):
+    throttle_classes = [RegisterThrottle]
+
     @extend_schema(request=RegisterSerializer, responses={201: TOKEN})
     def post(self, request: Request) -> Response:
         data = validated_body(RegisterSerializer, request.data)
@@ -74,10 +77,12 @@ class RegisterView(APIView):
 
 
 class TokenView(APIView):
+    throttle_classes = [SignInThrottle]
+
     @extend_schema(request=CredentialsSerializer, responses={200: TOKEN})
     def post(self, request: Request) -> Response:
         data = validated_body(CredentialsSerializer, request.data)
-        user = user_check_credentials(**data)
+        user = user_check_credentials(**data, address=client_address(request))
         return Response({"username": user.get_username(), "token": user_token(user=user)})
 
 
@@ -86,6 +91,7 @@ class LoginView(APIView):
     `csrftoken`, header `X-CSRFToken`) like any form; programs use /api/accounts/token/."""
 
     authentication_classes: list = []  # no session is needed to sign in, only the CSRF token
+    throttle_classes = [SignInThrottle]
 
     @extend_schema(request=CredentialsSerializer, responses={200: OpenApiResponse(description="signed in")})
     def post(self, request: Request) -> Response:

@@ -130,6 +130,13 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "harehra_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Throttles (accounts/throttles.py) count in Django's cache, per client address; behind a
+    # proxy, NUM_PROXIES says how many X-Forwarded-For hops to trust.
+    "DEFAULT_THROTTLE_RATES": {
+        "sign_in": os.environ.get("THROTTLE_SIGN_IN", "30/min"),
+        "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
+    },
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -144,6 +151,20 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# Django's cache holds what every process must share and may lose: throttle counters, sign-in
+# lockouts and the presence of sockets. Redis when there is one, else this process's memory (the
+# embedded server is one process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "harehra",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 if REDIS_URL:
     # Redis pub/sub: a push to a game is one PUBLISH, read once by each server process with a
