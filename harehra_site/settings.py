@@ -204,3 +204,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
+# Each server process renews the presence of the seats it has live sockets for in the cache every
+# PRESENCE_HEARTBEAT_SECONDS; a seat not renewed for PRESENCE_LEASE_SECONDS has lost its sockets,
+# however they ended (games/sockets.py, games/services/presence.py).
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
+PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
+# Sockets one user may have open at one game, per server process.
+SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
