@@ -5,7 +5,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 from games.access import access_signed_in
 from games.selectors import user_game_stats, user_games
 from harehra_site.api_errors import validated_body
+from harehra_site.errors import ServiceError
 
 from .services import (
     user_change_password,
@@ -22,6 +24,7 @@ from .services import (
     user_sign_out,
     user_token,
 )
+from .throttles import RegisterThrottle, SignInThrottle, client_address
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -62,6 +65,8 @@ TOKEN = inline_serializer("Token", {"token": serializers.CharField(), "username"
 
 
 class RegisterView(APIView):
+    throttle_classes = [RegisterThrottle]
+
     @extend_schema(request=RegisterSerializer, responses={201: TOKEN})
     def post(self, request: Request) -> Response:
         data = validated_body(RegisterSerializer, request.data)
@@ -72,18 +77,29 @@ class RegisterView(APIView):
 
 
 class TokenView(APIView):
+    throttle_classes = [SignInThrottle]
+
     @extend_schema(request=CredentialsSerializer, responses={200: TOKEN})
     def post(self, request: Request) -> Response:
         data = validated_body(CredentialsSerializer, request.data)
-        user = user_check_credentials(**data)
+        user = user_check_credentials(**data, address=client_address(request))
         return Response({"username": user.get_username(), "token": user_token(user=user)})
 
 
 class LoginView(APIView):
-    authentication_classes: list = []  # a sign-in needs no CSRF token from an old session
+    """Browser sign-in: answers with a session cookie, so it takes Django's CSRF token (cookie
+    `csrftoken`, header `X-CSRFToken`) like any form; programs use /api/accounts/token/."""
+
+    authentication_classes: list = []  # no session is needed to sign in, only the CSRF token
+    throttle_classes = [SignInThrottle]
 
     @extend_schema(request=CredentialsSerializer, responses={200: OpenApiResponse(description="signed in")})
     def post(self, request: Request) -> Response:
+        try:
+            SessionAuthentication().enforce_csrf(request)  # login CSRF: a foreign page can't sign you in
+        except exceptions.PermissionDenied as e:
+            detail = f"{e.detail}; programs sign in at /api/accounts/token/"
+            raise ServiceError("csrf_failed", detail, 403) from e
         data = validated_body(CredentialsSerializer, request.data)
         user = user_sign_in(request=request._request, **data)
         return Response({"username": user.get_username()})

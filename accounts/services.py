@@ -15,6 +15,8 @@ from games.publish import publish_user_signed_out
 from harehra_site.errors import ServiceError
 from moderation.access import access_sign_in
 
+from .throttles import client_address, sign_in_check_lock, sign_in_failed, sign_in_succeeded
+
 USERNAME_MAX = 30
 
 
@@ -46,17 +48,22 @@ def user_register(*, username: str, password: str, email: str = "") -> AbstractB
         raise ServiceError("username_taken", "that username is taken", 409) from e
 
 
-def user_check_credentials(*, username: str, password: str) -> AbstractBaseUser:
+def user_check_credentials(*, username: str, password: str, address: str = "") -> AbstractBaseUser:
+    """`address` is the client's: wrong passwords for one account from one address lock that
+    address out of that account for a while (accounts/throttles.py)."""
+    sign_in_check_lock(username, address)
     user = authenticate(username=username, password=password)
     if user is None:
+        sign_in_failed(username, address)
         raise ServiceError("bad_credentials", "wrong username or password", 401)
+    sign_in_succeeded(username, address)
     access_sign_in(user)  # a suspended or banned user is refused, with the reason
     return user
 
 
 def user_sign_in(*, request: HttpRequest, username: str, password: str) -> AbstractBaseUser:
     """Django's login() gives the session a new key, so a planted session id is worthless."""
-    user = user_check_credentials(username=username, password=password)
+    user = user_check_credentials(username=username, password=password, address=client_address(request))
     login(request, user)
     return user
 

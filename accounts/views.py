@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -16,6 +18,7 @@ from harehra_site.errors import ServiceError
 
 from .forms import PasswordChangeForm, RegisterForm, SignInForm
 from .services import user_change_password, user_register, user_sign_in, user_sign_out
+from .throttles import RegisterThrottle, SignInThrottle, throttle_wait
 
 FIELD_OF_ERROR = {
     "bad_username": "username",
@@ -32,9 +35,18 @@ def _next_url(request: HttpRequest, default: str = "/lobby/") -> str:
     return default
 
 
+def _too_many(request: HttpRequest, template: str, form: Any, wait: int) -> HttpResponse:
+    form.add_error(None, _("Too many attempts from here. Try again in %(s)s seconds.") % {"s": wait})
+    response = render(request, template, {"form": form, "next": _next_url(request, "")}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST or None)
+    if request.method == "POST" and (wait := throttle_wait(RegisterThrottle, request)):
+        return _too_many(request, "accounts/register.html", form, wait)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -51,10 +63,14 @@ def register(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def sign_in(request: HttpRequest) -> HttpResponse:
     form = SignInForm(request.POST or None)
+    if request.method == "POST" and (wait := throttle_wait(SignInThrottle, request)):
+        return _too_many(request, "accounts/login.html", form, wait)
     if request.method == "POST" and form.is_valid():
         try:
             user_sign_in(request=request, **form.cleaned_data)
         except ServiceError as e:
+            if e.retry_after is not None:
+                return _too_many(request, "accounts/login.html", form, e.retry_after)
             form.add_error(None, _error_words(e))
         else:
             return redirect(_next_url(request))

@@ -10,6 +10,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
 from moderation.selectors import user_is_sanctioned
 from replays.services import HEARTBEAT_SECONDS, watcher_beat
 
@@ -23,6 +24,17 @@ from .services.commands import game_command_submit
 from .services.presence import game_mark_watched, presence_connect, presence_disconnect
 from .services.seats import seat_reclaim
 from .socket_dispatch import DirectDispatch
+from .sockets import (
+    CLOSE_ABUSE,
+    CLOSE_TOO_MANY,
+    REFUSALS_BEFORE_CLOSE,
+    RateLimit,
+    Refused,
+    parse_frame,
+    socket_register,
+    socket_unregister,
+    valid_cmd_id,
+)
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
 
@@ -70,12 +82,17 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.watching: str | None = None  # a watch page's client id, once it has said so
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
+        self.rate = RateLimit()
+        self.presence_seat: int | None = None  # the seat this socket keeps present (games/sockets.py)
         try:
             self.game, self.seat = await db(_open)(
                 int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
             )
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
+            return
+        if not socket_register(self, self.user.pk if self.user.is_authenticated else None, self.game.pk):
+            await self.close(code=CLOSE_TOO_MANY)  # this user has enough sockets at this game
             return
         self.viewer = viewer_key(self.seat, frames=self.frames)
         self.joined = [game_group(self.game.pk)]
@@ -86,6 +103,7 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.seat is not None:
             # Counted before accept, so a disconnect can never be handled before its connect.
             await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
+            self.presence_seat = self.seat
         elif self.frames:
             await db(game_mark_watched)(game_id=self.game.pk)
         await self.accept()
@@ -98,6 +116,7 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
     async def disconnect(self, code: int) -> None:
+        socket_unregister(self)
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.watching is not None:
@@ -124,10 +143,16 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # --- client to server -----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.take():
+            if self.rate.refused > REFUSALS_BEFORE_CLOSE:
+                await self.close(code=CLOSE_ABUSE)
+                return
+            await self.send_json({"type": "error", "code": "rate_limited", "detail": "too many messages"})
+            return
         try:
-            message = jsontext.loads(text_data or "")
-        except ValueError:
-            await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are JSON"})
+            message = parse_frame(text_data)
+        except Refused as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
             return
         if not isinstance(message, dict):
             await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are objects"})
@@ -154,6 +179,9 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def on_command(self, message: dict[str, Any]) -> None:
         cmd_id = message.get("cmd_id")
+        if not valid_cmd_id(cmd_id):  # never echoed back: it may be anything
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "cmd_id is a short id"})
+            return
         try:
             outcome = await db(game_command_submit)(
                 game=self.game,
@@ -279,6 +307,6 @@ def _flag_from(scope: dict[str, Any], name: str) -> bool:
 
 def _after_from(scope: dict[str, Any]) -> int | None:
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
-    if not values or not values[0].isdigit():
+    if not values or not is_count(values[0]):
         return None
     return int(values[0])

@@ -18,6 +18,7 @@ from .models import Table
 from .publish import LOBBY_GROUP, table_group, user_group
 from .selectors import lobby_html
 from .socket_dispatch import DirectDispatch
+from .sockets import Refused, parse_frame
 
 CLOSE_REFUSED = 4403  # the game socket's code for "you may not watch this"
 
@@ -57,9 +58,9 @@ class _PushConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            message = jsontext.loads(text_data or "")
-        except ValueError:
-            await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are JSON"})
+            message = parse_frame(text_data)
+        except Refused as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
             return
         if isinstance(message, dict) and message.get("type") == "ping":
             await self.send_json({"type": "pong"})

@@ -7,7 +7,7 @@ from datetime import datetime
 from celery import shared_task
 
 from .services.autoplay import due_deadlines, game_bot_move, game_deadline_expire, game_timer_fired
-from .services.presence import seat_mark_away, seats_gone_away
+from .services.presence import presence_sweep, seat_mark_away, seats_gone_away
 
 
 @shared_task(ignore_result=True)
@@ -29,6 +29,7 @@ def sweep_deadlines() -> None:
     """The safety net under the countdown tasks: a lost task delays a timeout by one sweep at most."""
     for game_id, seq in due_deadlines():
         game_deadline_expire(game_id=game_id, guard_seq=seq)
+    presence_sweep()  # counts left behind by sockets that ended unseen
     for game_id, seat in seats_gone_away():
         seat_mark_away(game_id=game_id, seat=seat)
 

@@ -34,7 +34,8 @@ _DEFAULT_CODES = {
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+        return Response({"code": exc.code, "detail": exc.detail}, status=exc.status, headers=headers)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

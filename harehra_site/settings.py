@@ -116,6 +116,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 WHITENOISE_USE_FINDERS = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Database sessions that know their user: a suspension or ban deletes all of a user's sessions.
+SESSION_ENGINE = "accounts.sessions"
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/lobby/"
 
@@ -128,6 +130,13 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "harehra_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Throttles (accounts/throttles.py) count in Django's cache, per client address; behind a
+    # proxy, NUM_PROXIES says how many X-Forwarded-For hops to trust.
+    "DEFAULT_THROTTLE_RATES": {
+        "sign_in": os.environ.get("THROTTLE_SIGN_IN", "30/min"),
+        "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
+    },
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -142,6 +151,20 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# Django's cache holds what every process must share and may lose: throttle counters, sign-in
+# lockouts and the presence of sockets. Redis when there is one, else this process's memory (the
+# embedded server is one process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "harehra",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 if REDIS_URL:
     # Redis pub/sub: a push to a game is one PUBLISH, read once by each server process with a
@@ -184,3 +207,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
+# Each server process renews the presence of the seats it has live sockets for in the cache every
+# PRESENCE_HEARTBEAT_SECONDS; a seat not renewed for PRESENCE_LEASE_SECONDS has lost its sockets,
+# however they ended (games/sockets.py, games/services/presence.py).
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
+PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
+# Sockets one user may have open at one game, per server process.
+SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts.sessions import user_sessions_end
 from games.access import access_game_view, access_signed_in
 from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
 from games.publish import publish_user_signed_out
@@ -18,6 +19,7 @@ from games.services.commands import game_abort as game_command_abort
 from games.services.seats import seat_hand_to_bot
 from games.services.tables import table_leave
 from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
 
 from .access import access_moderator
 from .models import AuditAction, AuditEntry, Report, ReportReason, ReportStatus, Sanction, SanctionKind
@@ -107,6 +109,7 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
             user=user, kind=kind, until=until, reason=reason, created_by=moderator
         )
         Token.objects.filter(user=user).delete()  # API clients must sign in again, and cannot
+        user_sessions_end(user.pk)  # so must browsers: every session of the user ends now
         note = reason if until is None else f"until {until.isoformat()}: {reason}"
         _audit(moderator, AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND, user, note)
         user_id = user.pk
@@ -235,7 +238,7 @@ def report_create(
             raise ServiceError("bad_target", "you cannot report yourself")
     game = None
     if game_id not in (None, ""):
-        if isinstance(game_id, bool) or not str(game_id).isdigit():
+        if isinstance(game_id, bool) or not is_count(str(game_id)):
             raise ServiceError("no_such_game", "there is no such game", 404)
         game = Game.objects.select_related("table").filter(pk=int(game_id)).first()
         if game is None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from games.access import AnyUser, game_seat_of
 from games.models import Game, GameStatus, ReplayAccess
 from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
 
 ALL = "all"
 SPECTATOR = "spectator"
@@ -78,7 +79,7 @@ def access_replay(game: Game, user: AnyUser, key: str | None = None) -> ReplayGr
 
 def is_key_ref(ref: str) -> bool:
     """Ids are short numbers; replay keys are 22 URL-safe characters."""
-    return not (ref.isdigit() and len(ref) < 16)
+    return not (is_count(ref) and len(ref) < 16)
 
 
 def game_for_ref(ref: str) -> tuple[Game, str | None]:

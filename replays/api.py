@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from harehra_site.errors import ServiceError
+from harehra_site.params import parse_count
 
 from .access import is_key_ref, open_replay
 from .importing import DocumentRefused, validate_document
@@ -107,12 +107,7 @@ REF_NOTE = "`ref` is the game id, or its replay key (for link-only replays)."
 
 
 def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    if not raw.isdigit() or len(raw) > 9:
-        raise ServiceError("bad_request", f"{name} is an integer from 0 to 999999999")
-    return int(raw)
+    return parse_count(request.query_params.get(name), name, default)
 
 
 def frames_payload(grant: Any, perspective_name: str | None, first: int = 0, last: int | None = None,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import CARD_NAMES
 from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
 
 from .access import ReplayGrant, is_key_ref, open_replay
 from .selectors import (
@@ -55,9 +56,9 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     names = seat_names(grant.game)
     frames = build_frames(events, names, parse_perspective(wanted, grant, grant.game.players))
     raw_step = request.GET.get("step", "")
-    step = min(int(raw_step), len(frames) - 1) if raw_step.isdigit() else 0
+    step = min(int(raw_step), len(frames) - 1) if is_count(raw_step) else 0
     description = summary_text(meta)
-    if raw_step.isdigit():
+    if is_count(raw_step):
         # Previews describe the step as a spectator saw it: a link never leaks a hand by its preview.
         spectator = build_frames(events, names, None, step, step)[0]
         description = _("Step %(step)s, turn %(turn)s: %(text)s. %(rest)s") % {

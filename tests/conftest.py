@@ -24,6 +24,14 @@ def _fresh_state_cache() -> None:
     forget_states()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Throttle counters and lockouts (Django's cache) start empty in every test."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     def make(name: str | None = None, password: str = "correct-horse-battery") -> Any:

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
+from harehra_site.params import parse_count
 
 from ..access import access_table_view
 from ..engine import event_for
@@ -146,10 +147,8 @@ class GameEventsView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game, pk=pk)
-        raw = request.query_params.get("after", "0")
-        if not raw.isdigit():
-            raise ServiceError("bad_request", "after is a non-negative integer")
-        return Response({"events": game_events_for(game, request.user, after=int(raw))})
+        after = parse_count(request.query_params.get("after"), "after", 0) or 0
+        return Response({"events": game_events_for(game, request.user, after=after)})
 
 
 class GameReclaimView(APIView):

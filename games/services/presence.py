@@ -1,10 +1,20 @@
-"""Who is at the table: open sockets per seat, and seats left empty past the grace period."""
+"""Who is at the table: open sockets per seat, and seats left empty past the grace period.
+
+Two records of presence: `GameSeat.connections`, counted up and down as sockets open and close
+(fast, and exact while every close is seen), and a lease in Django's cache per seat, renewed by
+the heartbeat of each server process that has a live socket on the seat (games/sockets.py). A
+socket whose close was never handled (a crash, a killed server) stops renewing; the sweep then
+finds the seat counted but not renewed, sets its count to 0 and dates the leaving from its last
+renewal, so the seat is away within the grace period of its last sign of life.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import time
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -24,7 +34,33 @@ def _announce(game_id: int) -> None:
     transaction.on_commit(send)
 
 
+def _lease_key(game_id: int, seat: int) -> str:
+    return f"seat-seen:{game_id}:{seat}"
+
+
+def _lease_timeout() -> float:
+    # Kept past the lease itself: the sweep dates a leaving from the last renewal it finds.
+    return settings.PRESENCE_LEASE_SECONDS + settings.AWAY_GRACE_SECONDS + 60
+
+
+def presence_renew(seats: set[tuple[int, int]] | list[tuple[int, int]]) -> None:
+    """A server process's heartbeat: its seated sockets are alive now (one cache write)."""
+    now = time.time()
+    cache.set_many({_lease_key(g, s): now for g, s in seats}, timeout=_lease_timeout())
+
+
+def _last_seen(game_id: int, seat: int) -> float | None:
+    value = cache.get(_lease_key(game_id, seat))
+    return float(value) if value is not None else None
+
+
+def _alive(game_id: int, seat: int) -> bool:
+    seen = _last_seen(game_id, seat)
+    return seen is not None and seen > time.time() - settings.PRESENCE_LEASE_SECONDS
+
+
 def presence_connect(*, game_id: int, seat: int) -> None:
+    presence_renew([(game_id, seat)])  # before the count: the sweep never sees a count without a lease
     with transaction.atomic():
         GameSeat.objects.filter(game_id=game_id, seat=seat).update(
             connections=F("connections") + 1, disconnected_at=None
@@ -40,13 +76,47 @@ def presence_disconnect(*, game_id: int, seat: int) -> None:
         row.connections = max(0, row.connections - 1)
         if row.connections == 0:
             row.disconnected_at = timezone.now()
+            cache.delete(_lease_key(game_id, seat))  # every socket said goodbye: no lease to wait out
             transaction.on_commit(lambda: _check_later(game_id, seat))
         row.save(update_fields=["connections", "disconnected_at"])
         _announce(game_id)
 
 
-def _check_later(game_id: int, seat: int) -> None:
-    followups_check_away(game_id, seat, countdown=settings.AWAY_GRACE_SECONDS + 0.5)
+def _check_later(game_id: int, seat: int, countdown: float | None = None) -> None:
+    followups_check_away(
+        game_id, seat, countdown=settings.AWAY_GRACE_SECONDS + 0.5 if countdown is None else countdown
+    )
+
+
+def presence_sweep() -> int:
+    """Seats counted as connected whose lease ran out: their sockets ended unseen. Their count
+    goes to 0, dated from their last renewal. Returns how many seats were set right."""
+    rows = list(
+        GameSeat.objects.filter(
+            game__status=GameStatus.RUNNING, user__isnull=False, bot_playing=False, connections__gt=0
+        ).values_list("game_id", "seat")
+    )
+    if not rows:
+        return 0
+    seen = cache.get_many([_lease_key(g, s) for g, s in rows])
+    now = time.time()
+    lease = settings.PRESENCE_LEASE_SECONDS
+    fixed = 0
+    for game_id, seat in rows:
+        last = seen.get(_lease_key(game_id, seat))
+        last = float(last) if last is not None else now - lease
+        if last > now - lease:
+            continue
+        with transaction.atomic():
+            n = GameSeat.objects.filter(game_id=game_id, seat=seat, connections__gt=0).update(
+                connections=0, disconnected_at=datetime.fromtimestamp(last, tz=UTC)
+            )
+            if n:
+                fixed += 1
+                _announce(game_id)
+                left = max(0.0, settings.AWAY_GRACE_SECONDS - (now - last)) + 0.5
+                transaction.on_commit(lambda g=game_id, s=seat, c=left: _check_later(g, s, c))
+    return fixed
 
 
 def seats_gone_away() -> list[tuple[int, int]]:
@@ -70,6 +140,8 @@ def seat_mark_away(*, game_id: int, seat: int) -> bool:
         game = game_lock(game_id)
         row = GameSeat.objects.get(game=game, seat=seat)
         if row.connections or row.disconnected_at is None or row.disconnected_at > cutoff:
+            return False
+        if _alive(game_id, seat):  # a socket renewed the seat after its count went to 0
             return False
         taken = seat_hand_to_bot(game=game, seat=seat, reason="away")
         if taken:

@@ -40,8 +40,11 @@ def test_a_report_filed_on_the_site_is_resolved_by_a_moderator_in_the_admin(site
     page = player.new_page()
     page.goto(f"{site.url()}/report/?user=rude_rabbit")
     assert page.url.startswith(f"{site.url()}/accounts/login/?next=")  # signed out: sent to sign in
+    csrf = next(c["value"] for c in player.cookies() if c["name"] == "csrftoken")  # set by the sign-in page
     r = page.request.post(
-        f"{site.url()}/api/accounts/login/", data={"username": "reporter", "password": PASSWORD}
+        f"{site.url()}/api/accounts/login/",
+        data={"username": "reporter", "password": PASSWORD},
+        headers={"X-CSRFToken": csrf},
     )
     assert r.ok, r.text()
     page.goto(f"{site.url()}/report/?user=rude_rabbit")

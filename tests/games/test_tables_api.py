@@ -115,7 +115,7 @@ def test_nul_characters_are_refused_not_a_500(host):
     ):
         r = host.get(url)
         assert r.status_code == 400, url
-    assert host.get("/api/replays/?offset=99999999999999999999").json()["code"] == "bad_request"
+    assert host.get("/api/replays/?offset=99999999999999999999").json()["code"] == "bad_integer"
 
 
 def test_a_table_everyone_left_mid_game_closes_when_its_game_ends(host, guest):

@@ -73,11 +73,17 @@ def test_a_ban_closes_the_users_sockets_and_a_bot_takes_their_seat(moderator, tw
         assert taken["event"] == {"type": "SeatTakenByBot", "version": 1, "seat": seat, "reason": "banned"}
         presence = await _until(watcher, "presence")
         assert any(s["seat"] == seat for s in presence["seats"])
-        # Coming back is refused: the session still exists, but the consumer checks the sanction.
+        # Coming back with the old session is coming back signed out: the ban ended the session,
+        # so the socket is a spectator's at this public game (and a token is refused outright).
         again = _connect(game.pk, session=session)
-        connected, _ = await again.connect()
+        assert (await again.connect())[0]
+        assert (await _until(again, "state"))["view"]["hand"] is None
+        await again.disconnect()
+        by_old_token = _connect(game.pk, token=token)
+        connected, _ = await by_old_token.connect()
         if connected:
-            assert await _closed(again) == 4403
+            assert (await _until(by_old_token, "state"))["view"]["hand"] is None
+            await by_old_token.disconnect()
         await watcher.disconnect()
 
     asyncio.run(run())

@@ -1,0 +1,27 @@
+"""Sessions that know their user, so every session of a user can be ended at once (a ban)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.base_session import AbstractBaseSession
+from django.db import models
+
+
+class UserSession(AbstractBaseSession):
+    """Django's database session with the signed-in user's id beside it (Django's documented way
+    of extending the database session engine); `accounts.sessions` is the engine."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        db_table = "accounts_user_session"
+
+    @classmethod
+    def get_session_store_class(cls) -> Any:
+        from .sessions import SessionStore
+
+        return SessionStore

@@ -1,0 +1,164 @@
+"""What one server process knows about its own sockets, kept in memory (no query per message):
+the limits on what a client may send, the sockets of a user at a game, and the heartbeat that
+keeps seated sockets' presence alive in Django's cache (games/services/presence.py reads it).
+
+A socket counts while the task running its consumer is alive: a consumer that crashed, or whose
+disconnect was never handled, stops counting at once here, and its presence runs out in the
+cache after PRESENCE_LEASE_SECONDS (so does every presence of a killed process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import weakref
+from typing import Any
+
+from django.conf import settings
+
+from . import jsontext
+
+MAX_FRAME_CHARS = 8192  # a command is a few dozen characters
+MAX_JSON_DEPTH = 4  # {"type": "command", "play": ["cumi"]} is 2 deep
+MAX_CMD_ID_CHARS = 64
+RATE_PER_SECOND = 10.0  # messages a socket may send, on average
+RATE_BURST = 30.0
+CLOSE_ABUSE = 4008  # policy violation: a socket that keeps sending past its limit is closed
+REFUSALS_BEFORE_CLOSE = 100
+CLOSE_TOO_MANY = 4429
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class Refused(Exception):
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+def parse_frame(text: str | None) -> Any:
+    """A client's frame as JSON, refused (before parsing) when too long or too deeply nested."""
+    if text is None:
+        raise Refused("bad_message", "messages are JSON text")
+    if len(text) > MAX_FRAME_CHARS:
+        raise Refused("too_large", f"a message is at most {MAX_FRAME_CHARS} characters")
+    depth = deepest = 0
+    for ch in _STRINGS.sub("", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_JSON_DEPTH:
+                raise Refused("too_deep", f"a message nests at most {MAX_JSON_DEPTH} levels")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return jsontext.loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("bad_message", "messages are JSON") from None
+
+
+def valid_cmd_id(cmd_id: Any) -> bool:
+    if cmd_id is None or (isinstance(cmd_id, int) and not isinstance(cmd_id, bool)):
+        return True
+    return isinstance(cmd_id, str) and len(cmd_id) <= MAX_CMD_ID_CHARS
+
+
+class RateLimit:
+    """A token bucket: RATE_BURST messages at once, RATE_PER_SECOND on average."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+        self.refused = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+# --- the process's sockets --------------------------------------------------------------------
+
+
+class _Registry:
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.beats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def live(self) -> list[Any]:
+        out = []
+        for s in list(self.sockets):
+            task = getattr(s, "socket_task", None)
+            if task is None or task.done():
+                self.sockets.discard(s)
+            else:
+                out.append(s)
+        return out
+
+
+_registry = _Registry()
+
+
+def socket_count(user_id: int, game_id: int) -> int:
+    return sum(
+        1 for s in _registry.live() if s.user_id_for_limit == user_id and s.game_id_for_limit == game_id
+    )
+
+
+def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
+    """Count this socket; False (not counted) if the user already has the most a game allows."""
+    consumer.socket_task = asyncio.current_task()
+    consumer.user_id_for_limit = user_id
+    consumer.game_id_for_limit = game_id
+    if user_id is not None and socket_count(user_id, game_id) >= settings.SOCKETS_PER_USER_PER_GAME:
+        return False
+    _registry.sockets.add(consumer)
+    _start_heartbeat()
+    return True
+
+
+def socket_unregister(consumer: Any) -> None:
+    _registry.sockets.discard(consumer)
+
+
+def seated_sockets() -> set[tuple[int, int]]:
+    """(game, seat) of every live seated socket of this process."""
+    return {
+        (s.game_id_for_limit, s.presence_seat)
+        for s in _registry.live()
+        if getattr(s, "presence_seat", None) is not None
+    }
+
+
+def _start_heartbeat() -> None:
+    loop = asyncio.get_running_loop()
+    task = _registry.beats.get(loop)
+    if task is None or task.done():
+        _registry.beats[loop] = loop.create_task(_heartbeat())
+
+
+async def _heartbeat() -> None:
+    """Every PRESENCE_HEARTBEAT_SECONDS, one cache write renews the presence of every seat this
+    process has a live socket for."""
+    from .services.presence import presence_renew
+
+    while True:
+        await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+        seats = seated_sockets()
+        if seats:
+            try:
+                await asyncio.to_thread(presence_renew, seats)
+            except Exception:
+                import logging
+
+                logging.getLogger(__name__).exception("presence heartbeat failed")

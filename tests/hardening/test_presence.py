@@ -1,0 +1,72 @@
+"""Presence that cannot get stuck: a seat whose sockets ended unseen is away within the grace
+period of its last sign of life, whatever happened to them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from games.models import GameEvent, GameSeat
+from games.services.presence import presence_connect, presence_disconnect, presence_renew, presence_sweep
+from games.services.tables import TableSettings, table_create, table_join, table_start
+from games.tasks import sweep_deadlines
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(make_user: Callable[..., Any]) -> Any:
+    users = [make_user(), make_user()]
+    table = table_create(host=users[0], settings=TableSettings(seats=2))
+    table_join(table=table, user=users[1])
+    return table_start(table=table, user=users[0])
+
+
+def _age_lease(game_id: int, seat: int, seconds: float) -> None:
+    cache.set(f"seat-seen:{game_id}:{seat}", time.time() - seconds, 600)
+
+
+def test_a_seat_whose_sockets_ended_unseen_is_handed_to_a_bot(game, settings):
+    settings.AWAY_GRACE_SECONDS = 60
+    settings.PRESENCE_LEASE_SECONDS = 30
+    for _ in range(3):  # three sockets on seat 0 that never say goodbye (a crash, a killed server)
+        presence_connect(game_id=game.pk, seat=0)
+    presence_connect(game_id=game.pk, seat=1)  # seat 1 keeps renewing
+    _age_lease(game.pk, 0, 20)
+    assert presence_sweep() == 0  # renewed 20 s ago: still there
+    _age_lease(game.pk, 0, 65)  # last renewed 65 s ago: gone for longer than the grace period
+    sweep_deadlines()  # the beat's sweep: counts set right, then away seats handed to bots
+    row = GameSeat.objects.get(game=game, seat=0)
+    assert row.connections == 0 and row.bot_playing
+    last = GameEvent.objects.filter(game=game, type="SeatTakenByBot").values_list("payload", flat=True)
+    assert list(last) == [{"seat": 0, "reason": "away"}]
+    other = GameSeat.objects.get(game=game, seat=1)
+    assert other.connections == 1 and not other.bot_playing
+
+
+def test_a_seat_gone_unseen_waits_out_the_rest_of_its_grace(game, settings):
+    settings.AWAY_GRACE_SECONDS = 60
+    settings.PRESENCE_LEASE_SECONDS = 30
+    presence_connect(game_id=game.pk, seat=0)
+    _age_lease(game.pk, 0, 40)
+    sweep_deadlines()
+    row = GameSeat.objects.get(game=game, seat=0)
+    assert row.connections == 0 and not row.bot_playing  # 40 s gone: 20 s of grace left
+    assert 39 < time.time() - row.disconnected_at.timestamp() < 45
+
+
+def test_a_renewed_seat_is_never_taken_and_a_goodbye_needs_no_lease(game, settings):
+    settings.AWAY_GRACE_SECONDS = 0
+    presence_connect(game_id=game.pk, seat=0)
+    presence_connect(game_id=game.pk, seat=0)
+    presence_disconnect(game_id=game.pk, seat=0)
+    presence_renew([(game.pk, 0)])
+    sweep_deadlines()
+    assert not GameSeat.objects.get(game=game, seat=0).bot_playing
+    presence_disconnect(game_id=game.pk, seat=0)  # the last socket said goodbye
+    sweep_deadlines()
+    assert GameSeat.objects.get(game=game, seat=0).bot_playing
