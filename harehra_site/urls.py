@@ -11,6 +11,8 @@ urlpatterns = [
     path("api/reports/", include("moderation.api_urls")),
     path("api/replays/", include("replays.api_urls")),
     path("api/ratings/", include("ratings.api_urls")),
+    path("api/moderation/", include("moderation.api_moderation_urls")),
+    path("api/", include("chat.api_urls")),
     path("api/", include("games.api_urls")),
     path("", include("replays.urls")),
     path("", include("moderation.urls")),

@@ -18,6 +18,7 @@ MODERATOR_PERMISSIONS = [
     ("moderation", "hide_replay"),
     ("moderation", "view_auditentry"),
     ("moderation", "view_mute"),
+    ("moderation", "view_moderatedchatmessage"),
     ("moderation", "moderate_chat"),
 ]
 

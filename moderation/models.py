@@ -140,6 +140,15 @@ class ModeratedGame(Game):
         ]
 
 
+class ModeratedChatMessage(ChatMessage):
+    """Chat messages as the moderators' admin sees them; a proxy, so it adds nothing to the table."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "chat message"
+        verbose_name_plural = "chat messages"
+
+
 class AuditAction(models.TextChoices):
     SUSPEND = "suspend", "Suspend"
     BAN = "ban", "Ban"
