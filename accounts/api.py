@@ -15,6 +15,7 @@ from games.access import access_signed_in
 from games.selectors import user_game_stats, user_games
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
+from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 
 from .services import (
     user_change_password,
@@ -44,19 +45,28 @@ class PasswordSerializer(serializers.Serializer):
 
 
 def profile(user: Any, viewer: Any) -> dict[str, Any]:
+    games = list(user_games(user, viewer=viewer))
+    places = places_of(user, [g.pk for g in games])
+    ratings = user_ratings(user)
     return {
         "username": user.get_username(),
+        "rating": ratings["rating"],
+        "ratings_by_table_size": ratings["pools"],
+        "rating_history": rating_history(user),
         "stats": user_game_stats(user),
+        "statistics": user_placing_stats(user),
         "games": [
             {
                 "id": g.pk,
                 "table": g.table_id,
                 "status": g.status,
                 "result": g.result,
+                "placing": places.get(g.pk),
                 "url": f"/api/games/{g.pk}/",
+                "replay": f"/replays/{g.pk}/" if g.status != "running" else None,
                 "created_at": g.created_at.isoformat(),
             }
-            for g in user_games(user, viewer=viewer)
+            for g in games
         ],
     }
 

@@ -15,6 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import user_game_stats, user_recent_games
 from harehra_site.errors import ServiceError
+from ratings.chart import rating_chart
+from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 
 from .forms import PasswordChangeForm, RegisterForm, SignInForm
 from .services import user_change_password, user_register, user_sign_in, user_sign_out
@@ -110,13 +112,20 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
         raise Http404(_("No such player"))
+    games = user_recent_games(player, viewer=request.user)
+    places = places_of(player, [row["game"].pk for row in games])
+    for row in games:
+        row["placing"] = places.get(row["game"].pk)
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
             "stats": user_game_stats(player),
-            "games": user_recent_games(player, viewer=request.user),
+            "games": games,
+            "ratings": user_ratings(player),
+            "chart": rating_chart(rating_history(player)),
+            "statistics": user_placing_stats(player),
         },
     )
 

@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
+from chat.sockets import ChatSocketMixin
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 from moderation.selectors import user_is_sanctioned
@@ -62,7 +63,7 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
     return game, access_game_view(game, user)
 
 
-class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
     game: Game
     seat: int | None
     last_seq: int
@@ -115,8 +116,12 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.seat is None:
             await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
+    def chat_table_id(self) -> int:
+        return self.game.table_id
+
     async def disconnect(self, code: int) -> None:
         socket_unregister(self)
+        await self.chat_leave()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.watching is not None:
@@ -174,6 +179,8 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send_view()
         elif kind == "watching":
             await self.on_watching(message)
+        elif await self.chat_receive(message):
+            pass  # the table chat (chat/sockets.py)
         else:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 

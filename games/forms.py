@@ -59,6 +59,13 @@ class TableCreateForm(forms.Form):
         ],
         initial=ReplayAccess.PUBLIC,
     )
+    rated = forms.TypedChoiceField(
+        label=_("Rated or casual"),
+        choices=[("1", _("Rated: the games change the players' ratings")), ("0", _("Casual: not rated"))],
+        coerce=lambda v: v == "1",
+        initial="1",
+    )
+    chat_enabled = forms.BooleanField(label=_("Table chat"), required=False, initial=True)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -78,6 +85,8 @@ class TableCreateForm(forms.Form):
             discard_timer=d["discard_timer"],
             visibility=d["visibility"],
             replay_access=d["replay_access"],
+            rated=d["rated"],
+            chat_enabled=d["chat_enabled"],
         )
 
 

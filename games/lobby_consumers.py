@@ -10,6 +10,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
+from chat.sockets import ChatSocketMixin
 from harehra_site.errors import ServiceError
 
 from . import jsontext
@@ -39,10 +40,13 @@ def db(func: Any) -> Any:
     return database_sync_to_async(call, thread_sensitive=False)
 
 
-class _PushConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class _PushConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
     """A socket that mostly listens: its groups, a ping, and an error for anything else."""
 
     groups_joined: list[str]
+
+    def chat_can_join(self) -> bool:
+        return False  # the lobby has no chat; a table's socket has its table's
 
     async def join(self, groups: list[str]) -> None:
         self.groups_joined = groups
@@ -50,6 +54,7 @@ class _PushConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        await self.chat_leave()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -65,6 +70,8 @@ class _PushConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if isinstance(message, dict) and message.get("type") == "ping":
             await self.send_json({"type": "pong"})
             return
+        if isinstance(message, dict) and self.chat_can_join() and await self.chat_receive(message):
+            return  # the table chat (chat/sockets.py)
         await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
 
@@ -92,10 +99,18 @@ class TableConsumer(_PushConsumer):
     """Tells a table's page that the table changed; the page fetches its own view of it, which
     holds forms for that person only."""
 
+    def chat_can_join(self) -> bool:
+        return True
+
+    def chat_table_id(self) -> int:
+        return self.table_id
+
     async def connect(self) -> None:
         user = self.scope.get("user") or AnonymousUser()
+        self.user = user
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
+        self.chat_invite = invite
         try:
             await db(_open_table)(self.table_id, user, invite)
         except ServiceError:
@@ -115,6 +130,8 @@ class TableConsumer(_PushConsumer):
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "changed", "table": self.table_id})
+        if self.chat_joined is not None:
+            await self.chat_join()  # sitting down or leaving moves a person between the channels
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_REFUSED)

@@ -44,6 +44,10 @@ class Table(models.Model):
     invite_code = models.CharField(max_length=32, unique=True, default=new_token)
     status = models.CharField(max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN)
     next_shuffler = models.PositiveSmallIntegerField(default=0)
+    # Rated: its finished games update the players' ratings (ratings/); casual: they do not.
+    rated = models.BooleanField(default=False)
+    # The table's chat (chat/): the host may turn it off.
+    chat_enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -101,3 +101,8 @@ def user_group(user_id: int) -> str:
 def publish_user_signed_out(user_id: int) -> None:
     """Close every socket the user has open, on every server process."""
     _send(user_group(user_id), {"type": "user.signed_out"})
+
+
+def publish_to_group(group: str, message: dict[str, Any]) -> None:
+    """Any other app's message to a group of sockets (the table chat's, for one)."""
+    _send(group, message)

@@ -9,6 +9,8 @@ from django.db.models import Count, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from ratings.selectors import display_ratings
+
 from .access import AnyUser, access_game_view
 from .engine import event_for, legal_commands, view_for
 from .eventlog import events_with_seq, load_state
@@ -31,6 +33,10 @@ LOBBY_LIMIT = 50  # tables the lobby lists at most
 
 def _lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
     rows = [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
+    ratings = display_ratings(s.user_id for r in rows for s in r["seats"] if s.user_id)
+    for r in rows:
+        for seat in r["seats"]:
+            seat.rating = ratings.get(seat.user_id)  # type: ignore[attr-defined]
     running = dict(running_games_by_table([t.pk for t in tables if t.status == TableStatus.PLAYING]))
     for r in rows:
         r["watch_game"] = running.get(r["table"].pk)

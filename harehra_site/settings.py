@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "games",
     "replays",
     "moderation",
+    "ratings",
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -15,6 +15,7 @@ PERMISSIONS = {
     "abort": "moderation.abort_game",
     "hide": "moderation.hide_replay",
     "report": "moderation.resolve_report",
+    "chat": "moderation.moderate_chat",
 }
 
 

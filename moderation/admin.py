@@ -24,7 +24,7 @@ from harehra_site.errors import ServiceError
 
 from . import services
 from .access import PERMISSIONS
-from .models import AuditEntry, ModeratedGame, Report, ReportStatus, Sanction
+from .models import AuditEntry, ModeratedChatMessage, ModeratedGame, Mute, Report, ReportStatus, Sanction
 from .selectors import user_active_sanction, user_audit_entries, user_reports_about
 
 User = get_user_model()
@@ -132,6 +132,9 @@ class ModeratorPermissions:
     def has_report_permission(self, request: HttpRequest) -> bool:
         return self._can(request, "report")
 
+    def has_chat_permission(self, request: HttpRequest) -> bool:
+        return self._can(request, "chat")
+
 
 class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -192,11 +195,44 @@ lift_sanctions = _action(
     "Lifted",
 )
 
+MUTE_PERIODS = [("", "until lifted"), *PERIODS]
+
+
+class MuteForm(ReasonForm):
+    period = forms.ChoiceField(choices=MUTE_PERIODS, initial="24", required=False)
+
+    field_order = ["period", "reason"]
+
+
+mute_users = _action(
+    "mute_users",
+    "Mute the selected users (no chat; they may still play)",
+    "chat",
+    MuteForm,
+    lambda request, user, data: services.user_mute(
+        moderator=request.user,
+        user=user,
+        period=timedelta(hours=int(data["period"])) if data.get("period") else None,
+        reason=data["reason"],
+    ),
+    "Muted",
+)
+unmute_users = _action(
+    "unmute_users",
+    "Lift the selected users' mute",
+    "chat",
+    ReasonForm,
+    lambda request, user, data: services.user_unmute(
+        moderator=request.user, user=user, reason=data["reason"]
+    ),
+    "Unmuted",
+)
+
 
 class ModeratedUserAdmin(ModeratorPermissions, UserAdmin):
     list_display = ("username", "email", "is_active", "is_staff", "sanction_status", "date_joined")
     search_fields = ("username", "email", "first_name", "last_name")
-    actions = [suspend_users, ban_users, lift_sanctions]
+    actions = [suspend_users, ban_users, lift_sanctions, mute_users, unmute_users]
     moderation_fields = ("sanction_status", "games_played", "reports_about", "moderation_history")
     readonly_fields = moderation_fields
 
@@ -470,6 +506,42 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
     @admin.display(description="details")
     def short_text(self, obj: Report) -> str:
         return obj.text if len(obj.text) <= 80 else obj.text[:79] + "…"
+
+
+# --- the table chat --------------------------------------------------------------------------
+
+
+@admin.register(Mute)
+class MuteAdmin(ReadOnlyAdmin):
+    list_display = ("user", "until", "reason", "created_by", "created_at", "lifted_at", "lifted_by")
+    list_filter = (("lifted_at", admin.EmptyFieldListFilter),)
+    search_fields = ("user__username", "reason")
+    list_select_related = ("user", "created_by", "lifted_by")
+
+
+hide_messages = _action(
+    "hide_messages",
+    "Hide the selected chat messages from everyone",
+    "chat",
+    ReasonForm,
+    lambda request, message, data: services.chat_message_hide(
+        moderator=request.user, message=message, reason=data["reason"]
+    ),
+    "Hidden",
+)
+
+
+@admin.register(ModeratedChatMessage)
+class ChatMessageAdmin(ModeratorPermissions, ReadOnlyAdmin):
+    list_display = ("id", "created_at", "user", "table", "channel", "text", "hidden")
+    list_filter = ("channel",)
+    search_fields = ("=id", "user__username", "text")
+    list_select_related = ("user", "hide")
+    actions = [hide_messages]
+
+    @admin.display(description="hidden", boolean=True)
+    def hidden(self, obj: Any) -> bool:
+        return hasattr(obj, "hide")
 
 
 # --- the audit log ---------------------------------------------------------------------------

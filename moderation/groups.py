@@ -17,6 +17,9 @@ MODERATOR_PERMISSIONS = [
     ("moderation", "abort_game"),
     ("moderation", "hide_replay"),
     ("moderation", "view_auditentry"),
+    ("moderation", "view_mute"),
+    ("moderation", "view_moderatedchatmessage"),
+    ("moderation", "moderate_chat"),
 ]
 
 
@@ -35,9 +38,15 @@ def ensure_moderators_group(apps: Any, using: str = "default") -> None:
     group, _ = Group.objects.using(using).get_or_create(name=MODERATORS)
     wanted = []
     for app_label, codename in MODERATOR_PERMISSIONS:
-        wanted.append(
-            Permission.objects.using(using).get(content_type__app_label=app_label, codename=codename)
+        # An earlier migration's models lack later permissions: the migration that adds them
+        # (or migrate's end) gives them to the group.
+        perm = (
+            Permission.objects.using(using)
+            .filter(content_type__app_label=app_label, codename=codename)
+            .first()
         )
+        if perm is not None:
+            wanted.append(perm)
     group.permissions.set(wanted)
 
 

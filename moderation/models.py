@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from chat.models import ChatMessage
 from games.models import Game
 
 
@@ -71,6 +72,10 @@ class Report(models.Model):
         related_name="reports_about",
     )
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="reports")
+    # A reported chat message (its text is quoted in `text` too, as it was when reported).
+    chat_message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.PROTECT, related_name="reports"
+    )
     reason = models.CharField(max_length=16, choices=ReportReason.choices)
     text = models.TextField(blank=True, default="")
     status = models.CharField(max_length=16, choices=ReportStatus.choices, default=ReportStatus.OPEN)
@@ -88,11 +93,38 @@ class Report(models.Model):
             models.CheckConstraint(
                 condition=Q(target_user__isnull=False) | Q(game__isnull=False), name="report_has_target"
             ),
+            models.CheckConstraint(
+                condition=Q(chat_message__isnull=True) | Q(target_user__isnull=False),
+                name="report_chat_names_its_author",
+            ),
         ]
         permissions = [("resolve_report", "Can resolve or dismiss reports")]
 
     def __str__(self) -> str:
         return f"Report {self.pk}"
+
+
+class Mute(models.Model):
+    """A sanction that stops a user chatting (until a time, or until lifted) but not playing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mutes")
+    until = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lift_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "lifted_at"], name="mute_user_lifted")]
+        permissions = [("moderate_chat", "Can hide chat messages and mute users")]
+
+    def __str__(self) -> str:
+        return f"Mute of {self.user}"
 
 
 class ModeratedGame(Game):
@@ -108,6 +140,15 @@ class ModeratedGame(Game):
         ]
 
 
+class ModeratedChatMessage(ChatMessage):
+    """Chat messages as the moderators' admin sees them; a proxy, so it adds nothing to the table."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "chat message"
+        verbose_name_plural = "chat messages"
+
+
 class AuditAction(models.TextChoices):
     SUSPEND = "suspend", "Suspend"
     BAN = "ban", "Ban"
@@ -117,6 +158,9 @@ class AuditAction(models.TextChoices):
     UNHIDE = "unhide", "Unhide replay"
     RESOLVE = "resolve", "Resolve report"
     DISMISS = "dismiss", "Dismiss report"
+    MUTE = "mute", "Mute"
+    UNMUTE = "unmute", "Lift mute"
+    HIDE_MESSAGE = "hide_message", "Hide chat message"
 
 
 class AuditEntry(models.Model):

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Game
 from harehra_site.rawsql import cursor, statement
 
-from .models import AuditEntry, Report, Sanction
+from .models import AuditEntry, Mute, Report, Sanction
 
 
 def active_sanctions(user_id: int) -> QuerySet[Sanction]:
@@ -53,6 +53,18 @@ def user_is_sanctioned(user: Any) -> bool:
     with cursor(db) as cur:
         cur.execute(sql, sanction_in_force_params(db, user.pk))
         return bool(cur.fetchone()[0])
+
+
+def active_mutes(user_id: int) -> QuerySet[Mute]:
+    """Mutes in force now: not lifted, and with no end or an end still to come."""
+    return Mute.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
+        Q(until__isnull=True) | Q(until__gt=timezone.now())
+    )
+
+
+def user_is_muted(user: Any) -> bool:
+    """True while `user` may not chat (they may still play)."""
+    return bool(getattr(user, "is_authenticated", False)) and active_mutes(user.pk).exists()
 
 
 def user_reports_about(user: Any) -> QuerySet[Report]:

@@ -12,6 +12,9 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.sessions import user_sessions_end
+from chat.models import ChatHide, ChatMessage
+from chat.publish import publish_chat_hidden
+from chat.selectors import chat_message_visible_to
 from games.access import access_game_view, access_signed_in
 from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
 from games.publish import publish_user_signed_out
@@ -22,8 +25,17 @@ from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
 from .access import access_moderator
-from .models import AuditAction, AuditEntry, Report, ReportReason, ReportStatus, Sanction, SanctionKind
-from .selectors import active_sanctions
+from .models import (
+    AuditAction,
+    AuditEntry,
+    Mute,
+    Report,
+    ReportReason,
+    ReportStatus,
+    Sanction,
+    SanctionKind,
+)
+from .selectors import active_mutes, active_sanctions
 
 REASON_MAX = 1000
 REPORT_TEXT_MAX = 2000
@@ -62,6 +74,8 @@ def _describe(target: Any) -> str:
         return f"game {target.pk} (table {target.table_id}, game {target.number})"
     if isinstance(target, Report):
         return f"report {target.pk}"
+    if isinstance(target, ChatMessage):
+        return f"chat message {target.pk} by {target.user.get_username()} at table {target.table_id}"
     return str(target)
 
 
@@ -217,9 +231,16 @@ def report_create(
     text: Any = "",
     target_username: str | None = None,
     game_id: Any = None,
+    chat_message_id: Any = None,
 ) -> Report:
-    """A signed-in user reports a player and/or a game (its replay); at most 5 an hour."""
+    """A signed-in user reports a player and/or a game (its replay), or a chat message they saw
+    (its author is the reported player, its text quoted); at most 5 an hour."""
     access_signed_in(reporter)
+    message = None
+    if chat_message_id is not None:
+        message = _reported_message(reporter, chat_message_id)
+        target_username = message.user.get_username()
+        game_id = None
     if reason not in ReportReason.values:
         raise ServiceError("bad_reason", "choose one of: " + ", ".join(ReportReason.values))
     if text is None:
@@ -249,6 +270,11 @@ def report_create(
             raise ServiceError("no_such_game", "there is no such game", 404) from e
     if target is None and game is None:
         raise ServiceError("no_target", "report a player, a game, or both")
+    if message is not None:
+        quoted = (
+            f'Chat message {message.pk} at table {message.table_id} ({message.channel}): "{message.text}"'
+        )
+        text = f"{quoted}\n\n{text}" if text else quoted
     with transaction.atomic():
         _locked_user(reporter)  # one report at a time per reporter, so the limit holds
         since = timezone.now() - timedelta(hours=1)
@@ -257,14 +283,30 @@ def report_create(
                 "rate_limited", f"you can file {REPORTS_PER_HOUR} reports an hour: try again later", 429
             )
         if Report.objects.filter(
-            reporter=reporter, target_user=target, game=game, status=ReportStatus.OPEN
+            reporter=reporter, target_user=target, game=game, chat_message=message, status=ReportStatus.OPEN
         ).exists():
             raise ServiceError(
                 "already_reported", "you have already reported this; moderators will look", 409
             )
         return Report.objects.create(
-            reporter=reporter, target_user=target, game=game, reason=reason, text=text
+            reporter=reporter, target_user=target, game=game, chat_message=message, reason=reason, text=text
         )
+
+
+def _reported_message(reporter: Any, message_id: Any) -> ChatMessage:
+    """The chat message `reporter` reports: one they can see, not their own."""
+    if isinstance(message_id, bool) or not str(message_id).isdigit():
+        raise ServiceError("no_such_message", "there is no such message", 404)
+    message = (
+        ChatMessage.objects.select_related("user", "table")
+        .filter(pk=int(message_id), hide__isnull=True)
+        .first()
+    )
+    if message is None or not chat_message_visible_to(message, reporter):
+        raise ServiceError("no_such_message", "there is no such message", 404)
+    if message.user_id == reporter.pk:
+        raise ServiceError("bad_target", "you cannot report yourself")
+    return message
 
 
 def _report_close(moderator: Any, report: Report, status: str, note: Any) -> Report:
@@ -290,3 +332,57 @@ def report_resolve(*, moderator: Any, report: Report, note: Any) -> Report:
 
 def report_dismiss(*, moderator: Any, report: Report, note: Any) -> Report:
     return _report_close(moderator, report, ReportStatus.DISMISSED, note)
+
+
+# --- the table chat ----------------------------------------------------------------------------
+
+
+def chat_message_hide(*, moderator: Any, message: ChatMessage, reason: Any) -> ChatHide:
+    """Hide a chat message from everyone; it stays in the chat's log, and who hid it and why stay
+    with it and in the audit log. Open pages drop it at once."""
+    access_moderator(moderator, "chat")
+    reason = _reason(reason)
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().select_related("user").get(pk=message.pk)
+        if ChatHide.objects.filter(message=message).exists():
+            raise ServiceError("already_hidden", "the message is already hidden", 409)
+        hide = ChatHide.objects.create(message=message, hidden_by=moderator, reason=reason)
+        _audit(moderator, AuditAction.HIDE_MESSAGE, message, reason)
+        table_id, channel, message_id = message.table_id, message.channel, message.pk
+        transaction.on_commit(lambda: publish_chat_hidden(table_id, channel, message_id))
+    return hide
+
+
+def user_mute(*, moderator: Any, user: Any, reason: Any, period: timedelta | None = None) -> Mute:
+    """Stop `user` chatting (for `period`, or until lifted); they may still play."""
+    access_moderator(moderator, "chat")
+    reason = _reason(reason)
+    if period is not None and not timedelta(0) < period <= MAX_SUSPENSION:
+        raise ServiceError("bad_period", "a mute lasts from a minute to ten years, or until lifted")
+    with transaction.atomic():
+        user = _locked_user(user)
+        _check_target(moderator, user)
+        if active_mutes(user.pk).exists():
+            raise ServiceError("already_muted", f"{user.get_username()} is already muted", 409)
+        until = timezone.now() + period if period is not None else None
+        mute = Mute.objects.create(user=user, until=until, reason=reason, created_by=moderator)
+        note = reason if until is None else f"until {until.isoformat()}: {reason}"
+        _audit(moderator, AuditAction.MUTE, user, note)
+    return mute
+
+
+def user_unmute(*, moderator: Any, user: Any, reason: Any) -> int:
+    """Lift every mute in force on `user`; returns how many were lifted."""
+    access_moderator(moderator, "chat")
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = _locked_user(user)
+        lifted = (
+            active_mutes(user.pk)
+            .select_for_update()
+            .update(lifted_at=timezone.now(), lifted_by=moderator, lift_reason=reason)
+        )
+        if not lifted:
+            raise ServiceError("not_muted", f"{user.get_username()} is not muted", 409)
+        _audit(moderator, AuditAction.UNMUTE, user, reason)
+    return lifted

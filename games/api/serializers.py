@@ -16,6 +16,10 @@ class TableCreateSerializer(serializers.Serializer):
     discard_timer = serializers.IntegerField(default=10, min_value=3, max_value=600)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
     replay_access = serializers.ChoiceField(choices=ReplayAccess.choices, default=ReplayAccess.PUBLIC)
+    rated = serializers.BooleanField(default=True, help_text="rated games update the players' ratings")
+    chat_enabled = serializers.BooleanField(
+        default=True, help_text="the table's chat (the host may turn it off)"
+    )
 
 
 class SeatChoiceSerializer(serializers.Serializer):
@@ -55,6 +59,8 @@ class TableSerializer(serializers.ModelSerializer):
             "discard_timer",
             "visibility",
             "replay_access",
+            "rated",
+            "chat_enabled",
             "status",
             "next_shuffler",
             "seat_list",

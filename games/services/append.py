@@ -15,6 +15,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from ratings.services import ratings_record_game
+
 from .. import sql
 from ..engine import Decision, Event, GameState, Result
 from ..eventlog import number_events, remember_state_at, save_snapshot
@@ -57,7 +59,8 @@ def game_append(
     table: Table = game.table  # fetched with the lock by game_lock
     if any(e["type"] not in SEAT_CONTROL_EVENTS for e in events):
         _stamp_deadline(game, table, events, after)
-    if after.over and game.status == GameStatus.RUNNING:
+    ended = after.over and game.status == GameStatus.RUNNING
+    if ended:
         _end(game, after)
     first_seq = game.last_seq + 1
     appended = number_events(game, events)
@@ -65,6 +68,9 @@ def game_append(
         bot_seats = set(GameSeat.objects.filter(game=game, bot_playing=True).values_list("seat", flat=True))
     followups_arm(game, bot_to_move=game.awaiting_seat in bot_seats)
     sql.write_move(game, first_seq, events, actor_id, record)
+    if ended and game.status == GameStatus.FINISHED:
+        # Placings and ratings, once, in the transaction that ends the game (never per move).
+        ratings_record_game(game_id=game.pk)
     if before is None or after.over or (first_seq - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
         save_snapshot(game, after)
     _after_commit(game, appended, before, after, frozenset(bot_seats))

@@ -30,6 +30,8 @@ class TableSettings:
     discard_timer: int = 10
     visibility: str = Visibility.PUBLIC
     replay_access: str = ReplayAccess.PUBLIC
+    rated: bool = True
+    chat_enabled: bool = True
 
 
 def _check_settings(s: TableSettings) -> None:
@@ -75,6 +77,8 @@ def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
             discard_timer=settings.discard_timer,
             visibility=settings.visibility,
             replay_access=settings.replay_access,
+            rated=bool(settings.rated),
+            chat_enabled=bool(settings.chat_enabled),
         )
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=host if n == 0 else None) for n in range(settings.seats)]

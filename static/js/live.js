@@ -2,6 +2,8 @@
 // and asks to resume when it sees a gap. Handlers get only in-order, de-duplicated events, and
 // after each push the viewer's own view and legal commands (a "view" message).
 
+import { chatIncoming, chatOpened } from "./chatbridge.js";
+
 export class LiveGame {
   constructor(gameId, handlers) {
     this.gameId = gameId;
@@ -30,6 +32,7 @@ export class LiveGame {
       this.h.onStatus("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+      chatOpened((obj) => this.ws === ws && this.send(obj));
     };
     ws.onmessage = (msg) => {
       let m;
@@ -38,7 +41,7 @@ export class LiveGame {
       } catch {
         return;
       }
-      for (const one of Array.isArray(m) ? m : [m]) this.handle(one);
+      for (const one of Array.isArray(m) ? m : [m]) if (!chatIncoming(one)) this.handle(one);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);

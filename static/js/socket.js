@@ -2,6 +2,8 @@
 // The server sends what the page needs to resync as the first message of every connection, so a
 // page never has to ask for what it missed while it was away.
 
+import { chatIncoming, chatOpened } from "./chatbridge.js";
+
 export function liveSocket(path, onMessage, onRefused = () => {}) {
   let retry = 0;
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -9,6 +11,7 @@ export function liveSocket(path, onMessage, onRefused = () => {}) {
     const ws = new WebSocket(`${proto}://${location.host}${path}`);
     ws.onopen = () => {
       retry = 0;
+      chatOpened((obj) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(obj)));
     };
     ws.onmessage = (msg) => {
       let m;
@@ -17,7 +20,7 @@ export function liveSocket(path, onMessage, onRefused = () => {}) {
       } catch {
         return;
       }
-      onMessage(m);
+      if (!chatIncoming(m)) onMessage(m);
     };
     ws.onclose = (ev) => {
       if (ev.code === 4403) {

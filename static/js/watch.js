@@ -2,6 +2,7 @@
 // back through the events so far (spectator perspective only). Each push on the live socket
 // (/ws/games/<id>/?frames=1) carries the new frames; the frames API is read only on load and to
 // fill a gap after a reconnect (never a hidden card either way).
+import { chatIncoming, chatOpened } from "./chatbridge.js";
 import { ReplayViewer, csrfToken, fetchFrames, readBoot } from "./replay.js";
 
 const gettext = window.gettext || ((s) => s);
@@ -91,11 +92,15 @@ function connect() {
   const last = viewer.frames[viewer.frames.length - 1].seq;
   const ws = new WebSocket(`${scheme}://${location.host}${boot.socket_path}?batch=1&frames=1&after=${last}`);
   socket = ws;
-  ws.addEventListener("open", () => beat());
+  ws.addEventListener("open", () => {
+    beat();
+    chatOpened((obj) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(obj)));
+  });
   ws.addEventListener("message", (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
     for (const one of Array.isArray(data) ? data : [data]) {
+      if (chatIncoming(one)) continue;
       if (one.type === "watchers") showCount(one.count);
       else if (one.type === "view" && one.frames) onPushedFrames(one.frames);
       // A view without frames answers a resume (a reconnect): read what was missed, if anything.

@@ -1,0 +1,220 @@
+"""Rating a finished game: placings from its log, then OpenSkill, exactly once.
+
+`ratings_record_game` runs in the transaction that ends the game (games/services/append.py calls
+it after writing the last events), so a game is rated if and only if it ended: a rolled-back end
+rates nothing, and a second call for the same game (a retry, a race) finds its placings and does
+nothing. Only games at rated tables with at least one person change ratings; every finished game
+gets its placings (profiles show casual games too). Aborted games are neither placed nor rated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from games.eventlog import events_with_seq
+from games.models import Game, GameSeat, GameStatus
+
+from .models import Placing, Pool, RatedGame, Rating, RatingChange
+from .placings import Outcome, outcome_from_log
+from .rating import START, Skill, bot_skill, pool_of, rate
+
+
+def _bot_level(seat: GameSeat) -> str | None:
+    """A bot's level, when seats have one (bots without a level play as "normal")."""
+    return getattr(seat, "bot_level", None) or None
+
+
+def _is_person(seat: GameSeat) -> bool:
+    return seat.user_id is not None and not seat.is_bot
+
+
+def game_outcome(game: Game) -> Outcome:
+    return outcome_from_log(e for _, e in events_with_seq(game))
+
+
+def ratings_record_game(*, game_id: int) -> bool:
+    """Place (and, at a rated table, rate) a finished game; False when there is nothing to do:
+    the game is not finished, or it was placed already. Safe to call again or concurrently."""
+    with transaction.atomic(savepoint=False):
+        # The game's lock makes concurrent calls for one game take turns; the game's own writer
+        # holds it already.
+        game = Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
+        if game.status != GameStatus.FINISHED:
+            return False
+        if Placing.objects.filter(game_id=game.pk).exists():
+            return False
+        seats = list(GameSeat.objects.filter(game_id=game.pk).order_by("seat"))
+        outcome = game_outcome(game)
+        rated = game.table.rated and any(_is_person(s) for s in seats)
+        Placing.objects.bulk_create(
+            [
+                Placing(
+                    game_id=game.pk,
+                    seat=s.seat,
+                    user_id=s.user_id if _is_person(s) else None,
+                    is_bot=not _is_person(s),
+                    place=outcome.places[s.seat],
+                    players=outcome.players,
+                    abandoned=s.seat in outcome.abandoned,
+                    rated=rated,
+                    cumi_given=outcome.stats[s.seat].cumi_given,
+                    cumi_taken=outcome.stats[s.seat].cumi_taken,
+                    volleys_evaded=outcome.stats[s.seat].volleys_evaded,
+                    skips_forwarded=outcome.stats[s.seat].skips_forwarded,
+                )
+                for s in seats
+            ]
+        )
+        if rated:
+            _rate(game, seats, outcome)
+    return True
+
+
+def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> None:
+    pools = sorted({Pool.ALL.value, pool_of(outcome.players)})
+    users = sorted({s.user_id for s in seats if _is_person(s)})
+    keys = [(u, p) for u in users for p in pools]
+    # Rows first (a newcomer's), then locked, both in one order: games sharing players take turns.
+    Rating.objects.bulk_create(
+        [Rating(user_id=u, pool=p, mu=START.mu, sigma=START.sigma, display=START.display) for u, p in keys],
+        ignore_conflicts=True,
+    )
+    rows = {
+        (r.user_id, r.pool): r
+        for r in Rating.objects.select_for_update()
+        .filter(user_id__in=users, pool__in=pools)
+        .order_by("user", "pool")
+    }
+    rated_game = RatedGame.objects.create(game=game, pool=pool_of(outcome.players))
+    changes: list[RatingChange] = []
+    for pool in pools:
+        before = [
+            Skill(rows[s.user_id, pool].mu, rows[s.user_id, pool].sigma)
+            if _is_person(s)
+            else bot_skill(_bot_level(s))
+            for s in seats
+        ]
+        after = rate(before, outcome.places)
+        for s in seats:
+            if not _is_person(s):
+                continue  # bots keep their level's rating
+            row, old, new = rows[s.user_id, pool], before[s.seat], after[s.seat]
+            changes.append(_change(rated_game, s.user_id, pool, outcome.places[s.seat], old, new))
+            row.mu, row.sigma, row.display = new.mu, new.sigma, new.display
+            row.games += 1
+            row.wins += outcome.places[s.seat] == 1
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "display", "games", "wins", "updated_at"])
+
+
+def _change(
+    rated_game: RatedGame, user_id: int, pool: str, place: int, old: Skill, new: Skill
+) -> RatingChange:
+    return RatingChange(
+        rated_game=rated_game,
+        user_id=user_id,
+        pool=pool,
+        place=place,
+        mu_before=old.mu,
+        sigma_before=old.sigma,
+        mu_after=new.mu,
+        sigma_after=new.sigma,
+        display_before=old.display,
+        display_after=new.display,
+    )
+
+
+# --- rebuilding the projection -----------------------------------------------------------------
+
+
+@dataclass
+class Refold:
+    skills: dict[tuple[int, str], Skill] = field(default_factory=dict)
+    games: dict[tuple[int, str], int] = field(default_factory=dict)
+    wins: dict[tuple[int, str], int] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)  # game ids, in the order they were folded
+    unrecorded: list[int] = field(default_factory=list)  # rated games with no RatedGame row
+
+
+def _games_to_refold() -> tuple[list[Game], list[int]]:
+    """Every finished game at a rated table with a person in it: the recorded ones in the order
+    they were rated (RatedGame's id), then any unrecorded one in the order it ended."""
+    recorded = [r.game for r in RatedGame.objects.select_related("game").order_by("id")]
+    seen = {g.pk for g in recorded}
+    rest = [
+        g
+        for g in Game.objects.filter(
+            status=GameStatus.FINISHED,
+            table__rated=True,
+            game_seats__user__isnull=False,
+            game_seats__is_bot=False,
+        )
+        .distinct()
+        .order_by("finished_at", "id")
+        if g.pk not in seen
+    ]
+    return recorded + rest, [g.pk for g in rest]
+
+
+def ratings_refold() -> Refold:
+    """Every rated game folded again from its event log, from nothing."""
+    out = Refold()
+    games, out.unrecorded = _games_to_refold()
+    seats_by_game: dict[int, list[GameSeat]] = {}
+    for s in GameSeat.objects.filter(game_id__in=[g.pk for g in games]).order_by("game_id", "seat"):
+        seats_by_game.setdefault(s.game_id, []).append(s)
+    for game in games:
+        seats = seats_by_game[game.pk]
+        outcome = game_outcome(game)
+        out.order.append(game.pk)
+        for pool in sorted({Pool.ALL.value, pool_of(outcome.players)}):
+            before = [
+                out.skills.get((s.user_id, pool), START) if _is_person(s) else bot_skill(_bot_level(s))
+                for s in seats
+            ]
+            after = rate(before, outcome.places)
+            for s in seats:
+                if _is_person(s):
+                    key = (s.user_id, pool)
+                    out.skills[key] = after[s.seat]
+                    out.games[key] = out.games.get(key, 0) + 1
+                    out.wins[key] = out.wins.get(key, 0) + (outcome.places[s.seat] == 1)
+    return out
+
+
+def ratings_differences(refold: Refold, stored: Iterable[Rating] | None = None) -> list[str]:
+    """Where the stored ratings differ from the refold (nothing: they are equal, float for float)."""
+    rows = {(r.user_id, r.pool): r for r in (stored if stored is not None else Rating.objects.all())}
+    lines = [f"game {g} is rated but has no rating record" for g in refold.unrecorded]
+    for key in sorted(set(rows) | set(refold.skills), key=lambda k: (k[0], k[1])):
+        row, skill = rows.get(key), refold.skills.get(key)
+        if row is None or skill is None:
+            if row is not None and row.games == 0 and skill is None:
+                continue
+            lines.append(
+                f"user {key[0]} pool {key[1]}: stored {row is not None}, refolded {skill is not None}"
+            )
+            continue
+        got = (row.mu, row.sigma, row.games, row.wins, row.display)
+        want = (skill.mu, skill.sigma, refold.games[key], refold.wins[key], skill.display)
+        if got != want:
+            lines.append(f"user {key[0]} pool {key[1]}: stored {got}, refolded {want}")
+    return lines
+
+
+def ratings_write(refold: Refold) -> None:
+    """Store the refold as the ratings (the history rows are left as they were written)."""
+    with transaction.atomic():
+        for game_id in refold.unrecorded:
+            game = Game.objects.get(pk=game_id)
+            RatedGame.objects.get_or_create(game=game, defaults={"pool": pool_of(game.players)})
+        stored = {(r.user_id, r.pool): r for r in Rating.objects.select_for_update().order_by("user", "pool")}
+        for key, skill in refold.skills.items():
+            row = stored.pop(key, None) or Rating(user_id=key[0], pool=key[1])
+            row.mu, row.sigma, row.display = skill.mu, skill.sigma, skill.display
+            row.games, row.wins = refold.games[key], refold.wins[key]
+            row.save()
+        Rating.objects.filter(pk__in=[r.pk for r in stored.values()]).delete()

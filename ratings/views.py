@@ -1,0 +1,31 @@
+"""The leaderboard page."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from harehra_site.errors import ServiceError
+
+from .api import pool_from
+from .models import Pool
+from .rating import PROVISIONAL_GAMES
+from .selectors import BOARD_POOLS, leaderboard, leaderboard_min_games
+
+
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    try:
+        pool = pool_from(request.GET.get("pool"))
+    except ServiceError:
+        pool = Pool.ALL.value
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "pool": pool,
+            "pools": [(p.value, p.label) for p in BOARD_POOLS],
+            "rows": leaderboard(pool),
+            "min_games": leaderboard_min_games(),
+            "provisional_games": PROVISIONAL_GAMES,
+        },
+    )

@@ -1,0 +1,141 @@
+// The table chat panel (templates/chat/_panel.html). It talks over the page's own socket through
+// chatbridge.js: asks for its channel's history when the socket opens, shows messages as plain
+// text (never as markup), sends, and lets a person report a message and the host turn chat off.
+import { chatSender } from "./chatbridge.js";
+
+const gettext = window.gettext || ((s) => s);
+const panel = document.getElementById("chat");
+const log = document.getElementById("chat-log");
+const form = document.getElementById("chat-form");
+const input = document.getElementById("chat-input");
+const status = document.getElementById("chat-status");
+const toggle = document.getElementById("chat-toggle");
+const title = document.getElementById("chat-channel");
+const me = panel.dataset.user || "";
+let send = null;
+let state = { enabled: true, host: false, can_send: false };
+let ids = 0;
+const shown = new Set();
+
+function say(text, isError = false) {
+  status.textContent = text;
+  status.classList.toggle("error", isError);
+}
+
+function csrf() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+async function report(message, button) {
+  button.disabled = true;
+  const r = await fetch(`/api/chat/messages/${message.id}/report/`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+    body: JSON.stringify({ reason: "abuse" }),
+  }).catch(() => null);
+  if (r && r.ok) {
+    button.textContent = gettext("Reported");
+    say(gettext("Thank you: moderators will look at it."));
+    return;
+  }
+  const body = r ? await r.json().catch(() => ({})) : {};
+  button.disabled = false;
+  say(body.detail || gettext("Could not send the report."), true);
+}
+
+function add(message) {
+  if (shown.has(message.id)) return;
+  shown.add(message.id);
+  const li = document.createElement("li");
+  li.dataset.id = String(message.id);
+  const who = document.createElement("span");
+  who.className = "chat-author";
+  who.textContent = message.user; // textContent: a name or a message is never markup
+  const text = document.createElement("span");
+  text.className = "chat-text";
+  text.textContent = message.text;
+  li.append(who, text);
+  if (panel.dataset.signedIn && message.user !== me) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link-button chat-report";
+    button.textContent = gettext("Report");
+    button.setAttribute("aria-label", gettext("Report this message"));
+    button.addEventListener("click", () => report(message, button));
+    li.append(button);
+  }
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+  log.append(li);
+  if (atEnd) log.scrollTop = log.scrollHeight;
+}
+
+function render() {
+  panel.hidden = false;
+  title.textContent = state.channel === "players" ? gettext("Players' chat") : gettext("Spectators' chat");
+  form.hidden = !state.enabled || !state.can_send;
+  toggle.hidden = !state.host;
+  toggle.textContent = state.enabled ? gettext("Turn the table's chat off") : gettext("Turn the table's chat on");
+  if (!state.enabled) say(gettext("The host has turned this table's chat off."));
+  else if (state.why_not === "muted") say(gettext("A moderator has muted you: you can play but not chat."));
+  else if (state.why_not === "not_authenticated") say(gettext("Sign in to chat."));
+  else if (status.textContent && !status.classList.contains("error")) say("");
+}
+
+function join() {
+  if (send) send({ type: "chat_join" });
+}
+
+document.addEventListener("harehra:chat-socket", (e) => {
+  send = e.detail.send;
+  join();
+});
+
+document.addEventListener("harehra:chat-message", (e) => {
+  const m = e.detail;
+  switch (m.type) {
+    case "chat_history":
+      state = m;
+      log.replaceChildren();
+      shown.clear();
+      for (const message of m.messages) add(message);
+      log.scrollTop = log.scrollHeight;
+      render();
+      break;
+    case "chat_message":
+      if (m.message.channel === state.channel) add(m.message);
+      break;
+    case "chat_hidden":
+      shown.delete(m.id);
+      log.querySelector(`li[data-id="${Number(m.id)}"]`)?.remove();
+      break;
+    case "chat_state":
+      join(); // on or off: read the channel again
+      break;
+    case "chat_ack":
+      say("");
+      break;
+    case "chat_error":
+      say(m.detail || gettext("Could not send that."), true);
+      break;
+    default:
+      break;
+  }
+});
+
+form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = input.value.trim();
+  if (!text || !send) return;
+  ids += 1;
+  send({ type: "chat_send", client_id: `m${ids}`, text });
+  input.value = "";
+});
+
+toggle.addEventListener("click", () => {
+  if (send) send({ type: "chat_set_enabled", enabled: !state.enabled });
+});
+
+send = chatSender();
+join();

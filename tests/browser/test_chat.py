@@ -1,0 +1,95 @@
+"""The table chat in Chromium: two players talk live across the game page and the table page,
+hostile text stays text, a reload shows the history, a spectator's chat is apart, a report lands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.services import user_register, user_token
+from moderation.models import Report
+from tests.browser.ui import api
+
+pytestmark = pytest.mark.browser
+REDIS_DB = 13
+PASSWORD = "correct-horse-battery"
+HOSTILE = '<img src=x onerror="document.title=\'owned\'"><script>document.title="owned"</script>'
+
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def _signed_in(browser: Any, base: str, name: str) -> Any:
+    context = browser.new_context()
+    page = context.new_page()
+    r = page.request.post(f"{base}/api/accounts/login/", data={"username": name, "password": PASSWORD})
+    assert r.ok, r.text()
+    return page
+
+
+def _texts(page: Any) -> list[str]:
+    return page.locator("#chat-log li .chat-text").all_inner_texts()
+
+
+def test_two_players_chat_live_and_spectators_apart(site: Any, browser: Any, screenshots: Any) -> None:
+    base = site.url()
+    alice = user_register(username="alice", password=PASSWORD)
+    bob = user_register(username="bob", password=PASSWORD)
+    user_register(username="carol", password=PASSWORD)
+    ta, tb = user_token(user=alice), user_token(user=bob)
+    table = api(
+        base, ta, "/api/tables/", {"seats": 2, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600}
+    )
+    api(base, tb, f"/api/tables/{table['id']}/join/", {})
+    game_id = api(base, ta, f"/api/tables/{table['id']}/start/")["current_game"]
+
+    pa = _signed_in(browser, base, "alice")
+    pa.goto(f"{base}/games/{game_id}/")
+    pb = _signed_in(browser, base, "bob")
+    pb.goto(f"{base}/tables/{table['id']}/")
+    for page in (pa, pb):
+        page.wait_for_selector("#chat:not([hidden]) #chat-input")
+        assert page.locator("#chat-channel").inner_text() == "Players' chat"
+
+    pa.fill("#chat-input", HOSTILE)
+    pa.press("#chat-input", "Enter")
+    pb.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+    assert _texts(pb) == [HOSTILE]  # shown as the characters typed
+    assert pb.locator("#chat-log img, #chat-log script").count() == 0 and pb.title() != "owned"
+    pb.fill("#chat-input", "hello alice")
+    pb.click("#chat-form button[type=submit]")
+    pa.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+    assert _texts(pa) == [HOSTILE, "hello alice"] and pa.title() != "owned"
+    pa.screenshot(path=str(screenshots / "chat-game-page.png"), full_page=True)
+
+    # A reload shows the history.
+    pb.reload()
+    pb.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+    assert _texts(pb) == [HOSTILE, "hello alice"]
+    pb.screenshot(path=str(screenshots / "chat-table-page.png"), full_page=True)
+
+    # A spectator on the watch page has the spectators' chat, and hears nothing of the players'.
+    pc = _signed_in(browser, base, "carol")
+    pc.goto(f"{base}/watch/{game_id}/")
+    pc.wait_for_selector("#chat:not([hidden]) #chat-input")
+    assert pc.locator("#chat-channel").inner_text() == "Spectators' chat"
+    assert _texts(pc) == []
+    pc.fill("#chat-input", "go bob")
+    pc.press("#chat-input", "Enter")
+    pc.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+    pc.screenshot(path=str(screenshots / "chat-watch-page.png"), full_page=True)
+    assert _texts(pa) == [HOSTILE, "hello alice"]
+
+    # Bob reports alice's message: it lands in the reports queue, quoted.
+    pb.locator("#chat-log li", has_text="document.title").locator(".chat-report").click()
+    pb.wait_for_function("document.getElementById('chat-status').textContent.includes('moderators')")
+    report = Report.objects.get(reporter=bob)
+    assert report.target_user == alice and HOSTILE in report.text
+
+    # The host turns the chat off: the other player's form goes away.
+    pa.click("#chat-toggle")
+    pb.wait_for_selector("#chat-form", state="hidden")
+    assert "turned this table's chat off" in pb.locator("#chat-status").inner_text()
