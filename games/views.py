@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,7 +18,7 @@ from harehra_site.errors import ServiceError
 from .access import access_game_view, access_table_view
 from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
-from .selectors import LOBBY_LIMIT, lobby_rows, seat_labels, table_current_game
+from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
 from .services.tables import (
     table_add_bot,
     table_create,
@@ -193,6 +194,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "discard": table.discard_timer,
         },
         "cards": cards_info(),
+        "auto_answer": seat is not None and game_seat_auto_answer(game, seat),
+        "auto_answer_seconds": settings.AUTO_ANSWER_SECONDS,
         "replay_url": f"/replays/{game.pk}/",
         "table_url": f"/tables/{table.pk}/",
     }

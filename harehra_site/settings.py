@@ -181,3 +181,5 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
+# How long a reaction window lasts for a seat that chose "answer for me when I can't".
+AUTO_ANSWER_SECONDS = float(os.environ.get("AUTO_ANSWER_SECONDS", "4"))

@@ -26,6 +26,7 @@ const S = {
   ended: false,
   lastPlayLine: null,
   announced: 0,
+  autoAnswer: Boolean(cfg.auto_answer),
   outOrder: [], // seats in the order they were eliminated
   outSeen: false,
 };
@@ -117,7 +118,10 @@ const live = new LiveGame(cfg.game, {
 function setDeadline(iso, kind, seat) {
   S.deadline = iso ? Date.parse(iso) : null;
   S.deadlineFor = `${kind}:${seat}`;
-  S.deadlineTotal = ((cfg.timers && cfg.timers[kind]) || 30) * 1000;
+  let total = (cfg.timers && cfg.timers[kind]) || 30;
+  // With "answer for me when I can't", my reaction windows are the short one.
+  if (S.autoAnswer && seat === cfg.seat && (kind === "volley" || kind === "skip")) total = Math.min(total, cfg.auto_answer_seconds);
+  S.deadlineTotal = total * 1000;
 }
 
 async function loadHistory(upto) {
@@ -447,7 +451,9 @@ function renderPrompt() {
     const ok = canReact("taptap");
     text.textContent = ok
       ? gettext("Play your Hare Taptap to evade them all, or take it.")
-      : gettext("Evade with a Hare Taptap from your hand, or take it.");
+      : S.autoAnswer
+        ? gettext("You hold no Hare Taptap: you take it when the time is up.")
+        : gettext("Evade with a Hare Taptap from your hand, or take it.");
     buttons.append(
       button(fmt(ngettext("Take it (%(n)s damage)", "Take it (%(n)s damage)", vol.count), { n: vol.count }), () => send({ react: "none" }), { action: "decline" }),
     );
@@ -455,7 +461,9 @@ function renderPrompt() {
     title.textContent = gettext("You are skipped");
     text.textContent = canReact("strom")
       ? gettext("Play your Strom to pass the skip on to the next player, or lose your turn.")
-      : gettext("A Strom from your hand would pass the skip on; or lose your turn.");
+      : S.autoAnswer
+        ? gettext("You hold no Strom: you lose your turn when the time is up.")
+        : gettext("A Strom from your hand would pass the skip on; or lose your turn.");
     buttons.append(button(gettext("Lose my turn"), () => send({ react: "none" }), { action: "decline" }));
   } else if (kind === "discard") {
     const n = v.discard_count;
@@ -727,6 +735,44 @@ $("next-game").addEventListener("click", async () => {
   }
   b.disabled = false;
 });
+
+// "Answer for me when I can't": a setting of this seat, kept by the server (it times my reaction
+// windows) and remembered in this browser for the next games.
+const autoBox = $("opt-autoanswer");
+async function setAutoAnswer(on) {
+  try {
+    const r = await fetch(`/api/games/${cfg.game}/auto-answer/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify({ on }),
+      credentials: "same-origin",
+    });
+    if (!r.ok) throw new Error(String(r.status));
+    S.autoAnswer = (await r.json()).on;
+  } catch {
+    showError(gettext("That did not work."));
+  }
+  if (autoBox) autoBox.checked = S.autoAnswer;
+  render();
+}
+if (autoBox) {
+  let remembered = null;
+  try {
+    remembered = localStorage.getItem("harehra.autoAnswer");
+  } catch {
+    /* no storage */
+  }
+  autoBox.checked = S.autoAnswer;
+  if (remembered !== null && (remembered === "1") !== S.autoAnswer && !S.loadedOver) setAutoAnswer(remembered === "1");
+  autoBox.addEventListener("change", () => {
+    try {
+      localStorage.setItem("harehra.autoAnswer", autoBox.checked ? "1" : "0");
+    } catch {
+      /* no storage */
+    }
+    setAutoAnswer(autoBox.checked);
+  });
+}
 
 $("reclaim").addEventListener("click", () => {
   if (!live.send({ type: "reclaim" })) showError(gettext("Not connected. Wait a moment and try again."));
