@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -106,6 +107,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 score[g.winner_seat] = score.get(g.winner_seat, 0) + 1
     shuffler = table.next_shuffler
+    invite = request.GET.get("invite", "")
     context = {
         "table": table,
         "seats": [
@@ -124,6 +126,8 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games_played": sum(1 for g in games if g.status == GameStatus.FINISHED),
         "draws": draws,
         "invite": request.GET.get("invite", ""),
+        # where signing in or registering from the page comes back to: the page, never its fragment
+        "here": f"/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else ""),
         "invite_url": request.build_absolute_uri(f"/tables/{table.pk}/?invite={table.invite_code}")
         if my_seat is not None or (user.is_authenticated and table.host_id == user.pk)
         else "",
