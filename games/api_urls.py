@@ -20,4 +20,5 @@ urlpatterns = [
     path("games/<int:pk>/commands/", views.GameCommandView.as_view(), name="api-game-commands"),
     path("games/<int:pk>/events/", views.GameEventsView.as_view(), name="api-game-events"),
     path("games/<int:pk>/reclaim/", views.GameReclaimView.as_view(), name="api-game-reclaim"),
+    path("games/<int:pk>/auto-answer/", views.GameAutoAnswerView.as_view(), name="api-game-auto-answer"),
 ]

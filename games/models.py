@@ -144,6 +144,9 @@ class GameSeat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_playing = models.BooleanField(default=False)
     missed_deadlines = models.PositiveSmallIntegerField(default=0)  # in a row; two make a seat away
+    # "Answer for me when I can't": the seat's reaction windows last AUTO_ANSWER_SECONDS, whatever
+    # its hand, and one not answered by then is declined (docs/RULES.md, "Answer for me").
+    auto_answer = models.BooleanField(default=False)
     # Open sockets of the seat's person, and since when they have had none (for the grace period).
     connections = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)

@@ -205,3 +205,8 @@ def running_games_by_table(table_ids: list[int]) -> list[tuple[int, int]]:
 
 def _bot_plays(game: Game, seat: int) -> bool:
     return GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists()
+
+
+def game_seat_auto_answer(game: Game, seat: int) -> bool:
+    """Whether the seat chose "answer for me when I can't"."""
+    return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True).exists()

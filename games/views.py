@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,7 +19,7 @@ from harehra_site.errors import ServiceError
 from .access import access_game_view, access_table_view
 from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
-from .selectors import LOBBY_LIMIT, lobby_rows, seat_labels, table_current_game
+from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
 from .services.tables import (
     table_add_bot,
     table_create,
@@ -105,6 +107,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 score[g.winner_seat] = score.get(g.winner_seat, 0) + 1
     shuffler = table.next_shuffler
+    invite = request.GET.get("invite", "")
     context = {
         "table": table,
         "seats": [
@@ -123,6 +126,8 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games_played": sum(1 for g in games if g.status == GameStatus.FINISHED),
         "draws": draws,
         "invite": request.GET.get("invite", ""),
+        # where signing in or registering from the page comes back to: the page, never its fragment
+        "here": f"/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else ""),
         "invite_url": request.build_absolute_uri(f"/tables/{table.pk}/?invite={table.invite_code}")
         if my_seat is not None or (user.is_authenticated and table.host_id == user.pk)
         else "",
@@ -193,6 +198,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "discard": table.discard_timer,
         },
         "cards": cards_info(),
+        "auto_answer": seat is not None and game_seat_auto_answer(game, seat),
+        "auto_answer_seconds": settings.AUTO_ANSWER_SECONDS,
         "replay_url": f"/replays/{game.pk}/",
         "table_url": f"/tables/{table.pk}/",
     }

@@ -216,3 +216,5 @@ PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", 
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
 # Sockets one user may have open at one game, per server process.
 SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
+# How long a reaction window lasts for a seat that chose "answer for me when I can't".
+AUTO_ANSWER_SECONDS = float(os.environ.get("AUTO_ANSWER_SECONDS", "4"))

@@ -27,103 +27,116 @@ def _cards(cards: Sequence[str]) -> str:
 def _name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return _("Seat %(n)s") % {"n": seat}
+    return _("Seat %(n)s") % {"n": seat + 1 if isinstance(seat, int) else seat}
 
 
 def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One event (raw or filtered by `event_for`) in words; `names` are the seats' display names."""
+    """One event (raw or filtered by `event_for`) in words; `names` are the seats' display names.
+
+    The same sentences as the pages' describer (static/js/words.js) says for a reader who holds
+    no seat, so a link preview, the frames API and the replay viewer read alike (a test compares
+    them); names stay as their owners typed them.
+    """
     kind = event.get("type")
     seat = event.get("seat")
     who = _name(names, seat)
     if kind == "GameStarted":
-        shuffler = _name(names, event.get("shuffler"))
-        pile = event.get("draw_pile_size", len(event.get("draw_pile") or ()))
-        return _("%(who)s shuffled and dealt to %(n)s players; %(pile)s cards left to draw") % {
-            "who": shuffler,
-            "n": event.get("players"),
-            "pile": pile,
-        }
+        return _("The game begins. %(name)s shuffled.") % {"name": _name(names, event.get("shuffler"))}
     if kind == "TurnStarted":
-        return _("Turn %(turn)s: %(who)s to play") % {"turn": event.get("turn"), "who": who}
+        return _("%(name)s's turn.") % {"name": who}
     if kind == "CardsPlayed":
         cards = event.get("cards") or []
         if event.get("target") is not None:
-            return _("%(who)s played %(cards)s at %(target)s") % {
-                "who": who,
-                "cards": _cards(cards),
+            n = len(cards)
+            return ngettext(
+                "%(name)s played %(card)s at %(target)s", "%(name)s played %(n)s × %(card)s at %(target)s", n
+            ) % {
+                "name": who,
+                "n": n,
+                "card": card_name(cards[0] if cards else None),
                 "target": _name(names, event["target"]),
             }
-        return _("%(who)s played %(cards)s") % {"who": who, "cards": _cards(cards)}
+        return _("%(name)s played %(card)s") % {"name": who, "card": _cards(cards)}
     if kind == "DirectionChanged":
         if event.get("direction") == "ccw":
             return _("Play now goes counterclockwise")
         return _("Play now goes clockwise")
     if kind == "ProtectionGained":
-        return _("%(who)s is protected until their next turn") % {"who": who}
+        return _("%(name)s is protected from moral damage") % {"name": who}
     if kind == "DamageHealed":
-        return _("%(who)s healed to %(damage)s damage") % {"who": who, "damage": event.get("damage")}
+        return _("%(name)s healed to %(d)s damage") % {"name": who, "d": event.get("damage")}
     if kind == "PlayerSkipped":
-        return _("%(who)s is skipped") % {"who": who}
+        return _("%(name)s is skipped") % {"name": who}
     if kind == "VolleyPending":
-        return _("%(target)s must answer a volley of %(count)s from %(attacker)s") % {
+        count = int(event.get("count", 1))
+        return ngettext(
+            "%(target)s must answer Hare Cumi from %(name)s",
+            "%(target)s must answer %(n)s × Hare Cumi from %(name)s",
+            count,
+        ) % {
             "target": _name(names, event.get("target")),
-            "count": event.get("count"),
-            "attacker": _name(names, event.get("attacker")),
+            "n": count,
+            "name": _name(names, event.get("attacker")),
         }
     if kind == "SkipPending":
-        return _("%(who)s must take the skip or forward it with Strom") % {"who": who}
+        return _("%(name)s may forward the skip with Strom") % {"name": who}
     if kind == "ReactionPlayed":
         if event.get("kind") == "skip":
-            return _("%(who)s forwarded the skip with %(card)s") % {
-                "who": who,
+            return _("%(name)s forwarded the skip with %(card)s") % {
+                "name": who,
                 "card": card_name(event.get("card")),
             }
-        return _("%(who)s evaded with %(card)s") % {"who": who, "card": card_name(event.get("card"))}
+        return _("%(name)s evaded with %(card)s") % {"name": who, "card": card_name(event.get("card"))}
     if kind == "ReactionDeclined":
         if event.get("kind") == "skip":
-            return _("%(who)s took the skip") % {"who": who}
-        return _("%(who)s took the volley") % {"who": who}
+            return _("%(name)s loses the turn") % {"name": who}
+        return _("%(name)s took it") % {"name": who}
     if kind == "DamageTaken":
-        return _("%(who)s took %(amount)s damage (now %(damage)s)") % {
-            "who": who,
-            "amount": event.get("amount"),
-            "damage": event.get("damage"),
-        }
+        amount = int(event.get("amount", 0))
+        return ngettext(
+            "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
+            "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
+            amount,
+        ) % {"name": who, "n": amount, "limit": max(0, 5 - int(event.get("damage", 0)))}
     if kind == "PlayerEliminated":
-        return _("%(who)s is out of the game") % {"who": who}
+        return _("%(name)s is out of the game!") % {"name": who}
     if kind == "CardBurned":
         if event.get("card") is None:
-            return _("%(who)s had nothing to burn") % {"who": who}
-        return _("%(who)s burned %(card)s") % {"who": who, "card": card_name(event.get("card"))}
+            return _("%(name)s could not play") % {"name": who}
+        return _("%(name)s could not play and burned %(card)s") % {
+            "name": who,
+            "card": card_name(event.get("card")),
+        }
     if kind == "CardsDrawn":
         if "cards" in event:
-            return _("%(who)s drew %(cards)s") % {"who": who, "cards": _cards(event["cards"])}
+            return _("%(name)s drew %(cards)s") % {"name": who, "cards": _cards(event["cards"])}
         count = int(event.get("count", 0))
-        return ngettext("%(who)s drew %(n)s card", "%(who)s drew %(n)s cards", count) % {
-            "who": who,
+        return ngettext("%(name)s drew %(n)s card", "%(name)s drew %(n)s cards", count) % {
+            "name": who,
             "n": count,
         }
     if kind == "DrawPileReshuffled":
-        count = event.get("count", len(event.get("cards") or ()))
-        return _("The discard pile was shuffled into a new draw pile of %(n)s cards") % {"n": count}
+        return _("The discard pile was shuffled into a new draw pile.")
     if kind == "DiscardRequired":
         count = int(event.get("count", 0))
-        return ngettext("%(who)s must discard %(n)s card", "%(who)s must discard %(n)s cards", count) % {
-            "who": who,
+        return ngettext("%(name)s must discard %(n)s card", "%(name)s must discard %(n)s cards", count) % {
+            "name": who,
             "n": count,
         }
     if kind == "CardsDiscarded":
         if "cards" in event:
-            return _("%(who)s discarded %(cards)s") % {"who": who, "cards": _cards(event["cards"])}
-        return _("%(who)s discarded") % {"who": who}
+            return _("%(name)s discarded %(cards)s") % {"name": who, "cards": _cards(event["cards"])}
+        return _("%(name)s discarded") % {"name": who}
     if kind == "GameEnded":
         if event.get("result") == "win":
-            return _("%(who)s wins the game") % {"who": _name(names, event.get("winner"))}
-        return _("The game ended in a draw at the turn limit")
+            return _("%(name)s won the game!") % {"name": _name(names, event.get("winner"))}
+        return _("The game ended in a draw at the turn limit.")
     if kind == "GameAborted":
-        return _("The game was aborted")
+        return _("The game was called off.")
     if kind == SEAT_TAKEN_BY_BOT:
-        return _("A bot took over %(who)s's seat (%(reason)s)") % {"who": who, "reason": event.get("reason")}
+        if event.get("reason") == "left":
+            return _("%(name)s left; a bot plays the seat") % {"name": who}
+        return _("%(name)s is away; a bot plays the seat") % {"name": who}
     if kind == SEAT_RECLAIMED:
-        return _("%(who)s took their seat back") % {"who": who}
+        return _("%(name)s is back and plays again") % {"name": who}
     return str(kind)

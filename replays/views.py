@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.engine import CARD_NAMES
@@ -96,7 +97,14 @@ def replay_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "replays/list.html",
-        {"page": page, "rows": replay_list_rows(page.object_list), "player": player},
+        {
+            "page": page,
+            "rows": [
+                {**r, "finished": parse_datetime(r["finished_at"]) if r["finished_at"] else None}
+                for r in replay_list_rows(page.object_list)
+            ],
+            "player": player,
+        },
     )
 
 

@@ -83,6 +83,12 @@ class TableSerializer(serializers.ModelSerializer):
         return None
 
 
+class AutoAnswerSerializer(serializers.Serializer):
+    on = serializers.BooleanField(
+        help_text="answer for me when I can't: short reaction windows, declined at their end"
+    )
+
+
 class CommandSerializer(serializers.Serializer):
     client_cmd_id = serializers.CharField(max_length=64)
     expected_seq = serializers.IntegerField(required=False, allow_null=True, min_value=0)

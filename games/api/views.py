@@ -18,7 +18,7 @@ from ..engine import event_for
 from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_list_open
 from ..services.commands import game_command_submit
-from ..services.seats import seat_reclaim
+from ..services.seats import seat_reclaim, seat_set_auto_answer
 from ..services.tables import (
     TableSettings,
     table_add_bot,
@@ -30,6 +30,7 @@ from ..services.tables import (
     table_start,
 )
 from .serializers import (
+    AutoAnswerSerializer,
     CommandSerializer,
     GameSummarySerializer,
     SeatChoiceSerializer,
@@ -156,6 +157,17 @@ class GameReclaimView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game, pk=pk)
         return Response({"seat": seat_reclaim(game=game, user=request.user)})
+
+
+class GameAutoAnswerView(APIView):
+    @extend_schema(
+        request=AutoAnswerSerializer,
+        responses={200: AutoAnswerSerializer, 400: ERROR, 403: ERROR},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game, pk=pk)
+        on = validated_body(AutoAnswerSerializer, request.data)["on"]
+        return Response({"on": seat_set_auto_answer(game=game, user=request.user, on=on)})
 
 
 class TableGamesView(APIView):

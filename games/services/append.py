@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -85,13 +86,22 @@ def _timer_for(table: Table, kind: Decision) -> int:
     return table.reaction_timer
 
 
+def _answers_for_itself(game: Game, seat: int) -> bool:
+    """Whether the seat chose "answer for me when I can't" (read only when a reaction window opens)."""
+    return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True, bot_playing=False).exists()
+
+
 def _stamp_deadline(game: Game, table: Table, events: list[Event], state: GameState) -> None:
     """Write the deadline into the event that starts the next decision, and onto the game row."""
     awaiting = state.awaiting
     if awaiting is None or state.over:
         game.awaiting_seat, game.awaiting_kind, game.deadline_at = None, "", None
         return
-    deadline = timezone.now() + timedelta(seconds=_timer_for(table, awaiting.kind))
+    seconds: float = _timer_for(table, awaiting.kind)
+    if awaiting.kind in (Decision.VOLLEY, Decision.SKIP) and _answers_for_itself(game, awaiting.seat):
+        # The same short window whether or not the seat holds an answer: its timing tells nothing.
+        seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
+    deadline = timezone.now() + timedelta(seconds=seconds)
     events[-1]["deadline"] = deadline.isoformat()
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
 

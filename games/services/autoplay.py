@@ -21,6 +21,8 @@ from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)
 MISSED_DEADLINES_BEFORE_AWAY = 2
+# Only these count toward being marked away; a volley or a skip that times out is declined.
+COUNTED_AS_MISSED = frozenset({"turn", "discard"})
 
 
 def bot_command(state: GameState, seat: int) -> dict[str, object]:
@@ -51,7 +53,9 @@ def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
 def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
     """The awaited seat ran out of time: decline a reaction, else the autopilot plays.
 
-    Two missed deadlines in a row mark the seat away, and a bot takes it until its person returns.
+    Two missed turns or discards in a row mark the seat away, and a bot takes it until its person
+    returns. A reaction window that runs out is a decision (declining), not a missed deadline: a
+    person with the page open who holds no answer is never marked away for it.
     """
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id).exists():
@@ -67,7 +71,7 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
             return None
         seat = game.awaiting_seat
         row = GameSeat.objects.get(game=game, seat=seat)
-        if not row.bot_playing:
+        if not row.bot_playing and game.awaiting_kind in COUNTED_AS_MISSED:
             row.missed_deadlines += 1
             row.save(update_fields=["missed_deadlines"])
             if row.missed_deadlines >= MISSED_DEADLINES_BEFORE_AWAY:

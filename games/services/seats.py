@@ -28,6 +28,16 @@ def seat_hand_to_bot(*, game: Game, seat: int, reason: str) -> bool:
     return True
 
 
+def seat_set_auto_answer(*, game: Game, user: AnyUser, on: bool) -> bool:
+    """The seat's person turns "answer for me when I can't" on or off; it holds from the next
+    reaction window the seat is asked for (docs/RULES.md)."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        seat = access_game_seat(game, user)
+        GameSeat.objects.filter(game=game, seat=seat).update(auto_answer=on)
+    return on
+
+
 def seat_reclaim(*, game: Game, user: AnyUser) -> int:
     """The seat's person takes it back from the bot and plays on from where it stands."""
     with transaction.atomic():

@@ -1,7 +1,10 @@
 // The game page: renders the live game from `state` + events, and sends the player's decisions.
 /* global gettext, ngettext, interpolate */
 import { LiveGame } from "./live.js";
-import { cardName, describe, errorWords, seatName } from "./words.js";
+import { describe, errorWords, seatName } from "./words.js";
+import { cardImg, decidingWords, drawTable, el, seatTile, setRing } from "./tableview.js";
+import { Cues } from "./cues.js";
+import { Motion } from "./motion.js";
 
 const cfg = JSON.parse(document.getElementById("game-config").textContent);
 const STATIC = "/static/cards/";
@@ -23,29 +26,16 @@ const S = {
   ended: false,
   lastPlayLine: null,
   announced: 0,
+  autoAnswer: Boolean(cfg.auto_answer),
+  outOrder: [], // seats in the order they were eliminated
+  outSeen: false,
 };
+const motion = new Motion($("fx"));
+const cues = new Cues({ baseTitle: document.title });
 
 const ctx = () => ({ mySeat: cfg.seat, seats: S.seats, cards: cfg.cards });
 const fmt = (t, v) => interpolate(t, v, true);
 const card = (id) => cfg.cards.find((c) => c.id === id) || { id, name: id, effect: "" };
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-
-function cardImg(id, size = "") {
-  const c = card(id);
-  return el("img", { src: `${STATIC}${id}.svg`, alt: "", class: `card-img ${size}`, width: 72, height: 100 });
-}
 
 // --- the socket ----------------------------------------------------------------------------
 
@@ -80,6 +70,8 @@ const live = new LiveGame(cfg.game, {
   },
   onEvent(seq, e) {
     logEvent(e, true);
+    noteOut(e);
+    motion.queue(e, cfg.seat);
     if (e.type === "SeatTakenByBot" || e.type === "SeatReclaimed") {
       S.presence[e.seat] = { ...(S.presence[e.seat] || {}), bot_playing: e.type === "SeatTakenByBot" };
     }
@@ -100,6 +92,7 @@ const live = new LiveGame(cfg.game, {
       S.picked = [];
     }
     render();
+    motion.flush();
   },
   onDeadline(m) {
     setDeadline(m.deadline, m.kind, m.seat);
@@ -125,7 +118,10 @@ const live = new LiveGame(cfg.game, {
 function setDeadline(iso, kind, seat) {
   S.deadline = iso ? Date.parse(iso) : null;
   S.deadlineFor = `${kind}:${seat}`;
-  S.deadlineTotal = ((cfg.timers && cfg.timers[kind]) || 30) * 1000;
+  let total = (cfg.timers && cfg.timers[kind]) || 30;
+  // With "answer for me when I can't", my reaction windows are the short one.
+  if (S.autoAnswer && seat === cfg.seat && (kind === "volley" || kind === "skip")) total = Math.min(total, cfg.auto_answer_seconds);
+  S.deadlineTotal = total * 1000;
 }
 
 async function loadHistory(upto) {
@@ -142,11 +138,20 @@ async function loadHistory(upto) {
     const live = Array.from(log.children);
     log.textContent = "";
     S.lastPlayLine = null;
-    for (const e of frag) logEvent(e, false);
+    S.outOrder = [];
+    for (const e of frag) {
+      logEvent(e, false);
+      noteOut(e);
+    }
     for (const li of live.reverse()) log.prepend(li);
+    if (S.view && S.view.over) renderEnd();
   } catch {
     // the log is a convenience; the game state is already shown
   }
+}
+
+function noteOut(e) {
+  if (e.type === "PlayerEliminated" && !S.outOrder.includes(e.seat)) S.outOrder.push(e.seat);
 }
 
 // --- the log and the live region -----------------------------------------------------------
@@ -227,6 +232,14 @@ function onCard(i) {
     togglePick(i, S.view.discard_count);
     return;
   }
+  if (mine("volley")) {
+    if (id === "taptap" && canReact("taptap")) send({ react: "taptap" });
+    return;
+  }
+  if (mine("skip")) {
+    if (id === "strom" && canReact("strom")) send({ react: "strom" });
+    return;
+  }
   if (!mine("turn")) return;
   if (burnable().length) {
     if (burnable().some((x) => x.burn === id)) send({ burn: id });
@@ -263,13 +276,34 @@ function focusPrompt() {
 }
 
 function cardEnabled(i) {
-  if (S.pending || away() || !S.view || S.view.over) return false;
-  const id = S.view.hand[i];
-  if (mine("discard")) return true;
-  if (!mine("turn")) return false;
-  if (burnable().length) return burnable().some((x) => x.burn === id);
-  if (S.mode === "cumi") return id === "cumi";
-  return legalPlays(id).length > 0;
+  return whyNot(i) === null;
+}
+
+// Why a card cannot be used now, in words (null: it can).
+function whyNot(i) {
+  const v = S.view;
+  if (!v || v.over) return gettext("The game is over.");
+  if (away()) return gettext("A bot is playing your seat: take it back first.");
+  if (S.pending) return gettext("Your move is on its way.");
+  const id = v.hand[i];
+  if (!myTurn()) return gettext("Wait for your turn.");
+  const kind = v.awaiting.kind;
+  if (kind === "discard") return null;
+  if (kind === "volley") {
+    return id === "taptap" && canReact("taptap") ? null : gettext("Only Hare Taptap answers a Hare Cumi; or take it.");
+  }
+  if (kind === "skip") {
+    return id === "strom" && canReact("strom") ? null : gettext("Only a Strom forwards the skip; or lose your turn.");
+  }
+  if (burnable().length) {
+    return burnable().some((x) => x.burn === id) ? null : gettext("That card cannot be played now.");
+  }
+  if (S.mode === "cumi" && id !== "cumi") return gettext("Choose more Hare Cumi, or a player to aim at.");
+  if (legalPlays(id).length) return null;
+  if (id === "taptap") return gettext("Hare Taptap only answers a Hare Cumi aimed at you.");
+  if (id === "mini") return gettext("Hare Mini is disabled.");
+  if (id === "cumi") return gettext("Every other player is protected.");
+  return gettext("That card cannot be played now.");
 }
 
 // --- rendering -----------------------------------------------------------------------------
@@ -285,137 +319,109 @@ function render() {
   $("game").dataset.loading = "";
   $("game").dataset.seq = S.seq;
   $("game").dataset.awaiting = v.awaiting ? `${v.awaiting.kind}:${v.awaiting.seat}` : "";
+  $("game").classList.toggle("over", Boolean(v.over));
+  $("game").dataset.mine = myTurn() && !v.over && !away() ? v.awaiting.kind : "";
   renderPlayers();
-  renderCenter();
   renderTurn();
   renderPrompt();
   renderHand();
   renderAway();
+  renderOut();
   renderEnd();
+  cues.update({
+    mine: myTurn() && !v.over && !away(),
+    key: v.awaiting ? `${S.seq}:${v.awaiting.kind}:${v.turn_number}` : "",
+    kindKey: v.awaiting ? `${v.awaiting.kind}:${v.awaiting.seat}:${v.turn_number}` : "",
+    words: turnWords(),
+  });
 }
 
 function presenceText(seat) {
   const p = S.presence[seat];
   const label = S.seats.find((s) => s.seat === seat);
   if (label && label.is_bot) return { cls: "bot", text: gettext("bot") };
-  if (p && p.bot_playing) return { cls: "away", text: gettext("away · a bot plays") };
-  if (label && label.bot_playing) return { cls: "away", text: gettext("away · a bot plays") };
-  if (!p) return { cls: "", text: "" };
+  if ((p && p.bot_playing) || (label && label.bot_playing)) return { cls: "away", text: gettext("away · a bot plays") };
+  if (!p || !p.status) return { cls: "", text: "" };
   if (p.status === "connected") return { cls: "connected", text: gettext("online") };
   return { cls: "offline", text: gettext("offline") };
 }
 
-function renderPlayers() {
-  const box = $("players");
-  box.textContent = "";
-  const v = S.view;
-  for (const p of v.players) {
-    const name = seatName(ctx(), p.seat);
-    const capacity = Math.max(0, 5 - p.damage);
-    const deciding = v.awaiting && v.awaiting.seat === p.seat;
-    const pres = presenceText(p.seat);
-    const classes = ["player"];
-    if (p.eliminated) classes.push("eliminated");
-    if (deciding) classes.push("deciding");
-    if (p.seat === cfg.seat) classes.push("me");
-    const backs = el("span", { class: "backs", "aria-hidden": "true" });
-    for (let i = 0; i < p.hand_size; i++) backs.append(el("span", { class: "back" }));
-    const label = S.seats.find((s) => s.seat === p.seat);
-    box.append(
-      el(
-        "article",
-        { class: classes.join(" "), "data-seat": p.seat, "aria-label": fmt(gettext("Seat %(n)s: %(name)s"), { n: p.seat + 1, name: label ? label.name : name }) },
-        el(
-          "h3",
-          {},
-          deciding ? el("span", { class: "deciding-mark", text: "▶ " }) : null,
-          label ? (p.seat === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: label.name }) : label.name) : name,
-          v.shuffler === p.seat ? el("span", { class: "badge", text: ` ${gettext("shuffler")}` }) : null,
-        ),
-        pres.text ? el("p", { class: `presence ${pres.cls}`, text: pres.text }) : null,
-        p.eliminated
-          ? el("p", { class: "out", text: gettext("Out of the game") })
-          : el(
-              "div",
-              { class: "stats" },
-              el("p", {}, backs, el("span", { text: fmt(ngettext("%(n)s card", "%(n)s cards", p.hand_size), { n: p.hand_size }) })),
-              el(
-                "p",
-                { class: "capacity" },
-                el("span", { text: fmt(gettext("Hand limit %(c)s of 5"), { c: capacity }) }),
-                el("meter", { min: 0, max: 5, low: 2, high: 4, optimum: 5, value: capacity, "aria-label": gettext("Hand limit") }),
-              ),
-              el("p", { class: "damage", text: fmt(gettext("Damage %(d)s"), { d: p.damage }) }),
-              p.protected ? el("p", { class: "shield", text: `◈ ${gettext("Protected")}` }) : null,
-            ),
-        deciding ? el("p", { class: "deciding-text", text: decidingWords(v.awaiting.kind) }) : null,
-      ),
-    );
-  }
-}
-
-function decidingWords(kind) {
+function playerModel(p) {
+  const label = S.seats.find((s) => s.seat === p.seat);
   return {
-    turn: gettext("taking a turn"),
-    volley: gettext("answering Hare Cumi"),
-    skip: gettext("answering a skip"),
-    discard: gettext("discarding"),
-  }[kind] || "";
+    ...p,
+    name: label ? label.name : seatName(ctx(), p.seat),
+    presence: presenceText(p.seat),
+    you: p.seat === cfg.seat,
+    hand: null,
+  };
 }
 
-function renderCenter() {
+function renderPlayers() {
   const v = S.view;
-  const draw = $("draw-pile");
-  draw.textContent = "";
-  draw.append(
-    el("img", { src: `${STATIC}back.svg`, alt: "", class: "card-img small", width: 72, height: 100 }),
-    el("span", { text: fmt(ngettext("Draw pile: %(n)s card", "Draw pile: %(n)s cards", v.draw_pile_size), { n: v.draw_pile_size }) }),
-  );
-  const discard = $("discard-pile");
-  discard.textContent = "";
-  if (v.discard_top) {
-    const c = card(v.discard_top);
-    discard.append(
-      el("img", { src: `${STATIC}${c.id}.svg`, alt: c.name, title: `${c.name}: ${c.effect}`, class: "card-img small", width: 72, height: 100 }),
-      el("span", { text: fmt(gettext("Discard pile: %(card)s on top"), { card: c.name }) }),
-    );
+  const seated = cfg.seat !== null;
+  const common = {
+    shuffler: v.shuffler,
+    awaiting: v.awaiting,
+    over: v.over,
+    winner: v.winner,
+  };
+  drawTable($("table-area"), {
+    ...v,
+    ...common,
+    players: v.players.map(playerModel),
+    bottom: seated ? cfg.seat : 0,
+    withBottom: !seated,
+    seatsBox: $("players"),
+    feltBox: { drawBox: $("draw-pile"), discardBox: $("discard-pile"), dirBox: $("direction") },
+    cardName: (id) => card(id).name,
+  });
+  const me = $("me");
+  if (seated) {
+    const p = v.players.find((x) => x.seat === cfg.seat);
+    me.replaceChildren(seatTile(playerModel(p), { ...common, pos: "bottom" }));
   } else {
-    discard.append(el("span", { text: gettext("Discard pile: empty") }));
+    me.replaceChildren();
   }
-  const dir = $("direction");
-  dir.textContent = v.direction === "cw" ? `↻ ${gettext("Clockwise")}` : `↺ ${gettext("Counterclockwise")}`;
-  dir.dataset.direction = v.direction;
+}
+
+function turnWords() {
+  const v = S.view;
+  if (!v) return "";
+  if (v.over) return gettext("The game is over.");
+  if (!v.awaiting) return "";
+  if (v.awaiting.seat === cfg.seat) {
+    return {
+      turn: gettext("Your turn"),
+      volley: gettext("Answer the Hare Cumi"),
+      skip: gettext("Answer the skip"),
+      discard: gettext("Discard down to your limit"),
+    }[v.awaiting.kind];
+  }
+  const label = S.seats.find((s) => s.seat === v.awaiting.seat);
+  return fmt(gettext("%(name)s is %(doing)s"), {
+    name: label ? label.name : seatName(ctx(), v.awaiting.seat),
+    doing: decidingWords(v.awaiting.kind),
+  });
 }
 
 function renderTurn() {
   const v = S.view;
   if (!v) return;
   const text = $("turn-text");
-  let words = "";
-  if (v.over) words = gettext("The game is over.");
-  else if (v.awaiting) {
-    const name = seatName(ctx(), v.awaiting.seat);
-    if (v.awaiting.seat === cfg.seat) {
-      words = {
-        turn: gettext("Your turn"),
-        volley: gettext("Answer the Hare Cumi"),
-        skip: gettext("Answer the skip"),
-        discard: gettext("Discard down to your limit"),
-      }[v.awaiting.kind];
-    } else {
-      words = fmt(gettext("%(name)s is %(doing)s"), { name, doing: decidingWords(v.awaiting.kind) });
-    }
-  }
+  const words = turnWords();
   const current = v.awaiting && S.deadlineFor === `${v.awaiting.kind}:${v.awaiting.seat}`;
   const left = S.deadline && current && !v.over && S.deadline > Date.now() - 1000 ? Math.max(0, Math.ceil((S.deadline - Date.now()) / 1000)) : null;
-  text.textContent = left !== null ? `${words} · ${fmt(ngettext("%(s)s second left", "%(s)s seconds left", left), { s: left })}` : words;
+  const line = left !== null ? `${words} · ${fmt(ngettext("%(s)s second left", "%(s)s seconds left", left), { s: left })}` : words;
+  if (text.textContent !== line) text.textContent = line;
   const ring = $("ring-fg");
-  const frac = left !== null ? Math.max(0, Math.min(1, (S.deadline - Date.now()) / S.deadlineTotal)) : 0;
+  const frac = left !== null ? Math.max(0, Math.min(1, (S.deadline - Date.now()) / S.deadlineTotal)) : null;
   const length = 2 * Math.PI * 19;
-  ring.style.strokeDasharray = `${length}`;
-  ring.style.strokeDashoffset = `${length * (1 - frac)}`;
+  ring.setAttribute("stroke-dasharray", `${length}`);
+  ring.setAttribute("stroke-dashoffset", `${length * (1 - (frac || 0))}`);
   $("turn-info").classList.toggle("urgent", left !== null && left <= 5);
-  $("turn-info").classList.toggle("mine", myTurn());
+  $("turn-info").classList.toggle("mine", myTurn() && !v.over);
+  setRing($("game"), frac);
 }
 setInterval(renderTurn, 250);
 
@@ -438,26 +444,27 @@ function renderPrompt() {
   box.dataset.kind = kind;
   if (kind === "volley") {
     const vol = v.volley || { attacker: null, count: 1 };
-    title.textContent = gettext("Play Hare Taptap?");
-    text.textContent = fmt(
-      ngettext("%(name)s plays Hare Cumi at you.", "%(name)s plays %(n)s × Hare Cumi at you.", vol.count),
-      { name: seatName(ctx(), vol.attacker), n: vol.count },
+    title.textContent = fmt(
+      ngettext("%(name)s aims Hare Cumi at you", "%(name)s aims %(n)s × Hare Cumi at you", vol.count),
+      { name: nameOf(vol.attacker), n: vol.count },
     );
     const ok = canReact("taptap");
+    text.textContent = ok
+      ? gettext("Play your Hare Taptap to evade them all, or take it.")
+      : S.autoAnswer
+        ? gettext("You hold no Hare Taptap: you take it when the time is up.")
+        : gettext("Evade with a Hare Taptap from your hand, or take it.");
     buttons.append(
-      button(gettext("Play Hare Taptap"), () => send({ react: "taptap" }), { cls: "primary", disabled: !ok, action: "taptap" }),
-      button(fmt(ngettext("Take %(n)s damage", "Take %(n)s damage", vol.count), { n: vol.count }), () => send({ react: "none" }), { action: "decline" }),
+      button(fmt(ngettext("Take it (%(n)s damage)", "Take it (%(n)s damage)", vol.count), { n: vol.count }), () => send({ react: "none" }), { action: "decline" }),
     );
-    if (!ok) text.textContent += ` ${gettext("You hold no Hare Taptap.")}`;
   } else if (kind === "skip") {
-    title.textContent = gettext("Forward the skip with Strom?");
-    text.textContent = gettext("You are skipped. Play a Strom to pass the skip on to the next player.");
-    const ok = canReact("strom");
-    buttons.append(
-      button(gettext("Forward with Strom"), () => send({ react: "strom" }), { cls: "primary", disabled: !ok, action: "strom" }),
-      button(gettext("Lose my turn"), () => send({ react: "none" }), { action: "decline" }),
-    );
-    if (!ok) text.textContent += ` ${gettext("You hold no Strom.")}`;
+    title.textContent = gettext("You are skipped");
+    text.textContent = canReact("strom")
+      ? gettext("Play your Strom to pass the skip on to the next player, or lose your turn.")
+      : S.autoAnswer
+        ? gettext("You hold no Strom: you lose your turn when the time is up.")
+        : gettext("A Strom from your hand would pass the skip on; or lose your turn.");
+    buttons.append(button(gettext("Lose my turn"), () => send({ react: "none" }), { action: "decline" }));
   } else if (kind === "discard") {
     const n = v.discard_count;
     title.textContent = fmt(ngettext("Discard %(n)s card", "Discard %(n)s cards", n), { n });
@@ -480,7 +487,7 @@ function renderPrompt() {
     const targets = S.legal.filter((x) => x.play && x.play[0] === "cumi" && x.play.length === k).map((x) => x.target);
     for (const t of targets) {
       buttons.append(
-        button(fmt(gettext("At %(name)s"), { name: seatName(ctx(), t) }), () => send({ play: Array(k).fill("cumi"), target: t }), {
+        button(fmt(gettext("At %(name)s"), { name: nameOf(t) }), () => send({ play: Array(k).fill("cumi"), target: t }), {
           cls: "primary",
           action: `target-${t}`,
         }),
@@ -499,6 +506,11 @@ function renderPrompt() {
   }
 }
 
+function nameOf(seat) {
+  const label = S.seats.find((s) => s.seat === seat);
+  return label ? label.name : seatName(ctx(), seat);
+}
+
 function renderHand() {
   const v = S.view;
   const hand = $("hand");
@@ -510,28 +522,41 @@ function renderHand() {
   section.hidden = false;
   const focusedIndex = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.index : undefined;
   hand.textContent = "";
-  if (!v.hand.length) hand.append(el("p", { text: gettext("No cards in your hand.") }));
+  hand.dataset.count = String(v.hand.length);
+  const waiting = !myTurn() || v.over;
+  hand.classList.toggle("waiting", waiting);
+  if (!v.hand.length) hand.append(el("p", { class: "hand-empty", text: gettext("No cards in your hand.") }));
   v.hand.forEach((id, i) => {
     const c = card(id);
-    const enabled = cardEnabled(i);
+    const reason = whyNot(i);
+    const enabled = reason === null;
     const picked = S.picked.includes(i);
+    const tipId = `card-why-${i}`;
     const b = el(
       "button",
       {
         type: "button",
-        class: `card${picked ? " picked" : ""}${enabled ? "" : " off"}`,
+        class: `card${picked ? " picked" : ""}${enabled ? " playable" : " off"}`,
         "data-card": id,
         "data-index": i,
+        "data-reason": reason,
         "aria-disabled": enabled ? null : "true",
         "aria-pressed": S.mode ? String(picked) : null,
-        "aria-label": `${c.name}. ${c.effect}`,
-        title: `${c.name}: ${c.effect}`,
+        "aria-label": c.name,
+        "aria-describedby": tipId,
+        title: reason ? `${c.name}: ${reason}` : `${c.name}: ${c.effect}`,
         onclick: () => {
           if (enabled) onCard(i);
+          else if (!waiting) showTip(b, c, reason);
         },
+        onfocus: () => {
+          if (!enabled && !waiting) showTip(b, c, reason);
+        },
+        onblur: () => hideTip(),
       },
       cardImg(id),
       el("span", { class: "card-name", text: c.name }),
+      el("span", { class: "visually-hidden", id: tipId, text: reason ? reason : c.effect }),
       picked ? el("span", { class: "picked-mark", text: `✓ ${gettext("chosen")}` }) : null,
     );
     longPress(b, c);
@@ -547,28 +572,72 @@ function renderHand() {
 function longPress(target, c) {
   let timer = null;
   target.addEventListener("touchstart", () => {
-    timer = setTimeout(() => showTip(target, c), 500);
+    timer = setTimeout(() => showTip(target, c, target.dataset.reason || null), 500);
   }, { passive: true });
   for (const ev of ["touchend", "touchmove", "touchcancel"]) target.addEventListener(ev, () => clearTimeout(timer));
   target.addEventListener("contextmenu", (e) => {
     e.preventDefault();
-    showTip(target, c);
+    showTip(target, c, target.dataset.reason || null);
   });
 }
 
-function showTip(target, c) {
+let tipTimer = null;
+function showTip(target, c, reason) {
   const tip = $("card-tip");
   tip.textContent = "";
-  tip.append(el("strong", { text: c.name }), el("span", { text: ` ${c.effect}` }));
+  tip.append(el("strong", { text: c.name }), el("span", { text: ` ${reason || c.effect}` }));
+  tip.classList.toggle("why", Boolean(reason));
   tip.hidden = false;
   const r = target.getBoundingClientRect();
   tip.style.top = `${window.scrollY + r.top - 8}px`;
   tip.style.left = `${Math.max(8, Math.min(window.innerWidth - 248, r.left))}px`;
-  setTimeout(() => (tip.hidden = true), 3000);
+  clearTimeout(tipTimer);
+  tipTimer = setTimeout(hideTip, 3500);
+}
+
+function hideTip() {
+  $("card-tip").hidden = true;
 }
 
 function renderAway() {
   $("away-banner").hidden = !away() || !S.view || S.view.over;
+}
+
+// Being eliminated gets its own moment: a panel that says so, until the player dismisses it.
+function renderOut() {
+  const v = S.view;
+  const me = cfg.seat !== null && v.players.find((p) => p.seat === cfg.seat);
+  const show = Boolean(me && me.eliminated && !v.over && !S.outSeen);
+  const box = $("out-moment");
+  const first = box.hidden && show;
+  box.hidden = !show;
+  $("game").classList.toggle("i-am-out", Boolean(me && me.eliminated));
+  if (first) {
+    $("out-title").setAttribute("tabindex", "-1");
+    $("out-title").focus();
+  }
+}
+
+$("out-watch").addEventListener("click", () => {
+  S.outSeen = true;
+  render();
+});
+
+// Placings: the winner first, then those eliminated, the last one out placed highest.
+function placings(v) {
+  const out = S.outOrder.filter((s) => v.players.some((p) => p.seat === s && p.eliminated));
+  for (const p of v.players) if (p.eliminated && !out.includes(p.seat)) out.unshift(p.seat);
+  const standing = v.players.filter((p) => !p.eliminated).map((p) => p.seat);
+  const rows = [];
+  if (v.result === "win" && v.winner !== null) rows.push({ place: 1, seats: [v.winner] });
+  else if (standing.length) rows.push({ place: 1, seats: standing });
+  let place = rows.length ? rows[0].seats.length + 1 : 1;
+  for (const s of [...out].reverse()) {
+    if (rows.some((r) => r.seats.includes(s))) continue;
+    rows.push({ place, seats: [s] });
+    place += 1;
+  }
+  return rows;
 }
 
 let nextWatch = null;
@@ -583,17 +652,31 @@ function renderEnd() {
   box.hidden = false;
   if (v.result === "win" && v.winner !== null) {
     $("end-title").textContent =
-      v.winner === cfg.seat ? gettext("You won!") : fmt(gettext("%(name)s won!"), { name: seatName(ctx(), v.winner) });
+      v.winner === cfg.seat ? gettext("You won!") : fmt(gettext("%(name)s won!"), { name: nameOf(v.winner) });
   } else if (v.result === "draw") {
     $("end-title").textContent = gettext("A draw");
   } else {
     $("end-title").textContent = gettext("The game was called off");
   }
-  $("end-text").textContent = gettext("Play another round at this table, or watch this game again.");
+  box.dataset.result = v.result || "";
+  box.classList.toggle("won", v.winner === cfg.seat && cfg.seat !== null);
+  $("end-text").textContent = gettext("Play another round at this table, watch this game again, or leave.");
+  const list = $("placings");
+  if (v.result === "aborted") list.replaceChildren();
+  else {
+    list.replaceChildren(
+      ...placings(v).map((r) =>
+        el("li", { class: `placing place-${r.place}`, "data-place": r.place },
+          el("span", { class: "place-no", text: fmt(gettext("%(n)s."), { n: r.place }) }),
+          el("span", { class: "place-names", text: r.seats.map((s) => (s === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: nameOf(s) }) : nameOf(s))).join(", ") }),
+        ),
+      ),
+    );
+  }
   $("next-game").hidden = cfg.seat === null;
   if (first) {
     $("end-title").setAttribute("tabindex", "-1");
-    if (!document.activeElement || document.activeElement === document.body || document.activeElement.closest("#hand, #prompt")) {
+    if (!document.activeElement || document.activeElement === document.body || document.activeElement.closest("#hand, #prompt, #out-moment")) {
       $("end-title").focus();
     }
     watchNextGame();
@@ -652,6 +735,44 @@ $("next-game").addEventListener("click", async () => {
   }
   b.disabled = false;
 });
+
+// "Answer for me when I can't": a setting of this seat, kept by the server (it times my reaction
+// windows) and remembered in this browser for the next games.
+const autoBox = $("opt-autoanswer");
+async function setAutoAnswer(on) {
+  try {
+    const r = await fetch(`/api/games/${cfg.game}/auto-answer/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify({ on }),
+      credentials: "same-origin",
+    });
+    if (!r.ok) throw new Error(String(r.status));
+    S.autoAnswer = (await r.json()).on;
+  } catch {
+    showError(gettext("That did not work."));
+  }
+  if (autoBox) autoBox.checked = S.autoAnswer;
+  render();
+}
+if (autoBox) {
+  let remembered = null;
+  try {
+    remembered = localStorage.getItem("harehra.autoAnswer");
+  } catch {
+    /* no storage */
+  }
+  autoBox.checked = S.autoAnswer;
+  if (remembered !== null && (remembered === "1") !== S.autoAnswer && !S.loadedOver) setAutoAnswer(remembered === "1");
+  autoBox.addEventListener("change", () => {
+    try {
+      localStorage.setItem("harehra.autoAnswer", autoBox.checked ? "1" : "0");
+    } catch {
+      /* no storage */
+    }
+    setAutoAnswer(autoBox.checked);
+  });
+}
 
 $("reclaim").addEventListener("click", () => {
   if (!live.send({ type: "reclaim" })) showError(gettext("Not connected. Wait a moment and try again."));

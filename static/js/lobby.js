@@ -4,6 +4,20 @@ import { focusKey, liveSocket, restoreFocus } from "./socket.js";
 
 const root = document.getElementById("lobby-tables");
 
+// A running game you play in is offered as yours to go back to, not to watch (rows are the same
+// for every viewer; this page knows who is looking).
+function markMine(row) {
+  const me = root.dataset.me;
+  const link = row && row.querySelector(".watch-link");
+  if (!me || !link) return row;
+  if (Array.from(row.querySelectorAll(".chip[data-user]")).some((c) => c.dataset.user === me)) {
+    link.href = `/games/${link.dataset.game}/`;
+    link.textContent = link.dataset.back;
+    link.classList.add("mine");
+  }
+  return row;
+}
+
 function showEmpty() {
   const list = root.querySelector(".table-list");
   const empty = list.children.length === 0;
@@ -14,7 +28,7 @@ function showEmpty() {
 function rowFrom(html) {
   const t = document.createElement("template");
   t.innerHTML = html.trim();
-  return t.content.firstElementChild;
+  return markMine(t.content.firstElementChild);
 }
 
 function placeRow(id, html) {
@@ -56,3 +70,4 @@ liveSocket(root.dataset.socket, (m) => {
   if (m.type === "lobby") syncAll(m.html);
   else if (m.type === "table") placeRow(m.table, m.html);
 });
+root.querySelectorAll(".table-list > .table-item").forEach(markMine);

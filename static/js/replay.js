@@ -2,6 +2,9 @@
 // Pages boot it from the JSON in #replay-boot: mode "replay" (a stored game), "import" (a checked
 // document, never stored) or "watch" (watch.js drives it for a live game).
 
+import { drawTable as drawSeats, setRing } from "./tableview.js";
+import { describe } from "./words.js";
+
 const gettext = window.gettext || ((s) => s);
 const interpolate =
   window.interpolate ||
@@ -41,6 +44,12 @@ export class ReplayViewer {
     this.meta = opts.meta;
     this.names = opts.meta.players.map((p) => p.name);
     this.cardNames = opts.cardNames || {};
+    this.ctx = {
+      mySeat: null,
+      standalone: true,
+      seats: opts.meta.players.map((p, i) => ({ seat: i, name: p.name })),
+      cards: Object.entries(this.cardNames).map(([id, name]) => ({ id, name })),
+    };
     this.loadFrames = opts.loadFrames;
     this.onStep = opts.onStep || (() => {});
     this.updateUrl = opts.updateUrl !== false;
@@ -232,8 +241,17 @@ export class ReplayViewer {
     this.drawChart();
   }
 
+  // The same words as the game page's log (words.js); the frame's own text when it has none.
+  words(f) {
+    try {
+      return describe(this.ctx, f.event).text || f.text;
+    } catch {
+      return f.text;
+    }
+  }
+
   logItem(f, i) {
-    return el("li", { "data-step": i, class: this.isTurnStart(i) ? "rp-turn-start" : null, text: f.text });
+    return el("li", { "data-step": i, class: this.isTurnStart(i) ? "rp-turn-start" : null, text: this.words(f) });
   }
 
   cardName(c) { return this.cardNames[c] || c; }
@@ -249,7 +267,7 @@ export class ReplayViewer {
       { step: this.step, last: this.frames.length - 1, turn: f.turn_number },
       true,
     );
-    this.$("#replay-event").textContent = f.text;
+    this.$("#replay-event").textContent = this.words(f);
     const li = this.log.children[this.step];
     if (li) {
       li.classList.add("rp-current");
@@ -261,47 +279,42 @@ export class ReplayViewer {
     this.syncLink();
   }
 
+  // The same table as the game page: seats around the felt, card art, pips and shields; every
+  // hand face up where the chosen perspective shows it.
   drawTable(s) {
     const name = (seat) => (seat === null || seat === undefined ? "–" : this.names[seat] ?? `#${seat + 1}`);
-    const kinds = { turn: gettext("turn"), volley: gettext("answer a volley"), skip: gettext("take or forward a skip"), discard: gettext("discard") };
-    const awaited = s.awaiting
-      ? interpolate(gettext("%(name)s to %(what)s"), { name: name(s.awaiting.seat), what: kinds[s.awaiting.kind] || s.awaiting.kind }, true)
-      : s.over
-        ? (s.result === "win" ? interpolate(gettext("%(name)s won"), { name: name(s.winner) }, true) : gettext("Game over"))
-        : "–";
-    const center = el(
-      "div", { class: "rp-center" },
-      el("span", { "data-field": "turn", text: interpolate(gettext("Turn %(n)s: %(name)s"), { n: s.turn_number, name: name(s.turn) }, true) }),
-      el("span", { "data-field": "direction", text: s.direction === "cw" ? "↻ " + gettext("clockwise") : "↺ " + gettext("counterclockwise") }),
-      el("span", { "data-field": "draw", text: interpolate(gettext("Draw pile: %(n)s"), { n: s.draw_pile_size }, true) }),
-      el("span", { "data-field": "discard", text: interpolate(gettext("Discard pile: %(n)s, top %(top)s"), { n: s.discard_pile_size, top: s.discard_top ? this.cardName(s.discard_top) : "–" }, true) }),
-      el("span", { "data-field": "awaiting", text: interpolate(gettext("Decision: %(what)s"), { what: awaited }, true) }),
-      s.volley ? el("span", { "data-field": "volley", text: interpolate(gettext("Volley of %(n)s at %(name)s"), { n: s.volley.count, name: name(s.volley.target) }, true) }) : null,
-    );
-    const seats = el("div", { class: "rp-seats" });
-    for (const p of s.players) {
-      let hand = null;
-      if (s.hands) hand = s.hands[p.seat];
-      else if (s.seat === p.seat && s.hand) hand = s.hand;
-      const classes = ["rp-seat"];
-      if (s.turn === p.seat && !s.over) classes.push("rp-turn");
-      if (s.awaiting && s.awaiting.seat === p.seat) classes.push("rp-awaited");
-      if (p.eliminated) classes.push("rp-out");
-      const badges = [interpolate(gettext("damage %(d)s · capacity %(c)s"), { d: p.damage, c: this.frames[this.step].capacity[p.seat] }, true)];
-      if (p.protected) badges.push(gettext("protected"));
-      if (p.eliminated) badges.push(gettext("out"));
-      const handNode = hand
-        ? el("ul", { class: "rp-hand", "data-seat": p.seat, "aria-label": gettext("Hand") },
-            ...hand.map((c) => el("li", { class: "rp-card", "data-card": c, text: this.cardName(c) })))
-        : el("p", { class: "rp-hidden", "data-seat": p.seat, text: interpolate(gettext("%(n)s cards (hidden)"), { n: p.hand_size }, true) });
-      seats.append(
-        el("div", { class: classes.join(" "), "data-seat": p.seat },
-          el("h3", { text: name(p.seat) }),
-          el("div", { class: "rp-badges", text: badges.join(" · ") }),
-          handNode),
-      );
+    const box = this.$("#replay-table");
+    let area = box.querySelector(".table-area");
+    if (!area) {
+      area = el("div", { class: "table-area" }, el("div", { class: "seats" }), el("div", { class: "felt" }));
+      const line = el("p", { class: "rp-status", "data-field": "awaiting" });
+      box.replaceChildren(area, line);
     }
-    this.$("#replay-table").replaceChildren(center, seats);
+    const viewer = this.perspective.startsWith("seat:") ? Number(this.perspective.split(":")[1]) : null;
+    const players = s.players.map((p) => ({
+      ...p,
+      name: name(p.seat),
+      you: false,
+      presence: null,
+      hand: s.hands ? s.hands[p.seat] : s.seat === p.seat && s.hand ? s.hand : null,
+    }));
+    drawSeats(area, {
+      ...s,
+      players,
+      bottom: viewer === null ? 0 : viewer,
+      withBottom: true,
+      faces: true,
+      cardName: (c) => this.cardName(c),
+    });
+    for (const tile of area.querySelectorAll(".seat")) tile.classList.add("rp-seat");
+    setRing(area, s.awaiting && !s.over ? 1 : null);
+    const kinds = { turn: gettext("taking a turn"), volley: gettext("answering Hare Cumi"), skip: gettext("answering a skip"), discard: gettext("discarding") };
+    const line = box.querySelector(".rp-status");
+    line.textContent = s.over
+      ? (s.result === "win" ? interpolate(gettext("%(name)s won"), { name: name(s.winner) }, true) : gettext("Game over"))
+      : s.awaiting
+        ? interpolate(gettext("Turn %(n)s · %(name)s is %(what)s"), { n: s.turn_number, name: name(s.awaiting.seat), what: kinds[s.awaiting.kind] || s.awaiting.kind }, true)
+        : interpolate(gettext("Turn %(n)s"), { n: s.turn_number }, true);
   }
 
   drawChart() {
@@ -355,7 +368,7 @@ export class ReplayViewer {
       this.go(Math.round(frac * (this.frames.length - 1)));
     });
     const legend = el("div", { class: "rp-legend" },
-      ...this.names.map((nm, s) => el("span", { style: `--c:${COLORS[s % COLORS.length]}`, text: nm })));
+      ...this.names.map((nm, s) => el("span", { class: `rp-c${s % COLORS.length}`, text: nm })));
     box.replaceChildren(svg, legend);
     this.chartX = x;
     this.marker = marker;

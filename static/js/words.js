@@ -13,108 +13,121 @@ export function seatName(ctx, seat) {
   return s ? s.name : interpolate(gettext("Seat %s"), [seat + 1]);
 }
 
-function cap(text) {
+// Sentences for the person reading: "you are skipped", "you are out", never "you is"; a sentence
+// of its own starts with "You", a clause joined to a line with "you"; names stay as their owners
+// typed them ("bob" is never made "Bob").
+let joining = false;
+function capFirst(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
-// A sentence of its own starts with "You" rather than "you"; a clause joined to a line does not.
-let joining = false;
-function fmt(template, values) {
-  const v = { ...values };
-  if (!joining && v.name === gettext("you")) v.name = gettext("You");
-  const text = interpolate(template, v, true);
-  return joining ? text : cap(text);
+// `you` is the template used when `seat` is the reader's, `other` when it is someone else's.
+function say(ctx, seat, you, other, values = {}) {
+  const mine = seat !== null && seat !== undefined && seat === ctx.mySeat;
+  const template = mine ? you : other;
+  const text = interpolate(template, { ...values, name: mine ? "" : seatName(ctx, seat) }, true);
+  if (joining) return text;
+  // Capitalise the sentence's own first word, never a name it starts with.
+  return !mine && template.startsWith("%(name)s") ? text : capFirst(text);
 }
 
+function other(ctx, seat) {
+  return seatName(ctx, seat);
+}
+
+const JOINED = ["DirectionChanged", "ProtectionGained", "DamageHealed", "PlayerSkipped", "SkipPending",
+  "ReactionPlayed", "ReactionDeclined", "DamageTaken"];
+
 // One event as a sentence; `join` says it continues the previous line ("; Ann evaded ...").
+// The game log, the watch page and the replay viewer all describe events with this function.
 export function describe(ctx, e) {
-  joining = ["DirectionChanged", "ProtectionGained", "DamageHealed", "PlayerSkipped", "SkipPending",
-    "ReactionPlayed", "ReactionDeclined", "DamageTaken"].includes(e.type);
-  const who = (s) => seatName(ctx, s);
+  joining = JOINED.includes(e.type) && !ctx.standalone;
   const card = (id) => cardName(ctx.cards, id);
+  const cards = (list) => {
+    const counts = new Map();
+    for (const c of list) counts.set(c, (counts.get(c) || 0) + 1);
+    return Array.from(counts, ([c, n]) => (n === 1 ? card(c) : `${n} × ${card(c)}`)).join(", ");
+  };
+  const s = e.seat;
   switch (e.type) {
     case "GameStarted":
-      return { text: fmt(gettext("The game begins. %(name)s shuffled."), { name: who(e.shuffler) }) };
+      return { text: say(ctx, e.shuffler, gettext("the game begins. You shuffled."), gettext("the game begins. %(name)s shuffled.")) };
     case "TurnStarted":
-      return {
-        text:
-          e.seat === ctx.mySeat
-            ? gettext("Your turn.")
-            : fmt(gettext("%(name)s's turn."), { name: who(e.seat) }),
-        minor: true,
-      };
+      return { text: say(ctx, s, gettext("your turn."), gettext("%(name)s's turn.")), minor: true, turn: true };
     case "CardsPlayed": {
       const n = e.cards.length;
-      const name = card(e.cards[0]);
       if (e.target !== null && e.target !== undefined) {
+        const target = e.target === ctx.mySeat ? gettext("you") : other(ctx, e.target);
         return {
-          text: fmt(
+          text: say(ctx, s,
+            ngettext("you played %(card)s at %(target)s", "you played %(n)s × %(card)s at %(target)s", n),
             ngettext("%(name)s played %(card)s at %(target)s", "%(name)s played %(n)s × %(card)s at %(target)s", n),
-            { name: who(e.seat), n, card: name, target: who(e.target) },
-          ),
+            { n, card: card(e.cards[0]), target }),
           starts: true,
         };
       }
-      return { text: fmt(gettext("%(name)s played %(card)s"), { name: who(e.seat), card: name }), starts: true };
+      return { text: say(ctx, s, gettext("you played %(card)s"), gettext("%(name)s played %(card)s"), { card: cards(e.cards) }), starts: true };
     }
     case "DirectionChanged":
       return {
-        text: e.direction === "cw" ? gettext("play now goes clockwise") : gettext("play now goes counterclockwise"),
+        text: say(ctx, null, "", e.direction === "cw" ? gettext("play now goes clockwise") : gettext("play now goes counterclockwise")),
         join: true,
       };
     case "ProtectionGained":
-      return { text: fmt(gettext("%(name)s is protected from moral damage"), { name: who(e.seat) }), join: true };
+      return { text: say(ctx, s, gettext("you are protected from moral damage"), gettext("%(name)s is protected from moral damage")), join: true };
     case "DamageHealed":
-      return { text: fmt(gettext("%(name)s healed to %(d)s damage"), { name: who(e.seat), d: e.damage }), join: true };
+      return { text: say(ctx, s, gettext("you healed to %(d)s damage"), gettext("%(name)s healed to %(d)s damage"), { d: e.damage }), join: true };
     case "PlayerSkipped":
-      return { text: fmt(gettext("%(name)s loses the turn"), { name: who(e.seat) }), join: true };
+      return { text: say(ctx, s, gettext("you are skipped"), gettext("%(name)s is skipped")), join: true };
     case "VolleyPending":
-      return { text: null };
+      // The game log says it with the play; a replay's step of its own says who must answer.
+      if (!ctx.standalone) return { text: null };
+      return {
+        text: interpolate(
+          ngettext("%(target)s must answer Hare Cumi from %(name)s", "%(target)s must answer %(n)s × Hare Cumi from %(name)s", e.count),
+          { target: seatName(ctx, e.target), n: e.count, name: seatName(ctx, e.attacker) }, true),
+      };
     case "SkipPending":
       return {
-        text: fmt(gettext("%(name)s is skipped and may forward it with Strom"), { name: who(e.seat) }),
+        text: say(ctx, s, gettext("you may forward the skip with Strom"), gettext("%(name)s may forward the skip with Strom")),
         join: true,
       };
     case "ReactionPlayed":
       if (e.kind === "volley") {
-        return { text: fmt(gettext("%(name)s evaded with %(card)s"), { name: who(e.seat), card: card(e.card) }), join: true };
+        return { text: say(ctx, s, gettext("you evaded with %(card)s"), gettext("%(name)s evaded with %(card)s"), { card: card(e.card) }), join: true };
       }
       return {
-        text: fmt(gettext("%(name)s forwarded the skip with %(card)s"), { name: who(e.seat), card: card(e.card) }),
+        text: say(ctx, s, gettext("you forwarded the skip with %(card)s"), gettext("%(name)s forwarded the skip with %(card)s"), { card: card(e.card) }),
         join: true,
       };
     case "ReactionDeclined":
       return e.kind === "volley"
-        ? { text: fmt(gettext("%(name)s did not evade"), { name: who(e.seat) }), join: true }
-        : { text: null };
+        ? { text: say(ctx, s, gettext("you took it"), gettext("%(name)s took it")), join: true }
+        : { text: say(ctx, s, gettext("you lose your turn"), gettext("%(name)s loses the turn")), join: true };
     case "DamageTaken":
       return {
-        text: fmt(
-          ngettext(
-            "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
-            "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
-            e.amount,
-          ),
-          { name: who(e.seat), n: e.amount, limit: Math.max(0, 5 - e.damage) },
-        ),
+        text: say(ctx, s,
+          ngettext("you took %(n)s moral damage (hand limit %(limit)s)", "you took %(n)s moral damage (hand limit %(limit)s)", e.amount),
+          ngettext("%(name)s took %(n)s moral damage (hand limit %(limit)s)", "%(name)s took %(n)s moral damage (hand limit %(limit)s)", e.amount),
+          { n: e.amount, limit: Math.max(0, 5 - e.damage) }),
         join: true,
       };
     case "PlayerEliminated":
-      return { text: fmt(gettext("%(name)s is out of the game!"), { name: who(e.seat) }) };
+      return { text: say(ctx, s, gettext("you are out of the game!"), gettext("%(name)s is out of the game!")) };
     case "CardBurned":
       return e.card
-        ? { text: fmt(gettext("%(name)s could not play and burned %(card)s"), { name: who(e.seat), card: card(e.card) }) }
-        : { text: fmt(gettext("%(name)s could not play"), { name: who(e.seat) }) };
+        ? { text: say(ctx, s, gettext("you could not play and burned %(card)s"), gettext("%(name)s could not play and burned %(card)s"), { card: card(e.card) }) }
+        : { text: say(ctx, s, gettext("you could not play"), gettext("%(name)s could not play")) };
     case "CardsDrawn": {
       const n = e.cards ? e.cards.length : e.count;
       if (e.cards) {
         return {
-          text: fmt(gettext("You drew %(cards)s"), { cards: e.cards.map(card).join(", ") }),
+          text: say(ctx, s, gettext("you drew %(cards)s"), gettext("%(name)s drew %(cards)s"), { cards: cards(e.cards) }),
           minor: true,
         };
       }
       return {
-        text: fmt(ngettext("%(name)s drew %(n)s card", "%(name)s drew %(n)s cards", n), { name: who(e.seat), n }),
+        text: say(ctx, s, ngettext("you drew %(n)s card", "you drew %(n)s cards", n), ngettext("%(name)s drew %(n)s card", "%(name)s drew %(n)s cards", n), { n }),
         minor: true,
       };
     }
@@ -122,34 +135,27 @@ export function describe(ctx, e) {
       return { text: gettext("The discard pile was shuffled into a new draw pile."), minor: true };
     case "DiscardRequired":
       return {
-        text: fmt(ngettext("%(name)s must discard %(n)s card", "%(name)s must discard %(n)s cards", e.count), {
-          name: who(e.seat),
-          n: e.count,
-        }),
+        text: say(ctx, s,
+          ngettext("you must discard %(n)s card", "you must discard %(n)s cards", e.count),
+          ngettext("%(name)s must discard %(n)s card", "%(name)s must discard %(n)s cards", e.count),
+          { n: e.count }),
       };
     case "CardsDiscarded":
-      return {
-        text: fmt(gettext("%(name)s discarded %(cards)s"), { name: who(e.seat), cards: e.cards.map(card).join(", ") }),
-      };
+      if (!e.cards) return { text: say(ctx, s, gettext("you discarded"), gettext("%(name)s discarded")) };
+      return { text: say(ctx, s, gettext("you discarded %(cards)s"), gettext("%(name)s discarded %(cards)s"), { cards: cards(e.cards) }) };
     case "GameEnded":
-      if (e.winner === null || e.winner === undefined) return { text: gettext("The game ended in a draw.") };
-      return {
-        text:
-          e.winner === ctx.mySeat
-            ? gettext("You won the game!")
-            : fmt(gettext("%(name)s won the game!"), { name: who(e.winner) }),
-      };
+      if (e.winner === null || e.winner === undefined) return { text: gettext("The game ended in a draw at the turn limit.") };
+      return { text: say(ctx, e.winner, gettext("you won the game!"), gettext("%(name)s won the game!")) };
     case "GameAborted":
       return { text: gettext("The game was called off.") };
     case "SeatTakenByBot":
       return {
-        text:
-          e.reason === "left"
-            ? fmt(gettext("%(name)s left; a bot plays the seat"), { name: who(e.seat) })
-            : fmt(gettext("%(name)s is away; a bot plays the seat"), { name: who(e.seat) }),
+        text: e.reason === "left"
+          ? say(ctx, s, gettext("you left; a bot plays your seat"), gettext("%(name)s left; a bot plays the seat"))
+          : say(ctx, s, gettext("you are away; a bot plays your seat"), gettext("%(name)s is away; a bot plays the seat")),
       };
     case "SeatReclaimed":
-      return { text: fmt(gettext("%(name)s is back and plays again"), { name: who(e.seat) }) };
+      return { text: say(ctx, s, gettext("you are back and play again"), gettext("%(name)s is back and plays again")) };
     default:
       return { text: null };
   }

@@ -82,7 +82,15 @@ def test_step_through_a_replay_by_keyboard_and_slider(site: Stack, browser: Any,
     assert page.get_attribute("#replay-play", "aria-pressed") == "false"
     # Every hand is shown for a finished game by default.
     page.keyboard.press("End")
-    assert page.locator(".rp-hand").count() + page.locator(".rp-hidden").count() == 4
+    assert (
+        page.locator(".rp-hand").count()
+        + page.locator(".rp-hidden").count()
+        + page.locator(".rp-seat.eliminated").count()
+        == 4
+    )
+    # One describer: the viewer's log says every step as the server's frames do.
+    assert page.locator("#replay-log li").all_inner_texts() == [f["text"] for f in frames]
+    assert page.locator(".rp-seat .card-art").count() > 0  # the table shows the card art
     page.screenshot(path=str(screenshots / "replay-viewer.png"), full_page=True)
     page.close()
 

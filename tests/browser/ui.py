@@ -98,17 +98,13 @@ class Player:
         kind, seq = ui["kind"], ui["seq"]
         use_keys = self.moves % 2 == 1  # every other move by keyboard alone
         self.moves += 1
-        buttons = {b["action"]: b for b in ui["buttons"]}
-        if kind == "volley":
-            if "taptap" in buttons and not buttons["taptap"]["disabled"]:
-                if self._button("taptap", use_keys):
-                    self.seen.add("taptap")
-            else:
-                self._button("decline", use_keys)
-        elif kind == "skip":
-            if "strom" in buttons and not buttons["strom"]["disabled"]:
-                if self._button("strom", use_keys):
-                    self.seen.add("strom")
+        if kind in ("volley", "skip"):
+            # The answers are the cards themselves (Hare Taptap, Strom) plus "take it".
+            answer = "taptap" if kind == "volley" else "strom"
+            held = [c for c in ui["cards"] if c["card"] == answer and c["enabled"]]
+            if held:
+                if self._card(held[0]["index"], use_keys):
+                    self.seen.add(answer)
             else:
                 self._button("decline", use_keys)
         elif kind == "discard":

@@ -83,8 +83,9 @@ def test_two_missed_deadlines_hand_the_seat_to_a_bot_and_the_player_reclaims_it(
     _expire(game)
     game_deadline_expire(game_id=game.pk, guard_seq=game.last_seq)
     g = Game.objects.get(pk=game.pk)
-    while g.awaiting_seat != seat and g.status != "finished":
-        # The other player answers whatever they are asked, so the first seat's turn comes round.
+    while (g.awaiting_seat != seat or g.awaiting_kind not in ("turn", "discard")) and g.status != "finished":
+        # The other player answers whatever they are asked, so the first seat's turn comes round
+        # (a reaction window of the first seat is answered too: a timed-out one would not count).
         legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
         send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})
         g = Game.objects.get(pk=game.pk)
@@ -255,3 +256,68 @@ def test_a_countdown_that_finds_its_deadline_passed_applies_the_default(game):
     outcome = game_timer_fired(game_id=g.pk, guard_seq=g.last_seq, armed_for=g.timer_armed_for)
     assert outcome is not None and outcome.seat == g.awaiting_seat
     assert Game.objects.get(pk=g.pk).last_seq > g.last_seq
+
+
+def _play_until_reaction(game: Game, kinds: tuple[str, ...] = ("volley", "skip"), budget: int = 600) -> Game:
+    """Both people play (aiming Hare Cumi and Strom first) until one must answer a reaction."""
+    for _ in range(budget):
+        g = Game.objects.get(pk=game.pk)
+        if g.awaiting_kind in kinds:
+            return g
+        assert g.status == "running", "the game ended before a reaction window"
+        legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
+        wanted = [c for c in legal if c.get("play", [""])[0] in ("cumi", "strom")]
+        choice = wanted[0] if wanted and g.awaiting_kind == "turn" else legal[0]
+        r = send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in choice.items() if k != "seat"})
+        assert r.status_code == 200
+    raise AssertionError("no reaction window")
+
+
+def test_reaction_windows_that_time_out_are_decisions_not_missed_deadlines(game):
+    """A person with the page open who cannot answer is never marked away for it: only missed
+    turns and discards count (two prompts they could not answer used to hand the seat to a bot)."""
+    timed_out = 0
+    for _ in range(3):
+        g = _play_until_reaction(game)
+        seat = g.awaiting_seat
+        _expire(g)
+        game_deadline_expire(game_id=g.pk, guard_seq=g.last_seq)
+        assert GameEvent.objects.get(game=g, seq=g.last_seq + 1).type == "ReactionDeclined"
+        row = GameSeat.objects.get(game=g, seat=seat)
+        assert row.missed_deadlines == 0 and not row.bot_playing
+        timed_out += 1
+        if Game.objects.get(pk=g.pk).status != "running":
+            break
+    assert timed_out >= 2 or Game.objects.get(pk=game.pk).status != "running"
+
+
+def test_answer_for_me_gives_the_same_short_window_whatever_the_hand(game, settings):
+    settings.AUTO_ANSWER_SECONDS = 3
+    for client in CLIENTS.values():
+        r = client.post(f"/api/games/{game.pk}/auto-answer/", {"on": True}, format="json")
+        assert r.status_code == 200 and r.json() == {"on": True}
+    bad = CLIENTS[0].post(f"/api/games/{game.pk}/auto-answer/", {"on": "maybe"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+    assert GameSeat.objects.filter(game=game, auto_answer=True).count() == 2
+    for _ in range(2):
+        g = _play_until_reaction(game)
+        left = (g.deadline_at - timezone.now()).total_seconds()
+        assert 1 < left <= 3, left  # the short window, held answer or not
+        last = GameEvent.objects.filter(game=g).order_by("-seq").first()
+        assert "deadline" in last.payload
+        _expire(g)
+        game_deadline_expire(game_id=g.pk, guard_seq=g.last_seq)  # declined at the window's end
+        if Game.objects.get(pk=g.pk).status != "running":
+            break
+    # Turned off, the table's own reaction timer applies again.
+    for client in CLIENTS.values():
+        client.post(f"/api/games/{game.pk}/auto-answer/", {"on": False}, format="json")
+    if Game.objects.get(pk=game.pk).status == "running":
+        g = _play_until_reaction(game)
+        assert (g.deadline_at - timezone.now()).total_seconds() > 5
+
+
+def test_only_a_seated_person_sets_answer_for_me(game, make_user, client_for):
+    stranger = client_for(make_user())
+    r = stranger.post(f"/api/games/{game.pk}/auto-answer/", {"on": True}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_seated"

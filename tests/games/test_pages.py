@@ -194,3 +194,38 @@ def test_profile_page(make_user: Any) -> None:
     html = r.content.decode()
     assert "Games played" in html and "No games yet." in html
     assert Client().get("/players/nobody-here/").status_code == 404
+
+
+def test_rough_edges_a_new_player_hits(make_user: Any) -> None:
+    from games.services.tables import TableSettings, table_create
+
+    host = make_user()
+    private = table_create(host=host, settings=TableSettings(seats=2, visibility="private"))
+    c = Client()
+    # A signed-out visitor following an invite: the refreshed panel's sign-in and register links
+    # come back to the page itself, never to its ?fragment=1.
+    panel = c.get(f"/tables/{private.pk}/?fragment=1&invite={private.invite_code}").content.decode()
+    links = re.findall(r'href="/accounts/(?:login|register)/\?next=([^"]+)"', panel)
+    assert len(links) == 2
+    assert all("fragment" not in x and x.startswith("/tables/") and "invite" in x for x in links)
+    # Registering from the home page's header lands in the lobby (the default), not back home.
+    home = c.get("/").content.decode()
+    assert 'href="/accounts/register/"' in home and 'next=%2F"' not in home
+    # The replay list is in the navigation.
+    assert 'href="/replays/"' in home
+    # The host cannot press "Start the game" while seats are empty.
+    page = signed_in(host).get(f"/tables/{private.pk}/").content.decode()
+    start = re.search(r'<button type="submit" class="button primary"[^>]*>Start the game', page)
+    assert start and "disabled" in start.group(0)
+    # A missing page is the site's own, styled and with a way on.
+    missing = c.get("/no-such-page/")
+    assert missing.status_code == 404
+    body = missing.content.decode()
+    assert "site.css" in body and 'href="/lobby/"' in body
+
+
+def test_the_server_error_page_is_styled() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html")
+    assert "site.css" in html and 'href="/lobby/"' in html

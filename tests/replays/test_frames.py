@@ -81,5 +81,5 @@ def test_describe_in_plain_words() -> None:
     assert describe(evaded, names) == "Ann evaded with Hare Taptap"
     assert describe({"type": "CardsDrawn", "seat": 2, "count": 2}, names) == "Cat drew 2 cards"
     assert describe({"type": "CardsDrawn", "seat": 2, "cards": ["strom"]}, names) == "Cat drew Strom"
-    assert describe({"type": "GameEnded", "result": "win", "winner": 2}, names) == "Cat wins the game"
-    assert describe({"type": "TurnStarted", "seat": 0, "turn": 3}, names) == "Turn 3: Ann to play"
+    assert describe({"type": "GameEnded", "result": "win", "winner": 2}, names) == "Cat won the game!"
+    assert describe({"type": "TurnStarted", "seat": 0, "turn": 3}, names) == "Ann's turn."

@@ -1,0 +1,78 @@
+"""An axe scan of every page (axe-core through axe-playwright-python): no serious or critical
+violation, on a desktop and on a phone."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from accounts.services import user_register, user_token
+from replays.management.commands.bench_replay import long_game, store_game
+from tests.browser.ui import api, wait_loaded
+
+REDIS_DB = 11
+PASSWORD = "hare-tree-house-42"
+SERIOUS = {"serious", "critical"}
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def serious_violations(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v.get("impact") in SERIOUS
+    ]
+
+
+def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
+    base = site.url(0)
+    name = f"Tess{int(time.time()) % 100000}"
+    token = user_token(user=user_register(username=name, password=PASSWORD))
+    table = api(base, token, "/api/tables/", {"seats": 3, "turn_timer": 600, "reaction_timer": 600})
+    for _ in range(2):
+        api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+    stored = store_game(long_game(120, seed=5), ["ann", "bob", "cat", "dan"])
+
+    pages = [
+        "/",
+        "/lobby/",
+        f"/tables/{table['id']}/",
+        f"/games/{game}/",
+        f"/watch/{game}/",
+        f"/replays/{stored.pk}/",
+        "/replays/",
+        f"/players/{name}/",
+        "/no-such-page/",
+    ]
+    found: dict[str, list[str]] = {}
+    for viewport in ({"width": 1280, "height": 800}, {"width": 360, "height": 740}):
+        ctx = browser.new_context(viewport=viewport)
+        ctx.set_default_timeout(10000)
+        page = ctx.new_page()
+        for path in ("/accounts/login/", "/accounts/register/"):
+            page.goto(base + path)
+            found[f"{path} {viewport['width']}"] = serious_violations(page)
+        page.goto(f"{base}/accounts/login/")
+        page.fill("#id_username", name)
+        page.fill("#id_password", PASSWORD)
+        page.click("main button[type=submit]")
+        page.wait_for_url(f"{base}/lobby/")
+        for path in pages:
+            page.goto(base + path)
+            if path.startswith("/games/"):
+                wait_loaded(page)
+                page.screenshot(path="test-output/screenshots/axe-game-debug.png")
+                page.wait_for_selector("#hand button.card")
+            elif path.startswith(("/watch/", "/replays/1", f"/replays/{stored.pk}")):
+                page.wait_for_selector("#replay .rp-seat")
+            found[f"{path} {viewport['width']}"] = serious_violations(page)
+        ctx.close()
+    bad = {k: v for k, v in found.items() if v}
+    assert not bad, bad

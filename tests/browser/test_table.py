@@ -1,0 +1,257 @@
+"""The table in Chromium: a whole game clicked through on a desktop and on a 360 × 740 phone, with
+a screenshot of each state (your turn, aiming, answering, discarding, waiting, eliminated, end),
+the hand and the prompt on the phone's first screen, moves made while motion runs, reduced
+motion, and the tab's title when a decision becomes yours in a hidden tab."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accounts.services import user_register, user_token
+from tests.browser.ui import Player, api, read, wait_loaded
+
+REDIS_DB = 12
+PASSWORD = "hare-tree-house-42"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+STATES = ("turn", "aiming", "answering", "discarding", "waiting", "eliminated", "end")
+BUDGET_SECONDS = 150
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+IN_VIEW = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight + 1 && r.height > 0;
+}"""
+
+
+def person(base: str, name: str) -> str:
+    return user_token(user=user_register(username=name, password=PASSWORD))
+
+
+def sign_in(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/lobby/")
+
+
+def two_people_and_a_bot(base: str, run: str) -> tuple[int, int, list[str]]:
+    """Ann hosts, Bob joins, a bot fills the third seat; short timers keep the game moving."""
+    names = [f"Ann{run}", f"bob{run}"]
+    ann, bob = (person(base, n) for n in names)
+    table = api(
+        base, ann, "/api/tables/", {"seats": 3, "turn_timer": 60, "reaction_timer": 20, "discard_timer": 30}
+    )
+    api(base, bob, f"/api/tables/{table['id']}/join/", {"invite_code": table["invite_code"]})
+    api(base, ann, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, ann, f"/api/tables/{table['id']}/start/")["current_game"]
+    return table["id"], game, names
+
+
+def state_of(page: Any) -> str:
+    ui = read(page)
+    if ui["over"]:
+        return "end"
+    if page.evaluate("document.getElementById('game').classList.contains('i-am-out')"):
+        return "eliminated"
+    kind = ui["kind"]
+    if kind == "turn":
+        return "aiming" if any(b["action"].startswith("target-") for b in ui["buttons"]) else "turn"
+    if kind in ("volley", "skip"):
+        return "answering"
+    if kind == "discard":
+        return "discarding"
+    return "waiting" if not ui["loading"] else ""
+
+
+class Shooter(Player):
+    """Plays as Player does, and saves a screenshot the first time each state shows."""
+
+    def __init__(self, page: Any, seat: int, friend: int, label: str, folder: Path) -> None:
+        super().__init__(page, seat, friend)
+        self.label, self.folder = label, folder
+        self.shot: set[str] = set()
+        self.first_screen: list[bool] = []
+
+    def look(self) -> None:
+        state = state_of(self.page)
+        if state in ("turn", "answering", "discarding", "aiming") and self.label == "phone":
+            # On the phone the prompt and the hand are on the first screen, without scrolling.
+            self.page.evaluate("window.scrollTo(0, 0)")
+            self.first_screen.append(
+                self.page.evaluate(IN_VIEW, "#prompt") and self.page.evaluate(IN_VIEW, "#hand")
+            )
+        if state and state not in self.shot:
+            self.shot.add(state)
+            self.page.evaluate("window.scrollTo(0, 0)")
+            self.page.screenshot(
+                path=str(self.folder / f"table-{self.label}-{state}.png"), animations="disabled"
+            )
+
+    def _card(self, index: int, keys: bool) -> bool:
+        done = super()._card(index, keys)
+        if done and "aiming" not in self.shot and state_of(self.page) == "aiming":
+            self.look()
+        return done
+
+
+def play(pages: list[Shooter], seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not all(read(p.page)["over"] for p in pages):
+        moved = False
+        for p in pages:
+            p.look()
+            moved = p.act() or moved
+        if not moved:
+            pages[0].page.wait_for_timeout(60)
+    for p in pages:
+        p.look()
+
+
+def test_a_game_on_desktop_and_phone_with_each_state_on_screen(
+    site: Any, browser: Any, screenshots: Path
+) -> None:
+    base = site.url(0)
+    run = str(int(time.time()) % 100000)
+    table_id, game, names = two_people_and_a_bot(base, run)
+    desktop = browser.new_context(viewport=DESKTOP)
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    pages = []
+    for ctx, name, seat, label in ((desktop, names[0], 0, "desktop"), (phone, names[1], 1, "phone")):
+        ctx.set_default_timeout(8000)
+        page = ctx.new_page()
+        sign_in(page, base, name)
+        page.goto(f"{base}/games/{game}/")
+        wait_loaded(page)
+        pages.append(Shooter(page, seat, 1 - seat, label, screenshots))
+    ann, bob = pages
+    # Names as their owners typed them: "Ann…" stays capitalised, "bob…" stays lower case.
+    assert names[0] in ann.page.inner_text("#me") and names[1] in ann.page.inner_text("#players")
+    assert names[1] in bob.page.inner_text("#me")
+    # The whole desktop table fits without scrolling.
+    assert ann.page.evaluate(IN_VIEW, "#table-area") and ann.page.evaluate(IN_VIEW, "#hand")
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    games = 0
+    start = time.monotonic()
+    while True:
+        play(pages, max(20.0, BUDGET_SECONDS - (time.monotonic() - start)))
+        games += 1
+        over = all(read(p.page)["over"] for p in pages)
+        # Both pages end on the end screen with the placings and a way on.
+        if over:
+            for p in pages:
+                assert p.page.locator("#placings li").count() == 3
+                assert p.page.is_visible("#next-game") and p.page.is_visible("#end a[href='/lobby/']")
+        missing = {s for s in STATES for p in pages if s not in p.shot}
+        if not missing or time.monotonic() - start > BUDGET_SECONDS or not over:
+            break
+        seq = read(ann.page)["seq"]
+        ann.page.click("#next-game")
+        for p in pages:
+            p.page.wait_for_function(f"location.pathname !== '/games/{game}/'", timeout=15000)
+            wait_loaded(p.page)
+        game = int(ann.page.url.rstrip("/").split("/")[-1])
+        del seq
+    assert games >= 1
+    assert bob.first_screen and all(bob.first_screen), (
+        "the prompt or the hand was below the phone's first screen"
+    )
+    # Every state a game is sure to reach was seen on both screens (the rest depend on the deal).
+    for p in pages:
+        assert {"turn", "waiting", "end"} <= p.shot, (p.label, p.shot)
+    desktop.close()
+    phone.close()
+    del table_id
+
+
+def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: Any, browser: Any) -> None:
+    base = site.url(0)
+    run = str(int(time.time()) % 100000)
+    name = f"cleo{run}"
+    token = person(base, name)
+    table = api(
+        base,
+        token,
+        "/api/tables/",
+        {"seats": 3, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
+    )
+    for _ in range(2):
+        api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+
+    # Motion on: cards fly while the person keeps playing; no move waits for an animation.
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(8000)
+    page = ctx.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+    player = Player(page, seat=0, friend=1)
+    flights = 0
+    moved_while_flying = 0
+    end = time.monotonic() + 40
+    while time.monotonic() < end and not read(page)["over"] and player.moves < 6:
+        flying = page.locator("#fx .flying-card").count()
+        flights = max(flights, flying)
+        if read(page)["kind"]:
+            seq = read(page)["seq"]
+            player.act()
+            if flying or page.locator("#fx .flying-card").count():
+                moved_while_flying += int(read(page)["seq"] > seq)
+        else:
+            page.wait_for_timeout(30)
+    assert flights > 0, "no card was seen travelling"
+    assert moved_while_flying > 0 or read(page)["over"], "no move was made while cards were moving"
+    ctx.close()
+
+    # Reduced motion: nothing travels, and the game still plays.
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    ctx.set_default_timeout(8000)
+    page = ctx.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+    page.evaluate("""() => {
+        window.__flew = 0;
+        new MutationObserver((m) => { for (const r of m) window.__flew += r.addedNodes.length; })
+          .observe(document.getElementById('fx'), {childList: true});
+    }""")
+    player = Player(page, seat=0, friend=1)
+    end = time.monotonic() + 20
+    moves = player.moves
+    while time.monotonic() < end and not read(page)["over"] and player.moves < moves + 3:
+        if not player.act():
+            page.wait_for_timeout(40)
+    assert page.evaluate("window.__flew") == 0
+    assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    assert page.evaluate("document.getAnimations().length") == 0  # no CSS animation runs either
+
+    # A hidden tab: when a decision becomes this player's, the title and the icon say so.
+    if not read(page)["over"]:
+        page.evaluate("""() => {
+            Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+            Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+            document.dispatchEvent(new Event('visibilitychange'));
+            window.__titles = [document.title];
+            new MutationObserver(() => window.__titles.push(document.title)).observe(
+              document.querySelector('title'), {childList: true, characterData: true, subtree: true});
+        }""")
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not read(page)["over"]:
+            titles = page.evaluate("window.__titles")
+            if any(not t.startswith("●") for t in titles) and titles[-1].startswith("●"):
+                break
+            if not player.act():
+                page.wait_for_timeout(40)
+        if not read(page)["over"]:
+            titles = page.evaluate("window.__titles")
+            assert any(not t.startswith("●") for t in titles) and titles[-1].startswith("●"), titles
+            assert page.get_attribute("#favicon", "href").endswith("/static/img/turn.svg")
+    ctx.close()
