@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SEAT_TAKEN_BY_BOT = "SeatTakenByBot"
-SEAT_RECLAIMED = "SeatReclaimed"
+from .engine.events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+
+__all__ = ["SEAT_RECLAIMED", "SEAT_TAKEN_BY_BOT", "seat_reclaimed", "seat_taken_by_bot"]
 
 
 def seat_taken_by_bot(seat: int, reason: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ class ErrorCode(StrEnum):
     GAME_OVER = "game_over"
     BAD_COMMAND = "bad_command"
     BAD_RULESET = "bad_ruleset"
+    UNKNOWN_EVENT = "unknown_event"
 
 
 class EngineError(Exception):

@@ -41,6 +41,12 @@ class EventType(StrEnum):
     GAME_ABORTED = "GameAborted"
 
 
+# Events a game's log holds beside the rules' own: who controls a seat (games/seat_events.py makes
+# them). The fold leaves the state as it is for them, and every viewer sees them whole.
+SEAT_TAKEN_BY_BOT = "SeatTakenByBot"
+SEAT_RECLAIMED = "SeatReclaimed"
+OUTSIDE_RULES: frozenset[str] = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
+
 _TYPE_NAME: dict[str, str] = {t: t.value for t in EventType}  # `.value` on an enum is slow
 
 

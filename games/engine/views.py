@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .events import EventType, direction_name
+from .errors import EngineError, ErrorCode
+from .events import OUTSIDE_RULES, EventType, direction_name
 from .state import GameState
 
 
@@ -60,10 +61,42 @@ def _public_view(state: GameState) -> dict[str, Any]:
     }
 
 
+# Events that carry no hidden card: every viewer gets them whole. Any other type must be filtered
+# by `event_for` below, or is refused: a new event type stays hidden until it is listed here.
+_WHOLE: frozenset[str] = frozenset(
+    {
+        EventType.TURN_STARTED,
+        EventType.CARDS_PLAYED,
+        EventType.DIRECTION_CHANGED,
+        EventType.PROTECTION_GAINED,
+        EventType.DAMAGE_HEALED,
+        EventType.PLAYER_SKIPPED,
+        EventType.VOLLEY_PENDING,
+        EventType.SKIP_PENDING,
+        EventType.REACTION_PLAYED,
+        EventType.REACTION_DECLINED,
+        EventType.DAMAGE_TAKEN,
+        EventType.PLAYER_ELIMINATED,
+        EventType.CARD_BURNED,
+        EventType.DISCARD_REQUIRED,
+        EventType.CARDS_DISCARDED,
+        EventType.GAME_ENDED,
+        EventType.GAME_ABORTED,
+        *OUTSIDE_RULES,
+    }
+)
+
+
 def event_for(e: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
-    """`e` as `seat` may see it: hidden cards become counts (e.g. "seat 2 drew 2 cards")."""
+    """`e` as `seat` may see it: hidden cards become counts (e.g. "seat 2 drew 2 cards").
+
+    Denies by default: an event type this function does not know raises unknown_event."""
     kind = e["type"]
-    if kind == EventType.CARDS_DRAWN and e["seat"] != seat:
+    if kind in _WHOLE:
+        return dict(e)
+    if kind == EventType.CARDS_DRAWN:
+        if e["seat"] == seat:
+            return dict(e)
         out = {k: v for k, v in e.items() if k != "cards"}
         out["count"] = len(e["cards"])
         return out
@@ -77,4 +110,4 @@ def event_for(e: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         out["hand"] = list(e["hands"][seat]) if seat is not None else None
         out["draw_pile_size"] = len(e["draw_pile"])
         return out
-    return dict(e)
+    raise EngineError(ErrorCode.UNKNOWN_EVENT, f"no viewer may see an event of type {kind!r}")

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.engine import (
+    EngineError,
     ErrorCode,
     Event,
     EventType,
@@ -129,7 +130,9 @@ def test_leak_checks_notice_a_leak() -> None:
     drawn = {"type": EventType.CARDS_DRAWN.value, "version": 1, "seat": 1, "cards": ["cumi", "zada"]}
     assert event_view_violations(drawn, 1) == []
     assert event_view_violations(drawn, 0) == []
-    assert event_view_violations({**drawn, "type": "SeatTakenOver"}, 0) != []  # unknown: shown as is
+    with pytest.raises(EngineError):  # an unknown type is refused, never shown as is
+        event_view_violations({**drawn, "type": "SeatTakenOver"}, 0)
     started = events[0]
     assert event_view_violations(started, 2) == []
-    assert event_view_violations({**started, "type": "Unknown"}, 2) != []
+    with pytest.raises(EngineError):
+        event_view_violations({**started, "type": "Unknown"}, 2)
