@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from accounts.services import user_register, user_token
-from replays.management.commands.bench_replay import long_game, store_game
 from tests.browser.ui import api, wait_loaded
+from tests.support.stored_games import long_game, store_game
 
 REDIS_DB = 11
 PASSWORD = "hare-tree-house-42"

@@ -14,11 +14,11 @@ import pytest
 import redis
 import websockets
 from django.db import connection
-from games.live.stack import database_url, live_stack
 
 from games.models import GameSeat
 from tests.games.test_live_servers import _game
 from tests.redis_server import redis_url
+from tests.support.stack import database_url, live_stack
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 REDIS_URL = redis_url(7)
