@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
+from django.utils.module_loading import import_string
 
 
 class UserSession(AbstractBaseSession):
@@ -22,6 +23,6 @@ class UserSession(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls) -> Any:
-        from .sessions import SessionStore
-
-        return SessionStore
+        # The configured engine's store (accounts.sessions), found by name: that module imports
+        # this one, and the models never import the code that uses them.
+        return import_string(f"{settings.SESSION_ENGINE}.SessionStore")
