@@ -76,6 +76,14 @@ def access_game_seat(game: Game, user: AnyUser) -> int:
     return access_game_seat_row(game, user).seat
 
 
+def access_game_socket(game: Game, user: AnyUser) -> int | None:
+    """Who may open a game's live socket: whoever may view the game (anonymous spectators too);
+    a signed-in user only while the account is active and not suspended or banned."""
+    if user.is_authenticated:
+        access_signed_in(user)
+    return access_game_view(game, user)
+
+
 def access_game_view(game: Game, user: AnyUser) -> int | None:
     """The seat whose view `user` gets (None: a spectator), or not_found for a private stranger.
 

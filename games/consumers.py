@@ -12,11 +12,10 @@ from django.contrib.auth.models import AnonymousUser
 from chat.sockets import ChatSocketMixin
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
-from moderation.selectors import user_is_sanctioned
 from replays.services import HEARTBEAT_SECONDS, watcher_beat
 
 from . import jsontext
-from .access import access_game_view
+from .access import access_game_socket
 from .models import Game
 from .publish import game_group, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
@@ -56,11 +55,7 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game", 404)
-    if user.is_authenticated and not user.is_active:
-        raise ServiceError("account_disabled", "this account cannot play", 403)
-    if user_is_sanctioned(user):
-        raise ServiceError("sanctioned", "this account is suspended or banned", 403)
-    return game, access_game_view(game, user)
+    return game, access_game_socket(game, user)
 
 
 class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
