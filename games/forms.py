@@ -64,6 +64,8 @@ class TableCreateForm(forms.Form):
         choices=[("1", _("Rated: the games change the players' ratings")), ("0", _("Casual: not rated"))],
         coerce=lambda v: v == "1",
         initial="1",
+        required=False,
+        empty_value=TableSettings.rated,  # a form that does not say is rated, as a new table is
     )
     chat_enabled = forms.BooleanField(label=_("Table chat"), required=False, initial=True)
 

@@ -20,15 +20,7 @@ from .access import access_game_view, access_table_view
 from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
 from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
-from .services.tables import (
-    table_add_bot,
-    table_create,
-    table_join,
-    table_leave,
-    table_next_game,
-    table_remove_bot,
-    table_start,
-)
+from .services.tables import TABLE_ACTIONS, table_act, table_create
 
 CARDS: list[tuple[str, Any, Any]] = [
     ("right", gettext_lazy("Hare looking right"), gettext_lazy(
@@ -139,13 +131,10 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-ACTIONS = {"join", "leave", "add-bot", "remove-bot", "start", "next-game"}
-
-
 @login_required
 @require_POST
 def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    if action not in ACTIONS:
+    if action not in TABLE_ACTIONS:
         raise Http404(_("No such action"))
     table = get_object_or_404(Table, pk=pk)
     form = SeatForm(request.POST)
@@ -154,28 +143,16 @@ def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         messages.error(request, _("That seat does not exist."))
         return back
     seat, invite = form.cleaned_data["seat"], form.cleaned_data["invite_code"] or None
-    user = request.user
     try:
-        if action == "join":
-            table_join(table=table, user=user, seat=seat, invite_code=invite)
-        elif action == "leave":
-            table_leave(table=table, user=user)
-            return redirect("lobby")
-        elif action == "add-bot":
-            table_add_bot(table=table, user=user, seat=seat)
-        elif action == "remove-bot":
-            if seat is None:
-                raise ServiceError("bad_seat", _("Say which seat's bot to remove."))
-            table_remove_bot(table=table, user=user, seat=seat)
-        elif action == "start":
-            return redirect("game", pk=table_start(table=table, user=user).pk)
-        else:
-            return redirect("game", pk=table_next_game(table=table, user=user).pk)
+        game = table_act(table=table, user=request.user, action=action, seat=seat, invite_code=invite)
     except ServiceError as e:
         messages.error(request, e.detail)
         if e.status == 404:
             raise Http404(e.detail) from e
-    return back
+        return back
+    if action == "leave":
+        return redirect("lobby")
+    return redirect("game", pk=game.pk) if game is not None else back
 
 
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:

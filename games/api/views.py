@@ -19,16 +19,7 @@ from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_list_open
 from ..services.commands import game_command_submit
 from ..services.seats import seat_reclaim, seat_set_auto_answer
-from ..services.tables import (
-    TableSettings,
-    table_add_bot,
-    table_create,
-    table_join,
-    table_leave,
-    table_next_game,
-    table_remove_bot,
-    table_start,
-)
+from ..services.tables import TableSettings, table_act, table_create
 from .serializers import (
     AutoAnswerSerializer,
     CommandSerializer,
@@ -85,22 +76,13 @@ class TableActionView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = validated_body(SeatChoiceSerializer, request.data or {})
         table = get_object_or_404(Table, pk=pk)
-        user = request.user
-        seat = data.get("seat")
-        if self.action == "join":
-            table_join(table=table, user=user, seat=seat, invite_code=data.get("invite_code"))
-        elif self.action == "leave":
-            table_leave(table=table, user=user)
-        elif self.action == "add-bot":
-            table_add_bot(table=table, user=user, seat=seat)
-        elif self.action == "remove-bot":
-            if seat is None:
-                raise ServiceError("bad_seat", "say which seat's bot to remove")
-            table_remove_bot(table=table, user=user, seat=seat)
-        elif self.action == "start":
-            table_start(table=table, user=user)
-        elif self.action == "next-game":
-            table_next_game(table=table, user=user)
+        table_act(
+            table=table,
+            user=request.user,
+            action=self.action,
+            seat=data.get("seat"),
+            invite_code=data.get("invite_code"),
+        )
         return _render_table(request, table)
 
 

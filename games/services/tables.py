@@ -221,3 +221,30 @@ def _game_create(table: Table) -> Game:
     if previous is not None:
         transaction.on_commit(lambda: publish_next_game(previous, game.pk))
     return game
+
+
+TABLE_ACTIONS = ("join", "leave", "add-bot", "remove-bot", "start", "next-game")
+
+
+def table_act(
+    *, table: Table, user: AnyUser, action: str, seat: int | None = None, invite_code: str | None = None
+) -> Game | None:
+    """One of a table's actions by name, as the table page's buttons and the API send them; the
+    game started, if the action started one."""
+    if action == "join":
+        table_join(table=table, user=user, seat=seat, invite_code=invite_code)
+    elif action == "leave":
+        table_leave(table=table, user=user)
+    elif action == "add-bot":
+        table_add_bot(table=table, user=user, seat=seat)
+    elif action == "remove-bot":
+        if seat is None:
+            raise ServiceError("bad_seat", "say which seat's bot to remove")
+        table_remove_bot(table=table, user=user, seat=seat)
+    elif action == "start":
+        return table_start(table=table, user=user)
+    elif action == "next-game":
+        return table_next_game(table=table, user=user)
+    else:
+        raise ServiceError("not_found", "no such action", 404)
+    return None
