@@ -9,17 +9,23 @@ from django.utils.translation import gettext_lazy as _
 
 from .engine.cards import PACKS
 from .models import ReplayAccess, Visibility
-from .services.tables import TableSettings
+from .services.tables import TABLE_LIMITS, TableSettings
 
 PACK_LABELS = {"big-warren": _("Big Warren (more cards, up to 6 players)")}
+
+
+def _bounded(name: str) -> dict[str, Any]:
+    """A number field's bounds and first value, as the table service sets them."""
+    bounds = TABLE_LIMITS[name]
+    return {"min_value": bounds.low, "max_value": bounds.high, "initial": getattr(TableSettings, name)}
 
 
 class TableCreateForm(forms.Form):
     seats = forms.TypedChoiceField(
         label=_("Players"),
-        choices=[(n, str(n)) for n in range(2, 7)],
+        choices=[(n, str(n)) for n in range(TABLE_LIMITS["seats"].low, TABLE_LIMITS["seats"].high + 1)],
         coerce=int,
-        initial=4,
+        initial=TableSettings.seats,
         help_text=_("5 or 6 players need the Big Warren pack."),
     )
     packs = forms.MultipleChoiceField(
@@ -30,18 +36,14 @@ class TableCreateForm(forms.Form):
     )
     mini = forms.IntegerField(
         label=_("Hare Mini cards"),
-        min_value=0,
-        max_value=20,
-        initial=0,
+        min_value=TABLE_LIMITS["mini"].low,
+        max_value=TABLE_LIMITS["mini"].high,
+        initial=TableSettings.mini,
         help_text=_("Hare Mini is disabled: it can only be burned or discarded."),
     )
-    turn_timer = forms.IntegerField(label=_("Turn timer (seconds)"), min_value=5, max_value=600, initial=30)
-    reaction_timer = forms.IntegerField(
-        label=_("Reaction timer (seconds)"), min_value=3, max_value=600, initial=10
-    )
-    discard_timer = forms.IntegerField(
-        label=_("Discard timer (seconds)"), min_value=3, max_value=600, initial=10
-    )
+    turn_timer = forms.IntegerField(label=_("Turn timer (seconds)"), **_bounded("turn_timer"))
+    reaction_timer = forms.IntegerField(label=_("Reaction timer (seconds)"), **_bounded("reaction_timer"))
+    discard_timer = forms.IntegerField(label=_("Discard timer (seconds)"), **_bounded("discard_timer"))
     visibility = forms.ChoiceField(
         label=_("Who can find the table"),
         choices=[
@@ -95,5 +97,5 @@ class TableCreateForm(forms.Form):
 class SeatForm(forms.Form):
     """The optional seat number and invite code sent with a table action."""
 
-    seat = forms.IntegerField(required=False, min_value=0, max_value=5)
+    seat = forms.IntegerField(required=False, min_value=0, max_value=TABLE_LIMITS["seats"].high - 1)
     invite_code = forms.CharField(required=False, max_length=64)

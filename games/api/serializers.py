@@ -5,15 +5,22 @@ from typing import Any
 from rest_framework import serializers
 
 from ..models import Game, ReplayAccess, Seat, Table, Visibility
+from ..services.tables import TABLE_LIMITS, TableSettings
+
+
+def _bounded(name: str) -> dict[str, Any]:
+    """A number's bounds and default, as the table service sets them."""
+    bounds = TABLE_LIMITS[name]
+    return {"min_value": bounds.low, "max_value": bounds.high, "default": getattr(TableSettings, name)}
 
 
 class TableCreateSerializer(serializers.Serializer):
-    seats = serializers.IntegerField(default=4, min_value=2, max_value=6)
+    seats = serializers.IntegerField(**_bounded("seats"))
     packs = serializers.ListField(child=serializers.CharField(max_length=32), default=list, max_length=4)
-    mini = serializers.IntegerField(default=0, min_value=0, max_value=20)
-    turn_timer = serializers.IntegerField(default=30, min_value=5, max_value=600)
-    reaction_timer = serializers.IntegerField(default=10, min_value=3, max_value=600)
-    discard_timer = serializers.IntegerField(default=10, min_value=3, max_value=600)
+    mini = serializers.IntegerField(**_bounded("mini"))
+    turn_timer = serializers.IntegerField(**_bounded("turn_timer"))
+    reaction_timer = serializers.IntegerField(**_bounded("reaction_timer"))
+    discard_timer = serializers.IntegerField(**_bounded("discard_timer"))
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
     replay_access = serializers.ChoiceField(choices=ReplayAccess.choices, default=ReplayAccess.PUBLIC)
     rated = serializers.BooleanField(default=True, help_text="rated games update the players' ratings")
@@ -23,7 +30,9 @@ class TableCreateSerializer(serializers.Serializer):
 
 
 class SeatChoiceSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=5)
+    seat = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=TABLE_LIMITS["seats"].high - 1
+    )
     invite_code = serializers.CharField(required=False, allow_blank=True, max_length=64)
 
 

@@ -11,6 +11,8 @@ from .errors import ErrorCode, InvalidRuleset
 
 BASE_MIN_PLAYERS = 2
 BASE_MAX_PLAYERS = 4
+MAX_PLAYERS = max(BASE_MAX_PLAYERS, *PACK_MAX_PLAYERS.values())  # with every pack
+MAX_MINI = 20  # disabled Hare Mini cards a deck may hold
 DEFAULT_TURN_LIMIT = 500
 
 
@@ -79,8 +81,8 @@ def make_ruleset(packs: Iterable[str] = (), mini: int = 0, turn_limit: int = DEF
         max_players = max(max_players, PACK_MAX_PLAYERS.get(pack, BASE_MAX_PLAYERS))
     if len(set(packs)) != len(packs):
         raise InvalidRuleset(ErrorCode.BAD_RULESET, "a pack is named twice")
-    if not 0 <= mini <= 20:
-        raise InvalidRuleset(ErrorCode.BAD_RULESET, "mini must be between 0 and 20")
+    if not 0 <= mini <= MAX_MINI:
+        raise InvalidRuleset(ErrorCode.BAD_RULESET, f"mini must be between 0 and {MAX_MINI}")
     if turn_limit < 1:
         raise InvalidRuleset(ErrorCode.BAD_RULESET, "turn_limit must be at least 1")
     if mini:

@@ -10,14 +10,29 @@ from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..engine import EngineError, make_ruleset, replay, start_game
+from ..engine.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
 from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
 from ..publish import publish_next_game, publish_table_changed
 from .append import game_append
 from .seats import seat_hand_to_bot
 from .shuffle import deck_shuffle
 
-MIN_TIMER, MAX_TIMER = 5, 600
-MIN_REACTION_TIMER = 3
+
+@dataclass(frozen=True)
+class Bounds:
+    low: int
+    high: int
+
+
+# What a table may be set to: the one place its limits are written. The table form and the API's
+# serializer take their bounds from here, and _check_settings holds every caller to them.
+TABLE_LIMITS: dict[str, Bounds] = {
+    "seats": Bounds(BASE_MIN_PLAYERS, MAX_PLAYERS),  # how many a ruleset allows depends on its packs
+    "mini": Bounds(0, MAX_MINI),
+    "turn_timer": Bounds(5, 600),
+    "reaction_timer": Bounds(3, 600),
+    "discard_timer": Bounds(3, 600),
+}
 
 
 @dataclass(frozen=True)
@@ -44,11 +59,10 @@ def _check_settings(s: TableSettings) -> None:
             "bad_settings",
             f"with these packs a table seats {ruleset.min_players} to {ruleset.max_players} players",
         )
-    if not MIN_TIMER <= s.turn_timer <= MAX_TIMER:
-        raise ServiceError("bad_settings", f"the turn timer is {MIN_TIMER} to {MAX_TIMER} seconds")
-    for name in ("reaction_timer", "discard_timer"):
-        if not MIN_REACTION_TIMER <= getattr(s, name) <= MAX_TIMER:
-            raise ServiceError("bad_settings", f"{name} is {MIN_REACTION_TIMER} to {MAX_TIMER} seconds")
+    for name in ("turn_timer", "reaction_timer", "discard_timer"):
+        bounds = TABLE_LIMITS[name]
+        if not bounds.low <= getattr(s, name) <= bounds.high:
+            raise ServiceError("bad_settings", f"{name} is {bounds.low} to {bounds.high} seconds")
     if s.visibility not in Visibility.values:
         raise ServiceError("bad_settings", "visibility is public or private")
     if s.replay_access not in ReplayAccess.values:
