@@ -11,38 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from harehra_site.errors import ServiceError
 
 from .access import access_game_view, access_table_view
+from .card_text import cards_info
 from .forms import SeatForm, TableCreateForm
 from .models import Game, GameStatus, Table, TableStatus
 from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
 from .services.tables import TABLE_ACTIONS, table_act, table_create
-
-CARDS: list[tuple[str, Any, Any]] = [
-    ("right", gettext_lazy("Hare looking right"), gettext_lazy(
-        "Play turns clockwise. You cannot receive moral damage until your next turn begins.")),
-    ("left", gettext_lazy("Hare looking left"), gettext_lazy(
-        "Play turns counterclockwise. You cannot receive moral damage until your next turn begins.")),
-    ("house", gettext_lazy("House"), gettext_lazy(
-        "The next player loses their turn and cannot receive moral damage during it.")),
-    ("strom", gettext_lazy("Strom (tree)"), gettext_lazy(
-        "Skip the next player. They may play another Strom to forward the skip.")),
-    ("cumi", gettext_lazy("Hare Cumi"), gettext_lazy(
-        "Give 1 moral damage to another player. Play several at once, all at the same player.")),
-    ("taptap", gettext_lazy("Hare Taptap"), gettext_lazy(
-        "Reaction: evade a whole group of Hare Cumi aimed at you.")),
-    ("zada", gettext_lazy("Hare Zada"), gettext_lazy("Restore 1 hand-capacity point, up to 5.")),
-    ("mini", gettext_lazy("Hare Mini"), gettext_lazy(
-        "Disabled: it cannot be played, only burned or discarded.")),
-]  # fmt: skip
-
-
-def cards_info() -> list[dict[str, str]]:
-    return [{"id": c, "name": str(name), "effect": str(effect)} for c, name, effect in CARDS]
 
 
 def home(request: HttpRequest) -> HttpResponse:

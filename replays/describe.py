@@ -8,12 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import CARD_NAMES
+from games.card_text import card_name
 from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
-
-
-def card_name(card: str | None) -> str:
-    return CARD_NAMES.get(card or "", card or _("nothing"))
 
 
 def _cards(cards: Sequence[str]) -> str:

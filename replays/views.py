@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from games.engine import CARD_NAMES
+from games.card_text import card_names
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
@@ -85,7 +85,7 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
                 "export_url": f"/api/replays/{ref}/export/",
                 "share_path": meta["url"],
             },
-            "card_names": CARD_NAMES,
+            "card_names": card_names(),
             "export_url": f"/api/replays/{ref}/export/?download=1",
         },
     )
@@ -113,7 +113,7 @@ def replay_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "replays/import.html",
-        {"boot": {"mode": "import", "import_url": "/api/replays/import/"}, "card_names": CARD_NAMES},
+        {"boot": {"mode": "import", "import_url": "/api/replays/import/"}, "card_names": card_names()},
     )
 
 
@@ -137,6 +137,6 @@ def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
                 "replay_url": f"/replays/{game_id}/",
                 "heartbeat": HEARTBEAT_SECONDS,
             },
-            "card_names": CARD_NAMES,
+            "card_names": card_names(),
         },
     )
