@@ -41,16 +41,10 @@ def impurities(source: str) -> list[str]:
     return found
 
 
-def test_engine_files_exist() -> None:
-    assert len(list(ENGINE.glob("*.py"))) >= 5
-
-
 def test_engine_imports_no_framework_clock_rng_or_io() -> None:
-    problems = {
-        path.name: found
-        for path in sorted(ENGINE.rglob("*.py"))
-        if (found := impurities(path.read_text(encoding="utf-8")))
-    }
+    paths = sorted(ENGINE.rglob("*.py"))
+    assert ENGINE / "decide.py" in paths and ENGINE / "events.py" in paths  # the check reads the engine
+    problems = {path.name: found for path in paths if (found := impurities(path.read_text(encoding="utf-8")))}
     assert problems == {}
 
 

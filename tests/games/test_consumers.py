@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_register, user_token
+from games.eventlog import events_with_seq
 from games.models import Game, GameEvent
 from harehra_site.asgi import application
 from tests.games.helpers import seated_game
@@ -118,6 +119,11 @@ def test_errors_come_back_with_codes_and_bad_messages_do_not_close_the_socket():
     asyncio.run(run())
 
 
+def _dealt_hands(game_id: int) -> list[list[str]]:
+    (_, started), *_ = events_with_seq(Game.objects.get(pk=game_id), after=0, upto=1)
+    return [list(h) for h in started["hands"]]
+
+
 def test_resume_sends_exactly_the_missed_events_in_order():
     game_id, _users, tokens = _setup()
 
@@ -129,7 +135,9 @@ def test_resume_sends_exactly_the_missed_events_in_order():
         got = [m for m in await _drain(comm) if m["type"] == "event"]
         assert [m["seq"] for m in got] == list(range(1, state["seq"] + 1))
         assert got[0]["event"]["type"] == "GameStarted" and "hands" not in got[0]["event"]
-        assert got[0]["event"]["hand"] == state["view"]["hand"] or state["seq"] > 2
+        dealt = await database_sync_to_async(_dealt_hands)(game_id)
+        assert got[0]["event"]["hand"] == dealt[0]  # its own dealt hand, and no other seat's
+        assert got[0]["event"]["hand_sizes"] == [len(h) for h in dealt]
         await comm.disconnect()
 
     asyncio.run(run())
