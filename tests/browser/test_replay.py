@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from typing import Any
 
@@ -162,7 +161,10 @@ def test_watch_a_live_game_as_a_spectator(site: Stack, browser: Any, screenshots
     page.keyboard.press("Home")
     assert _step(page) == 0
     assert page.is_visible("#watch-live")
-    time.sleep(1.5)
+    seen = int(page.get_attribute("#replay-slider", "max") or 0)
+    page.wait_for_function(  # a new event arrives while the viewer looks back
+        f"Number(document.querySelector('#replay-slider').max) > {seen}", timeout=15_000
+    )
     assert _step(page) == 0
     page.click("#watch-live")
     page.wait_for_function(
