@@ -188,6 +188,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task is acknowledged once done, and given back to the broker if its worker dies meanwhile
+# (every task here is guarded by the game's seq, so running one twice changes nothing).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 
 LOGGING = {
     "version": 1,
@@ -199,6 +203,8 @@ LOGGING = {
 
 # A bot waits this long before it moves, so people can follow the game.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
+# A bot that has not moved this long after its delay lost its wake-up: the beat's sweep moves it.
+BOT_OVERDUE_SECONDS = float(os.environ.get("BOT_OVERDUE_SECONDS", "4"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
 }
