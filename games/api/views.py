@@ -16,7 +16,7 @@ from harehra_site.params import parse_count
 from ..access import access_table_view
 from ..engine import event_for
 from ..models import Game, Table
-from ..selectors import game_events_for, game_view, table_list_open
+from ..selectors import game_events_for, game_view, table_games_for, table_list_open
 from ..services.commands import game_command_submit
 from ..services.seats import seat_reclaim
 from ..services.tables import (
@@ -162,5 +162,4 @@ class TableGamesView(APIView):
     @extend_schema(responses=GameSummarySerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
         table = _table(request, pk)
-        games = table.games.order_by("number")
-        return Response(GameSummarySerializer(games, many=True).data)
+        return Response(GameSummarySerializer(table_games_for(table, request.user), many=True).data)
