@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -126,6 +127,7 @@ def frames_payload(grant: Any, perspective_name: str | None, first: int = 0, las
 class ReplayListView(APIView):
     @extend_schema(
         summary="Public replays, newest first",
+        operation_id="replays_list",
         parameters=[
             OpenApiParameter("player", str, description="only games this username played"),
             OpenApiParameter("limit", int, description="at most 100 (default 50)"),
@@ -194,7 +196,8 @@ class ReplayImportView(APIView):
     @extend_schema(
         summary="Check an exported document by the rules and return its frames (nothing is stored)",
         parameters=[PERSPECTIVE],
-        request=OpenApiResponse(description="an export document: {format, version, game, events}"),
+        request={"application/json": OpenApiTypes.OBJECT},
+        description="The body is an export document: {format, version, game, events}.",
         responses={200: FRAMES, 400: IMPORT_ERROR},
     )
     def post(self, request: Request) -> Response:

@@ -16,6 +16,8 @@ function el(tag, attrs = {}, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
+    // Styles through the CSSOM: a style attribute is inline style, which the CSP refuses.
+    else if (k === "style") for (const [p, val] of Object.entries(v)) node.style.setProperty(p, val);
     else node.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
@@ -355,7 +357,7 @@ export class ReplayViewer {
       this.go(Math.round(frac * (this.frames.length - 1)));
     });
     const legend = el("div", { class: "rp-legend" },
-      ...this.names.map((nm, s) => el("span", { style: `--c:${COLORS[s % COLORS.length]}`, text: nm })));
+      ...this.names.map((nm, s) => el("span", { style: { "--c": COLORS[s % COLORS.length] }, text: nm })));
     box.replaceChildren(svg, legend);
     this.chartX = x;
     this.marker = marker;
