@@ -161,6 +161,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "harehra_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # The API takes JSON bodies only (a form or multipart body is a 415, never read as defaults).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     # Throttles (accounts/throttles.py) count in Django's cache, per client address; behind a
     # proxy, NUM_PROXIES says how many X-Forwarded-For hops to trust.
     "DEFAULT_THROTTLE_RATES": {
@@ -179,6 +181,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "harehra_site.schema.add_error_responses",
+    ],
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

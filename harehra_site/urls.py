@@ -1,7 +1,15 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.http import HttpRequest, JsonResponse
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+
+@csrf_exempt  # answers every method with the same 404: no form to protect
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"code": "not_found", "detail": "no such API URL"}, status=404)
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,6 +19,7 @@ urlpatterns = [
     path("api/reports/", include("moderation.api_urls")),
     path("api/replays/", include("replays.api_urls")),
     path("api/", include("games.api_urls")),
+    re_path(r"^api/", api_not_found),  # an unknown API URL answers JSON, like every API error
     path("", include("replays.urls")),
     path("", include("moderation.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

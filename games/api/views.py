@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
 from harehra_site.params import parse_count
+from harehra_site.schema import count_parameter
 
 from ..access import access_table_view
 from ..engine import event_for
@@ -142,7 +143,7 @@ class GameCommandView(APIView):
 
 class GameEventsView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="only events after this seq")],
+        parameters=[count_parameter("after", "only events after this seq")],
         responses={200: OpenApiResponse(description="events after SEQ, filtered for the requester")},
     )
     def get(self, request: Request, pk: int) -> Response:
