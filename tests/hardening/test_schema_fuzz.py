@@ -53,7 +53,7 @@ def test_every_response_is_in_the_schema(request) -> None:
                 "-H", f"Authorization: Token {token}", "-n", "10", "--seed", "15",
                 "--request-timeout", "10", "--continue-on-failure",
             ],
-            capture_output=True, text=True, timeout=480,
+            capture_output=True, text=True, timeout=480, cwd=OUTPUT,
         )  # fmt: skip
     (OUTPUT / "schemathesis.txt").write_text(run.stdout + run.stderr)
     assert run.returncode == 0, run.stdout[-6000:]
