@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
 
 from harehra_site.errors import ServiceError
 
-from .models import Game, GameSeat, GameStatus, Table, Visibility
+from .models import Game, GameSeat, GameStatus, ReplayAccess, Table, Visibility
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -94,8 +95,25 @@ def access_game_view(game: Game, user: AnyUser) -> int | None:
     if seat is not None:
         return seat
     access_table_view(game.table, user)
-    if game.status != GameStatus.RUNNING:
-        from replays.access import access_replay
+    from replays.access import access_replay, is_replay_staff
 
+    if game.status != GameStatus.RUNNING:
         access_replay(game, user)
+    elif game.replay_hidden and not is_replay_staff(user):
+        raise ServiceError("not_found", "no such game", 404)
     return None
+
+
+def games_viewable(user: AnyUser) -> Q:
+    """`access_game_view` as a filter, for lists of the games of one viewable table: the games
+    `user` may open (tests check the two agree for every kind of viewer and game)."""
+    from replays.access import is_replay_staff
+
+    if is_replay_staff(user):
+        return Q()
+    shown = Q(replay_hidden=False) & (
+        Q(status=GameStatus.RUNNING) | Q(table__replay_access=ReplayAccess.PUBLIC)
+    )
+    if user.is_authenticated:
+        shown |= Q(game_seats__user_id=user.pk)
+    return shown

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from ratings.selectors import display_ratings
 
-from .access import AnyUser, access_game_view
+from .access import AnyUser, access_game_view, games_viewable
 from .engine import event_for, legal_commands, view_for
 from .eventlog import events_with_seq, load_state
 from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
@@ -145,6 +145,11 @@ def _listed(viewer: AnyUser | None, player: AnyUser, prefix: str = "") -> Q:
     return Q(**{f"{prefix}table__visibility": Visibility.PUBLIC, f"{prefix}replay_hidden": False}) & (
         Q(**{f"{prefix}status": GameStatus.RUNNING}) | Q(**{f"{prefix}table__replay_access": "public"})
     )
+
+
+def table_games_for(table: Table, user: AnyUser) -> QuerySet[Game]:
+    """The games of a table `user` may view (each as access_game_view would answer), in order."""
+    return table.games.filter(games_viewable(user)).distinct().order_by("number")
 
 
 def user_games(user: AnyUser, limit: int = 50, viewer: AnyUser | None = None) -> QuerySet[Game]:

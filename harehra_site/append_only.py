@@ -77,3 +77,48 @@ def append_only_restored_on_sqlite(table: str, what: str) -> migrations.RunPytho
                 schema_editor.execute(sql)
 
     return migrations.RunPython(install, migrations.RunPython.noop)
+
+
+TRUNCATE_SETTING = "harehra.truncate_logs"
+
+
+def no_truncate(table: str, what: str) -> migrations.RunPython:
+    """Refuse TRUNCATE on `table` too (PostgreSQL; SQLite has no TRUNCATE).
+
+    Only the tables' owner (or a superuser) may TRUNCATE at all, and they could drop the trigger:
+    it stops a mistake, not them. An owner who means it sets `harehra.truncate_logs = 'yes'` in
+    the transaction (the test database's teardown does); the application's own role has no
+    TRUNCATE privilege (`manage.py grant_app_role`)."""
+
+    def install(apps: Any, schema_editor: Any) -> None:
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        schema_editor.execute(
+            f"""
+CREATE OR REPLACE FUNCTION {table}_no_truncate() RETURNS trigger AS $$
+BEGIN
+    IF current_setting('{TRUNCATE_SETTING}', true) = 'yes' THEN
+        RETURN NULL;
+    END IF;
+    RAISE EXCEPTION '{what} append-only: TRUNCATE refused' USING ERRCODE = 'restrict_violation';
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
+    FOR EACH STATEMENT EXECUTE FUNCTION {table}_no_truncate();
+""",
+            params=None,
+        )
+
+    def uninstall(apps: Any, schema_editor: Any) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(
+                f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}; "
+                f"DROP FUNCTION IF EXISTS {table}_no_truncate();",
+                params=None,
+            )
+
+    return migrations.RunPython(install, uninstall)
+
+
+# The logs: the application's role may read and append to them, never change or empty them.
+APPEND_ONLY_TABLES = ("games_gameevent", "moderation_auditentry")

@@ -20,6 +20,35 @@ ALLOWED_HOSTS = [
 ]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
+# HTTPS=1: the site is served over HTTPS (behind a proxy that sets X-Forwarded-Proto): plain HTTP
+# is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+
+# Content Security Policy (django-csp): scripts, styles, fonts and images from this site only, no
+# inline script or style, sockets to this site, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -39,11 +68,13 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "chat",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "harehra_site.middleware.RejectNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -132,6 +163,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "harehra_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # The API takes JSON bodies only (a form or multipart body is a 415, never read as defaults).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     # Throttles (accounts/throttles.py) count in Django's cache, per client address; behind a
     # proxy, NUM_PROXIES says how many X-Forwarded-For hops to trust.
     "DEFAULT_THROTTLE_RATES": {
@@ -150,6 +183,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "harehra_site.schema.add_error_responses",
+    ],
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -190,6 +227,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task is acknowledged once done, and given back to the broker if its worker dies meanwhile
+# (every task here is guarded by the game's seq, so running one twice changes nothing).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 
 LOGGING = {
     "version": 1,
@@ -204,6 +245,8 @@ BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 # The shuffle of every deck (games/services/shuffle.py): the operating system's random source.
 # Tests name another (tests/support/decks.py) to deal the cards a rule needs.
 GAME_SHUFFLE = os.environ.get("GAME_SHUFFLE", "games.services.shuffle.system_shuffle")
+# A bot that has not moved this long after its delay lost its wake-up: the beat's sweep moves it.
+BOT_OVERDUE_SECONDS = float(os.environ.get("BOT_OVERDUE_SECONDS", "4"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
 }

@@ -1,12 +1,20 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.http import HttpRequest, JsonResponse
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+
+@csrf_exempt  # answers every method with the same 404: no form to protect
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"code": "not_found", "detail": "no such API URL"}, status=404)
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/accounts/", include("accounts.api_urls")),
     path("api/reports/", include("moderation.api_urls")),
     path("api/replays/", include("replays.api_urls")),
@@ -14,6 +22,7 @@ urlpatterns = [
     path("api/moderation/", include("moderation.api_moderation_urls")),
     path("api/", include("chat.api_urls")),
     path("api/", include("games.api_urls")),
+    re_path(r"^api/", api_not_found),  # an unknown API URL answers JSON, like every API error
     path("", include("replays.urls")),
     path("", include("moderation.urls")),
     path("", include("ratings.urls")),

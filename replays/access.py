@@ -61,13 +61,13 @@ def access_replay(game: Game, user: AnyUser, key: str | None = None) -> ReplayGr
     if game.replay_hidden and not insider:
         raise _not_found()
     if game.status == GameStatus.RUNNING:
-        if not insider:
-            from games.access import access_table_view
+        # Watched live: the live socket's rule, and no other (staff may not watch a private game).
+        from games.access import access_game_view
 
-            try:
-                access_table_view(game.table, user)
-            except ServiceError:
-                raise _not_found() from None
+        try:
+            access_game_view(game, user)
+        except ServiceError:
+            raise _not_found() from None
         return ReplayGrant(game, live=True, seat=seat, staff=staff)
     if insider:
         return ReplayGrant(game, live=False, seat=seat, staff=staff)

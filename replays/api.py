@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -11,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from harehra_site.params import parse_count
+from harehra_site.schema import count_parameter
 
 from .access import is_key_ref, open_replay
 from .importing import DocumentRefused, validate_document
@@ -32,8 +34,10 @@ IMPORT_ERROR = inline_serializer(
     {
         "code": serializers.CharField(help_text="bad_document"),
         "detail": serializers.CharField(help_text="where and why, e.g. 'seq 17: waiting for seat 2'"),
-        "seq": serializers.IntegerField(allow_null=True),
-        "reason": serializers.CharField(help_text="a stable reason, e.g. not_your_turn, wrong_seq, bad_deck"),
+        "seq": serializers.IntegerField(allow_null=True, required=False),
+        "reason": serializers.CharField(
+            required=False, help_text="a stable reason, e.g. not_your_turn, wrong_seq, bad_deck"
+        ),
     },
 )
 PLAYER = inline_serializer(
@@ -44,6 +48,7 @@ PLAYER = inline_serializer(
         "is_bot": serializers.BooleanField(),
     },
 )
+PLAYER_LIST = serializers.ListField(child=PLAYER)
 SUMMARY = inline_serializer(
     "ReplaySummary",
     {
@@ -53,7 +58,7 @@ SUMMARY = inline_serializer(
         "status": serializers.CharField(),
         "result": serializers.CharField(),
         "winner": serializers.CharField(allow_null=True),
-        "players": PLAYER,
+        "players": PLAYER_LIST,
         "events": serializers.IntegerField(),
         "finished_at": serializers.DateTimeField(allow_null=True),
         "url": serializers.CharField(),
@@ -70,7 +75,7 @@ META = inline_serializer(
         "result": serializers.CharField(),
         "winner_seat": serializers.IntegerField(allow_null=True),
         "winner": serializers.CharField(allow_null=True),
-        "players": PLAYER,
+        "players": PLAYER_LIST,
         "events": serializers.IntegerField(),
         "replay_access": serializers.CharField(),
         "perspectives": serializers.ListField(child=serializers.CharField()),
@@ -97,7 +102,7 @@ FRAMES = inline_serializer(
         "game": META,
         "perspective": serializers.CharField(),
         "total": serializers.IntegerField(help_text="frames in the whole game"),
-        "frames": FRAME,
+        "frames": serializers.ListField(child=FRAME),
     },
 )
 PERSPECTIVE = OpenApiParameter(
@@ -126,13 +131,17 @@ def frames_payload(grant: Any, perspective_name: str | None, first: int = 0, las
 class ReplayListView(APIView):
     @extend_schema(
         summary="Public replays, newest first",
+        operation_id="replays_list",
         parameters=[
             OpenApiParameter("player", str, description="only games this username played"),
-            OpenApiParameter("limit", int, description="at most 100 (default 50)"),
-            OpenApiParameter("offset", int),
+            count_parameter("limit", "at most 100 (default 50)"),
+            count_parameter("offset"),
         ],
         responses={
-            200: inline_serializer("ReplayList", {"count": serializers.IntegerField(), "results": SUMMARY})
+            200: inline_serializer(
+                "ReplayList",
+                {"count": serializers.IntegerField(), "results": serializers.ListField(child=SUMMARY)},
+            )
         },
     )
     def get(self, request: Request) -> Response:
@@ -157,8 +166,8 @@ class ReplayFramesView(APIView):
         description=REF_NOTE + " `from` and `to` are steps (inclusive, from 0, the deal).",
         parameters=[
             PERSPECTIVE,
-            OpenApiParameter("from", int, description="first step (default 0)"),
-            OpenApiParameter("to", int, description="last step, inclusive (default the last)"),
+            count_parameter("from", "first step (default 0)"),
+            count_parameter("to", "last step, inclusive (default the last)"),
         ],
         responses={200: FRAMES, 400: ERROR, 404: ERROR},
     )
@@ -194,7 +203,8 @@ class ReplayImportView(APIView):
     @extend_schema(
         summary="Check an exported document by the rules and return its frames (nothing is stored)",
         parameters=[PERSPECTIVE],
-        request=OpenApiResponse(description="an export document: {format, version, game, events}"),
+        request={"application/json": OpenApiTypes.OBJECT},
+        description="The body is an export document: {format, version, game, events}.",
         responses={200: FRAMES, 400: IMPORT_ERROR},
     )
     def post(self, request: Request) -> Response:

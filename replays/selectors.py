@@ -244,7 +244,12 @@ def replay_export(grant: ReplayGrant) -> dict[str, Any]:
     """The whole log as a JSON document (the draw pile's order included: the game is over)."""
     if grant.live:
         raise ServiceError("game_running", "a game is exported once it is over", 409)
-    game = grant.game
+    return export_document(grant.game)
+
+
+def export_document(game: Game) -> dict[str, Any]:
+    """A game's whole log as an export document (no access check: for replay_export and
+    verify_games)."""
     events = [{"seq": seq, **e} for seq, e in game_events(game)]
     return {
         "format": EXPORT_FORMAT,

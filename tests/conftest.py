@@ -24,6 +24,22 @@ def _fresh_state_cache() -> None:
     forget_states()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_may_truncate_the_logs() -> None:
+    """The test database's teardown empties every table with TRUNCATE, which the logs refuse
+    unless the transaction says it means it (harehra_site/append_only.py)."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    from harehra_site.append_only import TRUNCATE_SETTING
+
+    flush = DatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: Any, sql_list: list[str]) -> None:
+        flush(self, [f"SET LOCAL {TRUNCATE_SETTING} = 'yes'", *sql_list])
+
+    DatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     """Throttle counters and lockouts (Django's cache) start empty in every test."""

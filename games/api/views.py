@@ -12,11 +12,12 @@ from rest_framework.views import APIView
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
 from harehra_site.params import parse_count
+from harehra_site.schema import count_parameter
 
 from ..access import access_table_view
 from ..engine import event_for
 from ..models import Game, Table
-from ..selectors import game_events_for, game_view, table_list_open
+from ..selectors import game_events_for, game_view, table_games_for, table_list_open
 from ..services.commands import game_command_submit
 from ..services.seats import seat_reclaim, seat_set_auto_answer
 from ..services.tables import TableSettings, table_act, table_create
@@ -125,7 +126,7 @@ class GameCommandView(APIView):
 
 class GameEventsView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="only events after this seq")],
+        parameters=[count_parameter("after", "only events after this seq")],
         responses={200: OpenApiResponse(description="events after SEQ, filtered for the requester")},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -156,5 +157,4 @@ class TableGamesView(APIView):
     @extend_schema(responses=GameSummarySerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
         table = _table(request, pk)
-        games = table.games.order_by("number")
-        return Response(GameSummarySerializer(games, many=True).data)
+        return Response(GameSummarySerializer(table_games_for(table, request.user), many=True).data)

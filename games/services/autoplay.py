@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from harehra_site.errors import ServiceError
@@ -14,7 +16,7 @@ from .. import followups
 from ..bots import get_bot
 from ..engine import GameState, legal_commands, view_for
 from ..eventlog import load_state
-from ..models import Game, GameSeat, GameStatus
+from ..models import Game, GameEvent, GameSeat, GameStatus
 from .append import game_lock
 from .commands import CommandOutcome, game_command_submit_for_seat
 from .seats import seat_hand_to_bot
@@ -113,6 +115,21 @@ def _timer_rearm(game_id: int, armed_for: datetime) -> None:
         transaction.on_commit(
             lambda: followups.followups_send(game_id, seq, bot_to_move=False, timer_at=deadline)
         )
+
+
+def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
+    """(game, seq) pairs where a bot plays the awaited seat and has not moved for BOT_DELAY_SECONDS
+    plus BOT_OVERDUE_SECONDS since the last event: its wake-up task was lost (a killed worker)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.BOT_DELAY_SECONDS + settings.BOT_OVERDUE_SECONDS)
+    bot_awaited = GameSeat.objects.filter(
+        game=OuterRef("pk"), seat=OuterRef("awaiting_seat"), bot_playing=True
+    )
+    quiet = GameEvent.objects.filter(game=OuterRef("pk"), seq=OuterRef("last_seq"), created_at__lte=cutoff)
+    return list(
+        Game.objects.filter(status=GameStatus.RUNNING, awaiting_seat__isnull=False)
+        .filter(Exists(bot_awaited), Exists(quiet))
+        .values_list("pk", "last_seq")[:limit]
+    )
 
 
 def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:

@@ -19,6 +19,8 @@ function el(tag, attrs = {}, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
+    // Styles through the CSSOM: a style attribute is inline style, which the CSP refuses.
+    else if (k === "style") for (const [p, val] of Object.entries(v)) node.style.setProperty(p, val);
     else node.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
