@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
 from harehra_site.errors import ServiceError
+from moderation.access import is_moderator
 
 from .models import Game, GameSeat, GameStatus, ReplayAccess, Table, Visibility
 
@@ -95,21 +96,31 @@ def access_game_view(game: Game, user: AnyUser) -> int | None:
     if seat is not None:
         return seat
     access_table_view(game.table, user)
-    from replays.access import access_replay, is_replay_staff
-
     if game.status != GameStatus.RUNNING:
-        access_replay(game, user)
-    elif game.replay_hidden and not is_replay_staff(user):
+        access_finished_game(game, user)
+    elif game.replay_hidden and not is_moderator(user, "hide"):
         raise ServiceError("not_found", "no such game", 404)
     return None
+
+
+def access_finished_game(game: Game, user: AnyUser, key: str | None = None) -> None:
+    """Who may see a finished game (its replay): its players and moderators always; others as the
+    table's replay setting says (`key`: the request came with the replay's key), never while
+    moderation hides it. not_found otherwise, so a replay's existence is never revealed."""
+    if game_seat_of(game, user) is not None or is_moderator(user, "hide"):
+        return
+    mode = game.table.replay_access
+    if not game.replay_hidden and (
+        mode == ReplayAccess.PUBLIC or (mode == ReplayAccess.LINK and key is not None)
+    ):
+        return
+    raise ServiceError("not_found", "no such game", 404)
 
 
 def games_viewable(user: AnyUser) -> Q:
     """`access_game_view` as a filter, for lists of the games of one viewable table: the games
     `user` may open (tests check the two agree for every kind of viewer and game)."""
-    from replays.access import is_replay_staff
-
-    if is_replay_staff(user):
+    if is_moderator(user, "hide"):
         return Q()
     shown = Q(replay_hidden=False) & (
         Q(status=GameStatus.RUNNING) | Q(table__replay_access=ReplayAccess.PUBLIC)

@@ -19,11 +19,23 @@ PERMISSIONS = {
 }
 
 
+def is_moderator(user: Any, action: str) -> bool:
+    """The one rule of who moderates: active staff in the `moderators` group (or superusers)
+    holding the permission `action` needs. Seeing what moderation hid (a hidden replay, a hidden
+    running game) is the "hide" action's right."""
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and user.is_active
+        and user.is_staff
+        and user.has_perm(PERMISSIONS[action])
+    )
+
+
 def access_moderator(user: Any, action: str) -> None:
-    """Staff in the `moderators` group (or superusers) with the permission `action` needs."""
+    """Refuse anyone `is_moderator` does not name for `action`."""
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("not_authenticated", "sign in first", 401)
-    if not (user.is_active and user.is_staff and user.has_perm(PERMISSIONS[action])):
+    if not is_moderator(user, action):
         raise ServiceError("permission_denied", "only moderators may do that", 403)
 
 

@@ -9,7 +9,6 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from games.models import Game
 from harehra_site.rawsql import cursor, statement
 
 from .models import AuditEntry, Mute, Report, Sanction
@@ -73,23 +72,3 @@ def user_reports_about(user: Any) -> QuerySet[Report]:
 
 def user_audit_entries(user: Any) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(target_type="auth.user", target_id=str(user.pk)).select_related("actor")
-
-
-def user_is_moderator(user: Any) -> bool:
-    """Staff with the moderators' rights over replays (superusers included)."""
-    return bool(
-        getattr(user, "is_authenticated", False)
-        and user.is_active
-        and user.is_staff
-        and user.has_perm("moderation.hide_replay")
-    )
-
-
-def replay_hidden_from(game: Game, user: Any) -> bool:
-    """True when a moderator hid `game`'s replay and `user` is neither one of its players nor a
-    moderator: the replay pages answer 404 then."""
-    if not game.replay_hidden:
-        return False
-    if getattr(user, "is_authenticated", False) and game.game_seats.filter(user_id=user.pk).exists():
-        return False
-    return not user_is_moderator(user)

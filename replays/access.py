@@ -2,11 +2,11 @@
 
 URL scheme (see replays/urls.py):
 - /replays/<id>/ opens a finished game's replay when the table's replay_access is public, and for
-  the game's players and staff whatever the setting;
+  the game's players and moderators whatever the setting (games.access.access_finished_game);
 - /replays/<replay_key>/ (the game's unguessable key) opens it for anyone when the setting is
   public or link; for players-only replays the key grants nothing more than the id does;
-- a replay hidden by moderation (Game.replay_hidden) answers 404 to all but its players and staff
-  (user.is_staff or the replays.view_hidden_replay permission);
+- a replay hidden by moderation (Game.replay_hidden) answers 404 to all but its players and
+  moderators (moderation.access.is_moderator);
 - a running game has no replay yet: it may only be watched, from the spectator's perspective, by
   whoever may watch it live (the same rule as the live socket: games.access.access_game_view).
 Every refusal is a 404 `not_found`, so a replay's existence is never revealed.
@@ -17,10 +17,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from games.access import AnyUser, game_seat_of
-from games.models import Game, GameStatus, ReplayAccess
+from games.access import AnyUser, access_finished_game, access_game_view, game_seat_of
+from games.models import Game, GameStatus
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
+from moderation.access import is_moderator
 
 ALL = "all"
 SPECTATOR = "spectator"
@@ -47,34 +48,21 @@ def _not_found() -> ServiceError:
     return ServiceError("not_found", "no such replay", 404)
 
 
-def is_replay_staff(user: AnyUser) -> bool:
-    return bool(user.is_authenticated and (user.is_staff or user.has_perm("replays.view_hidden_replay")))
-
-
 def access_replay(game: Game, user: AnyUser, key: str | None = None) -> ReplayGrant:
     """What `user` may see of `game`'s replay (opened with `key` when the URL carried one)."""
     seat = game_seat_of(game, user)
-    staff = is_replay_staff(user)
-    insider = seat is not None or staff
+    staff = is_moderator(user, "hide")
     if key is not None and not secrets.compare_digest(key, game.replay_key):
         raise _not_found()
-    if game.replay_hidden and not insider:
-        raise _not_found()
-    if game.status == GameStatus.RUNNING:
-        # Watched live: the live socket's rule, and no other (staff may not watch a private game).
-        from games.access import access_game_view
-
-        try:
+    try:
+        if game.status == GameStatus.RUNNING:
+            # Watched live: the live socket's rule, and no other.
             access_game_view(game, user)
-        except ServiceError:
-            raise _not_found() from None
-        return ReplayGrant(game, live=True, seat=seat, staff=staff)
-    if insider:
-        return ReplayGrant(game, live=False, seat=seat, staff=staff)
-    mode = game.table.replay_access
-    if mode == ReplayAccess.PUBLIC or (mode == ReplayAccess.LINK and key is not None):
-        return ReplayGrant(game, live=False, seat=seat, staff=staff)
-    raise _not_found()
+        else:
+            access_finished_game(game, user, key)
+    except ServiceError:
+        raise _not_found() from None
+    return ReplayGrant(game, live=game.status == GameStatus.RUNNING, seat=seat, staff=staff)
 
 
 def is_key_ref(ref: str) -> bool:

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_hardening_no_truncate'),
-        ('games', '0014_merge_0012_table_rated_chat_0013_seat_auto_answer'),
+        ("games", "0011_hardening_no_truncate"),
+        ("games", "0014_merge_0012_table_rated_chat_0013_seat_auto_answer"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('moderation', '0003_hardening_no_truncate'),
-        ('moderation', '0003_mute_chat'),
+        ("moderation", "0003_hardening_no_truncate"),
+        ("moderation", "0003_mute_chat"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from games.live.stack import Stack
 
-from replays.management.commands.bench_replay import long_game, store_game
 from tests.browser.test_game_page import sign_in, start_against_bots
+from tests.support.stack import Stack
+from tests.support.stored_games import long_game, store_game
 
 pytestmark = [pytest.mark.browser]
 REDIS_DB = 15

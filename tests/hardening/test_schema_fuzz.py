@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import redis
 from django.db import connection
-from games.live.stack import database_url, live_stack
 
 from tests.redis_server import redis_url
+from tests.support.stack import database_url, live_stack
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Game, GameStatus
 from games.services.tables import TableSettings, table_create, table_join, table_start
+from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db
 
@@ -79,10 +79,11 @@ def test_players_only_replay(two: list[Any], make_user: Callable[..., Any]) -> N
         assert client.get(f"/api/replays/{game.replay_key}/").status_code == 404
         assert client.get(f"/api/replays/{game.pk}/export/").status_code == 404
     assert _as(two[1]).get(f"/api/replays/{game.pk}/frames/?perspective=seat:0").status_code == 200
-    staff = make_user("mod")
+    staff = make_user("staff")
     staff.is_staff = True
     staff.save()
-    assert _as(staff).get(f"/api/replays/{game.pk}/").status_code == 200
+    assert _as(staff).get(f"/api/replays/{game.pk}/").status_code == 404  # staff is not enough
+    assert _as(make_moderator(make_user, "mod")).get(f"/api/replays/{game.pk}/").status_code == 200
     assert not _listed(game)
 
 
@@ -96,9 +97,7 @@ def test_hidden_replay_is_404_but_to_players_and_moderators(
     assert Client().get(f"/replays/{game.pk}/").status_code == 404
     assert not _listed(game)
     assert _as(two[0]).get(f"/api/replays/{game.pk}/").status_code == 200
-    moderator = make_user("mod")
-    moderator.user_permissions.add(Permission.objects.get(codename="view_hidden_replay"))
-    assert _as(moderator).get(f"/api/replays/{game.pk}/").status_code == 200
+    assert _as(make_moderator(make_user, "mod")).get(f"/api/replays/{game.pk}/").status_code == 200
 
 
 def test_a_running_game_is_only_watched_as_a_spectator(two: list[Any], make_user: Callable[..., Any]) -> None:

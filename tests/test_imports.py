@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _module_name(path: Path) -> str:
@@ -15,6 +15,9 @@ def _module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+PACKAGES = ("accounts", "bench", "chat", "games", "harehra_site", "moderation", "ratings", "replays")
 
 
 def _imports(path: Path, package: str) -> set[str]:
@@ -33,11 +36,11 @@ def _imports(path: Path, package: str) -> set[str]:
     return {m for m in out if m == package or m.startswith(package + ".")}
 
 
-def _graph(package: str) -> dict[str, set[str]]:
-    paths = [p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
+def _graph(*packages: str) -> dict[str, set[str]]:
+    paths = [p for pkg in packages for p in (ROOT / pkg).rglob("*.py") if "migrations" not in p.parts]
     modules = {_module_name(p): p for p in paths}
     return {
-        name: {m for m in _imports(path, package) if m in modules and m != name}
+        name: {m for pkg in packages for m in _imports(path, pkg) if m in modules and m != name}
         for name, path in modules.items()
     }
 
@@ -71,3 +74,22 @@ def test_the_circle_check_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycle_through(graph, "a") == ["a", "b", "c", "a"]
     assert _cycle_through(graph, "d") is None
+
+
+def test_no_module_of_the_project_imports_itself_back_through_others() -> None:
+    graph = _graph(*PACKAGES)
+    assert {"games.access", "replays.access", "games.sql", "moderation.selectors"} <= set(graph)
+    cycles = {tuple(c) for m in graph if (c := _cycle_through(graph, m))}
+    assert cycles == set()
+
+
+def test_the_app_packages_hold_no_benchmark_or_test_harness() -> None:
+    apps = [p for p in PACKAGES if p not in ("bench", "harehra_site")]
+    graph = _graph(*apps, "bench", "tests")
+    reaching = {
+        m: sorted(t for t in targets if t.startswith(("bench", "tests")))
+        for m, targets in graph.items()
+        if m.split(".")[0] in apps and ".management.commands." not in m
+    }
+    assert {m: t for m, t in reaching.items() if t} == {}
+    assert [p for app in apps for p in (ROOT / app).glob("benchmarks/*.py")] == []
