@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .engine.cards import PACKS
-from .models import ReplayAccess, Visibility
+from .models import BotLevel, ReplayAccess, Visibility
 from .services.tables import TableSettings
 
 PACK_LABELS = {"big-warren": _("Big Warren (more cards, up to 6 players)")}
@@ -50,6 +50,16 @@ class TableCreateForm(forms.Form):
         ],
         initial=Visibility.PUBLIC,
     )
+    away_bot_level = forms.ChoiceField(
+        label=_("Bot for players who are away or leave"),
+        choices=[
+            (BotLevel.EASY, _("Easy")),
+            (BotLevel.NORMAL, _("Normal")),
+            (BotLevel.HARD, _("Hard")),
+        ],
+        initial=BotLevel.NORMAL,
+        required=False,
+    )
     replay_access = forms.ChoiceField(
         label=_("Who can watch the replays"),
         choices=[
@@ -78,6 +88,7 @@ class TableCreateForm(forms.Form):
             discard_timer=d["discard_timer"],
             visibility=d["visibility"],
             replay_access=d["replay_access"],
+            away_bot_level=d.get("away_bot_level") or BotLevel.NORMAL,
         )
 
 
@@ -86,3 +97,4 @@ class SeatForm(forms.Form):
 
     seat = forms.IntegerField(required=False, min_value=0, max_value=5)
     invite_code = forms.CharField(required=False, max_length=64)
+    level = forms.ChoiceField(required=False, choices=BotLevel.choices)  # add-bot: the bot's level

@@ -16,7 +16,7 @@ from harehra_site.errors import ServiceError
 
 from .access import access_game_view, access_table_view
 from .forms import SeatForm, TableCreateForm
-from .models import Game, GameStatus, Table, TableStatus
+from .models import BotLevel, Game, GameStatus, Table, TableStatus
 from .selectors import LOBBY_LIMIT, lobby_rows, seat_labels, table_current_game
 from .services.tables import (
     table_add_bot,
@@ -157,7 +157,9 @@ def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             table_leave(table=table, user=user)
             return redirect("lobby")
         elif action == "add-bot":
-            table_add_bot(table=table, user=user, seat=seat)
+            table_add_bot(
+                table=table, user=user, seat=seat, level=form.cleaned_data["level"] or BotLevel.NORMAL
+            )
         elif action == "remove-bot":
             if seat is None:
                 raise ServiceError("bad_seat", _("Say which seat's bot to remove."))

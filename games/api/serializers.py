@@ -4,7 +4,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from ..models import Game, ReplayAccess, Seat, Table, Visibility
+from ..labels import bot_name
+from ..models import BotLevel, Game, ReplayAccess, Seat, Table, Visibility
 
 
 class TableCreateSerializer(serializers.Serializer):
@@ -16,11 +17,19 @@ class TableCreateSerializer(serializers.Serializer):
     discard_timer = serializers.IntegerField(default=10, min_value=3, max_value=600)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
     replay_access = serializers.ChoiceField(choices=ReplayAccess.choices, default=ReplayAccess.PUBLIC)
+    away_bot_level = serializers.ChoiceField(
+        choices=BotLevel.choices,
+        default=BotLevel.NORMAL,
+        help_text="the level of the bot that plays a seat whose person is away or has left",
+    )
 
 
 class SeatChoiceSerializer(serializers.Serializer):
     seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=5)
     invite_code = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    level = serializers.ChoiceField(
+        choices=BotLevel.choices, default=BotLevel.NORMAL, help_text="add-bot: the bot's level"
+    )
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -28,11 +37,11 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["number", "name", "is_bot"]
+        fields = ["number", "name", "is_bot", "bot_level"]
 
     def get_name(self, seat: Seat) -> str | None:
         if seat.is_bot:
-            return f"Bot {seat.number + 1}"
+            return bot_name(seat.number, seat.bot_level)
         return seat.user.get_username() if seat.user else None
 
 
@@ -55,6 +64,7 @@ class TableSerializer(serializers.ModelSerializer):
             "discard_timer",
             "visibility",
             "replay_access",
+            "away_bot_level",
             "status",
             "next_shuffler",
             "seat_list",

@@ -90,7 +90,7 @@ class TableActionView(APIView):
         elif self.action == "leave":
             table_leave(table=table, user=user)
         elif self.action == "add-bot":
-            table_add_bot(table=table, user=user, seat=seat)
+            table_add_bot(table=table, user=user, seat=seat, level=data["level"])
         elif self.action == "remove-bot":
             if seat is None:
                 raise ServiceError("bad_seat", "say which seat's bot to remove")

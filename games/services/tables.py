@@ -10,7 +10,7 @@ from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..engine import EngineError, make_ruleset, replay, start_game
-from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
+from ..models import BotLevel, Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
 from ..publish import publish_next_game, publish_table_changed
 from .append import game_append
 from .seats import seat_hand_to_bot
@@ -30,6 +30,7 @@ class TableSettings:
     discard_timer: int = 10
     visibility: str = Visibility.PUBLIC
     replay_access: str = ReplayAccess.PUBLIC
+    away_bot_level: str = BotLevel.NORMAL  # plays the seats of people away or gone
 
 
 def _check_settings(s: TableSettings) -> None:
@@ -51,6 +52,8 @@ def _check_settings(s: TableSettings) -> None:
         raise ServiceError("bad_settings", "visibility is public or private")
     if s.replay_access not in ReplayAccess.values:
         raise ServiceError("bad_settings", "replay_access is public, link or players")
+    if s.away_bot_level not in BotLevel.values:
+        raise ServiceError("bad_settings", "away_bot_level is easy, normal or hard")
 
 
 def _changed(table: Table) -> None:
@@ -75,6 +78,7 @@ def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
             discard_timer=settings.discard_timer,
             visibility=settings.visibility,
             replay_access=settings.replay_access,
+            away_bot_level=settings.away_bot_level,
         )
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=host if n == 0 else None) for n in range(settings.seats)]
@@ -142,14 +146,20 @@ def table_leave(*, table: Table, user: AnyUser) -> None:
         _changed(table)
 
 
-def table_add_bot(*, table: Table, user: AnyUser, seat: int | None = None) -> Seat:
+def table_add_bot(
+    *, table: Table, user: AnyUser, seat: int | None = None, level: str = BotLevel.NORMAL
+) -> Seat:
+    """The host seats a bot of `level` (easy, normal or hard) in `seat` or the first open one."""
+    if level not in BotLevel.values:
+        raise ServiceError("bad_level", "a bot's level is easy, normal or hard")
     with transaction.atomic():
         table = _locked(table)
         access_table_host(table, user)
         _not_playing(table)
         chair = _open_seat(table, seat)
         chair.is_bot = True
-        chair.save(update_fields=["is_bot"])
+        chair.bot_level = level
+        chair.save(update_fields=["is_bot", "bot_level"])
         _changed(table)
     return chair
 
@@ -203,7 +213,15 @@ def _game_create(table: Table) -> Game:
     )
     GameSeat.objects.bulk_create(
         [
-            GameSeat(game=game, seat=c.number, user_id=c.user_id, is_bot=c.is_bot, bot_playing=c.is_bot)
+            GameSeat(
+                game=game,
+                seat=c.number,
+                user_id=c.user_id,
+                is_bot=c.is_bot,
+                bot_playing=c.is_bot,
+                # A person's seat names the level of the bot that takes it if they go away or leave.
+                bot_level=c.bot_level if c.is_bot else table.away_bot_level,
+            )
             for c in seats
         ]
     )
