@@ -37,9 +37,9 @@ from ..engine.events import direction_value
 from .base import seeded_rng
 from .heuristic import heuristic_move
 
-PLAYOUTS = 64  # per decision, shared among the candidate moves
-MIN_PER_MOVE = 8
-HORIZON = 30  # decisions a playout looks ahead before the position is scored
+PLAYOUTS = 192  # per decision, shared among the candidate moves
+MIN_PER_MOVE = 16
+HORIZON = 40  # decisions a playout looks ahead before the position is scored
 SEARCHED = ("turn", "volley")  # skips and discards are answered as the normal bot does
 
 

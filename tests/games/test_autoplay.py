@@ -260,6 +260,7 @@ def test_a_countdown_that_finds_its_deadline_passed_applies_the_default(game):
     assert Game.objects.get(pk=g.pk).last_seq > g.last_seq
 
 
+@pytest.mark.django_db(transaction=True)  # no test-wide transaction: what is open is the code's
 def test_a_hard_bot_thinks_outside_any_transaction(game, monkeypatch):
     """The seat's level picks the bot; the search runs with no transaction (and no lock) open."""
     from django.db import connection

@@ -166,11 +166,16 @@ def test_bot_levels_per_seat_and_for_players_who_leave(host, guest):
     assert r.status_code == 400 and r.json()["code"] == "invalid"
 
 
-def test_the_table_page_offers_a_level_with_each_bot(host):
-    table = create_table(host, seats=2)
-    page = host.get(f"/tables/{table['id']}/").content.decode()
+def test_the_table_page_offers_a_level_with_each_bot(make_user, client_for):
+    from django.test import Client
+
+    user = make_user()
+    table = create_table(client_for(user), seats=2)
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get(f"/tables/{table['id']}/").content.decode()
     assert '<select name="level">' in page and 'value="hard"' in page
-    r = host.post(f"/tables/{table['id']}/add-bot/", {"seat": 1, "level": "hard"})
+    r = browser.post(f"/tables/{table['id']}/add-bot/", {"seat": 1, "level": "hard"})
     assert r.status_code == 302
-    page = host.get(f"/tables/{table['id']}/").content.decode()
+    page = browser.get(f"/tables/{table['id']}/").content.decode()
     assert "Bot 2 · hard" in page
