@@ -2,8 +2,9 @@
 
 This machine's speed drifts from minute to minute, so figures of two runs cannot be compared.
 Here the engine and simulator of a git revision (REF) are unpacked beside the working copy and
-both play the same seeded games in alternating rounds, each round in a fresh process, with the
-reference loop (games.benchmarks.service.reference_loop_ms) timed before each round.
+both play the same seeded games in alternating rounds, each round in a fresh process timed in
+its own CPU seconds, with the reference loop (games.benchmarks.service.reference_loop_ms) timed
+before each round. The figure is the median round.
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ from .service import reference_loop_ms
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Timed in CPU seconds of the process (time.process_time): the machine is shared, and wall time
+# counts whatever else ran meanwhile.
 _ROUND = """
-import json, sys
+import json, sys, time
 from games.simulation import simulate
 games, players, seed, record = json.loads(sys.argv[1])
 kwargs = {} if record is None else {"record": record}
+t0 = time.process_time()
 report = simulate(games, players, seed=seed, **kwargs)
-print(json.dumps([report.games_per_second, report.wins]))
+print(json.dumps([games / (time.process_time() - t0), report.wins]))
 """
 
 
@@ -85,7 +89,7 @@ def compare(ref: str, games: int, players: int, seed: int, rounds: int) -> list[
     lines = [
         f"{games} games × {rounds} rounds, {players} players, seed {seed}; reference loop "
         f"{min(refs):.1f}–{max(refs):.1f} ms (median {statistics.median(refs):.1f})",
-        f"{'code':<32} {'median games/s':>15} {'range':>15} {'× old':>6}  wins by seat",
+        f"{'code':<32} {'games/CPU s':>15} {'range':>15} {'× old':>6}  wins by seat (same games)",
     ]
     for variant, _, _ in variants:
         median = statistics.median(variant.rates)
