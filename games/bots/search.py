@@ -37,10 +37,10 @@ from ..engine.events import direction_value
 from .base import seeded_rng
 from .heuristic import heuristic_move
 
-PLAYOUTS = 192  # per decision, shared among the candidate moves
+PLAYOUTS = 224  # per decision, shared among the candidate moves
 MIN_PER_MOVE = 16
 HORIZON = 40  # decisions a playout looks ahead before the position is scored
-SEARCHED = ("turn", "volley")  # skips and discards are answered as the normal bot does
+SEARCHED = ("turn", "volley", "skip", "discard")
 
 
 def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
