@@ -1,39 +1,36 @@
 """Old against new rules engine in one run (`manage.py simulate --compare REF`).
 
-This machine's speed drifts from minute to minute, so figures of two runs cannot be compared.
-Here the engine and simulator of a git revision (REF) are unpacked beside the working copy and
-both play the same seeded games in alternating rounds, each round in a fresh process, with the
-reference loop (bench.service.reference_loop_ms) timed before each round.
+This machine's speed drifts from minute to minute (and with what the other cores run), so
+figures of two runs cannot be compared. Here the engine and simulator of a git revision (REF) are
+unpacked beside the working copy as a package of their own (`games_ref`), imported into this
+same process, and old and new play the same seeded games interleaved in small batches, each
+batch timed in this thread's CPU seconds; the reference loop
+(bench.service.reference_loop_ms) is timed between batches.
 """
 
 from __future__ import annotations
 
-import json
+import importlib
 import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from bench.service import reference_loop_ms
 
 ROOT = Path(__file__).resolve().parents[1]
-
-_ROUND = """
-import json, sys
-from games.simulation import simulate
-games, players, seed, record = json.loads(sys.argv[1])
-kwargs = {} if record is None else {"record": record}
-report = simulate(games, players, seed=seed, **kwargs)
-print(json.dumps([report.games_per_second, report.wins]))
-"""
+REF_PACKAGE = "games_ref"
 
 
 def unpack(ref: str, into: Path) -> Path:
-    """games/engine and games/simulation.py as they are at `ref`, as a package of their own."""
+    """games/engine and games/simulation.py as they are at `ref`, as the package `games_ref`."""
     data = subprocess.run(
         ["git", "archive", ref, "games/engine", "games/simulation.py"],
         cwd=ROOT,
@@ -42,53 +39,57 @@ def unpack(ref: str, into: Path) -> Path:
     ).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
-    (into / "games" / "__init__.py").write_text("")
+    (into / "games").rename(into / REF_PACKAGE)
+    (into / REF_PACKAGE / "__init__.py").write_text("")
     return into
-
-
-def _round(path: Path, games: int, players: int, seed: int, record: bool | None) -> tuple[float, list[int]]:
-    out = subprocess.run(
-        [sys.executable, "-c", _ROUND, json.dumps([games, players, seed, record])],
-        cwd=path,
-        env={"PYTHONPATH": str(path), "PATH": "/usr/bin:/bin"},
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    rate, wins = json.loads(out)
-    return float(rate), list(wins)
 
 
 @dataclass
 class Variant:
     label: str
-    rates: list[float] = field(default_factory=list)
+    run: Callable[[int, int, int], Any]  # (games, players, seed) -> Report
+    seconds: float = 0.0
+    games: int = 0
     wins: list[int] = field(default_factory=list)
 
+    @property
+    def rate(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
 
-def compare(ref: str, games: int, players: int, seed: int, rounds: int) -> list[str]:
+
+def compare(ref: str, games: int, players: int, seed: int, rounds: int, batch: int = 25) -> list[str]:
+    from games import simulation
+
     with tempfile.TemporaryDirectory() as tmp:
-        old_path = unpack(ref, Path(tmp))
-        variants = [
-            (Variant(f"{ref}, recording events"), old_path, None),
-            (Variant("new, recording events"), ROOT, True),
-            (Variant("new, playouts (no events)"), ROOT, False),
-        ]
-        refs: list[float] = []
-        for _ in range(rounds):
-            refs.append(reference_loop_ms())
-            for variant, path, record in variants:
-                rate, wins = _round(path, games, players, seed, record)
-                variant.rates.append(rate)
-                variant.wins = wins
-    base = statistics.median(variants[0][0].rates)
-    lines = [
-        f"{games} games × {rounds} rounds, {players} players, seed {seed}; reference loop "
-        f"{min(refs):.1f}–{max(refs):.1f} ms (median {statistics.median(refs):.1f})",
-        f"{'code':<32} {'median games/s':>15} {'range':>15} {'× old':>6}  wins by seat",
+        sys.path.insert(0, str(unpack(ref, Path(tmp))))
+        try:
+            old = importlib.import_module(f"{REF_PACKAGE}.simulation")
+        finally:
+            sys.path.pop(0)
+    variants = [
+        Variant(f"{ref}, recording events", lambda g, p, s: old.simulate(g, p, seed=s)),
+        Variant("new, recording events", lambda g, p, s: simulation.simulate(g, p, seed=s)),
+        Variant("new, playouts (no events)", lambda g, p, s: simulation.simulate(g, p, seed=s, record=False)),
     ]
-    for variant, _, _ in variants:
-        median = statistics.median(variant.rates)
-        span = f"{min(variant.rates):,.0f}–{max(variant.rates):,.0f}"
-        lines.append(f"{variant.label:<32} {median:>15,.0f} {span:>15} {median / base:>6.2f}  {variant.wins}")
+    refs: list[float] = []
+    clock = time.thread_time
+    for r in range(rounds):
+        refs.append(reference_loop_ms())
+        for start in range(0, games, batch):
+            n = min(batch, games - start)
+            batch_seed = seed * 1_000_003 + r * 10_007 + start  # the same games for every variant
+            for v in variants:
+                t0 = clock()
+                report = v.run(n, players, batch_seed)
+                v.seconds += clock() - t0
+                v.games += n
+                v.wins = [a + b for a, b in zip(v.wins or [0] * players, report.wins, strict=True)]
+    base = variants[0].rate
+    lines = [
+        f"{games} games × {rounds} rounds, {players} players, seed {seed}, interleaved in batches of "
+        f"{batch}; reference loop {min(refs):.1f}–{max(refs):.1f} ms (median {statistics.median(refs):.1f})",
+        f"{'code':<32} {'games/CPU s':>12} {'× old':>6}  wins by seat (the same games)",
+    ]
+    for v in variants:
+        lines.append(f"{v.label:<32} {v.rate:>12,.0f} {v.rate / base:>6.2f}  {v.wins}")
     return lines

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .engine.cards import PACKS
-from .models import ReplayAccess, Visibility
+from .models import BotLevel, ReplayAccess, Visibility
 from .services.tables import TABLE_LIMITS, TableSettings
 
 PACK_LABELS = {"big-warren": _("Big Warren (more cards, up to 6 players)")}
@@ -52,6 +52,16 @@ class TableCreateForm(forms.Form):
         ],
         initial=Visibility.PUBLIC,
     )
+    away_bot_level = forms.ChoiceField(
+        label=_("Bot for players who are away or leave"),
+        choices=[
+            (BotLevel.EASY, _("Easy")),
+            (BotLevel.NORMAL, _("Normal")),
+            (BotLevel.HARD, _("Hard")),
+        ],
+        initial=BotLevel.NORMAL,
+        required=False,
+    )
     replay_access = forms.ChoiceField(
         label=_("Who can watch the replays"),
         choices=[
@@ -91,6 +101,7 @@ class TableCreateForm(forms.Form):
             replay_access=d["replay_access"],
             rated=d["rated"],
             chat_enabled=d["chat_enabled"],
+            away_bot_level=d.get("away_bot_level") or BotLevel.NORMAL,
         )
 
 
@@ -99,3 +110,4 @@ class SeatForm(forms.Form):
 
     seat = forms.IntegerField(required=False, min_value=0, max_value=TABLE_LIMITS["seats"].high - 1)
     invite_code = forms.CharField(required=False, max_length=64)
+    level = forms.ChoiceField(required=False, choices=BotLevel.choices)  # add-bot: the bot's level

@@ -31,6 +31,12 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+class BotLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    NORMAL = "normal", "Normal"
+    HARD = "hard", "Hard"
+
+
 class Table(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables")
     seats = models.PositiveSmallIntegerField()
@@ -48,11 +54,16 @@ class Table(models.Model):
     rated = models.BooleanField(default=False)
     # The table's chat (chat/): the host may turn it off.
     chat_enabled = models.BooleanField(default=True)
+    # The level of the bot that plays a seat whose person is away or has left.
+    away_bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(seats__gte=2, seats__lte=6), name="table_seats_2_to_6"),
+            models.CheckConstraint(
+                condition=Q(away_bot_level__in=BotLevel.values), name="table_away_bot_level"
+            ),
             models.CheckConstraint(condition=Q(turn_timer__gte=5), name="table_turn_timer_min"),
             models.CheckConstraint(condition=Q(reaction_timer__gte=3), name="table_reaction_timer_min"),
         ]
@@ -70,6 +81,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
 
     class Meta:
         ordering = ["number"]
@@ -79,6 +91,7 @@ class Seat(models.Model):
                 fields=["table", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
             ),
             models.CheckConstraint(condition=~Q(is_bot=True, user__isnull=False), name="seat_bot_or_user"),
+            models.CheckConstraint(condition=Q(bot_level__in=BotLevel.values), name="seat_bot_level"),
         ]
 
     @property
@@ -143,6 +156,8 @@ class GameSeat(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     bot_playing = models.BooleanField(default=False)
+    # The level of the bot that plays the seat (a bot's own seat, or one handed to a bot).
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
     missed_deadlines = models.PositiveSmallIntegerField(default=0)  # in a row; two make a seat away
     # "Answer for me when I can't": the seat's reaction windows last AUTO_ANSWER_SECONDS, whatever
     # its hand, and one not answered by then is declined (docs/RULES.md, "Answer for me").

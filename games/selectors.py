@@ -14,6 +14,7 @@ from ratings.selectors import display_ratings
 from .access import AnyUser, access_game_view, games_viewable
 from .engine import event_for, legal_commands, view_for
 from .eventlog import events_with_seq, load_state
+from .labels import bot_name
 from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
 
 
@@ -81,9 +82,10 @@ def seat_labels(game: Game | int) -> list[dict[str, Any]]:
     return [
         {
             "seat": r.seat,
-            "name": r.user.get_username() if r.user else f"Bot {r.seat + 1}",
+            "name": r.user.get_username() if r.user else bot_name(r.seat, r.bot_level),
             "is_bot": r.is_bot,
             "bot_playing": r.bot_playing,
+            "bot_level": r.bot_level,
         }
         for r in rows
     ]

@@ -95,23 +95,26 @@ def _shown_cards(data: Mapping[str, Any], allowed: Sequence[str]) -> list[str]:
 
 
 def view_violations(state: GameState, seat: int | None) -> list[str]:
-    """`view_for(state, seat)` shows that seat's own hand and the discard top, no other card.
+    """`view_for(state, seat)` shows that seat's own hand and the discard pile, no other card.
 
     The view is serialised to JSON, so what is checked is what would be sent: no card id may
-    appear in it outside `hand` (which must be the seat's own) and `discard_top`. This also
-    rules out another hand and the draw pile's order.
+    appear in it outside `hand` (which must be the seat's own), `discard_top` and `discard_pile`
+    (which must be the face-up pile itself). This also rules out another hand and the draw
+    pile's order.
     """
     view = view_for(state, seat)
     out: list[str] = []
     own = list(state.hands[seat]) if seat is not None else None
     if json.loads(json.dumps(view.get("hand"))) != own:
         out.append(f"view for {seat}: hand {view.get('hand')} is not the seat's own {own}")
-    cards = _shown_cards(view, ("hand", "discard_top"))
+    cards = _shown_cards(view, ("hand", "discard_top", "discard_pile"))
     if cards:
         out.append(f"view for {seat} shows cards outside its hand: {cards}")
     top = view.get("discard_top")
     if top != (state.discard_pile[-1] if state.discard_pile else None):
         out.append(f"view for {seat}: discard_top {top!r} is not the top card")
+    if view.get("discard_pile") != list(state.discard_pile):
+        out.append(f"view for {seat}: discard_pile is not the face-up pile")
     return out
 
 

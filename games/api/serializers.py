@@ -4,7 +4,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from ..models import Game, ReplayAccess, Seat, Table, Visibility
+from ..labels import bot_name
+from ..models import BotLevel, Game, ReplayAccess, Seat, Table, Visibility
 from ..services.tables import TABLE_LIMITS, TableSettings
 
 
@@ -27,6 +28,11 @@ class TableCreateSerializer(serializers.Serializer):
     chat_enabled = serializers.BooleanField(
         default=True, help_text="the table's chat (the host may turn it off)"
     )
+    away_bot_level = serializers.ChoiceField(
+        choices=BotLevel.choices,
+        default=BotLevel.NORMAL,
+        help_text="the level of the bot that plays a seat whose person is away or has left",
+    )
 
 
 class SeatChoiceSerializer(serializers.Serializer):
@@ -34,6 +40,9 @@ class SeatChoiceSerializer(serializers.Serializer):
         required=False, allow_null=True, min_value=0, max_value=TABLE_LIMITS["seats"].high - 1
     )
     invite_code = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    level = serializers.ChoiceField(
+        choices=BotLevel.choices, default=BotLevel.NORMAL, help_text="add-bot: the bot's level"
+    )
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -41,11 +50,11 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["number", "name", "is_bot"]
+        fields = ["number", "name", "is_bot", "bot_level"]
 
     def get_name(self, seat: Seat) -> str | None:
         if seat.is_bot:
-            return f"Bot {seat.number + 1}"
+            return bot_name(seat.number, seat.bot_level)
         return seat.user.get_username() if seat.user else None
 
 
@@ -70,6 +79,7 @@ class TableSerializer(serializers.ModelSerializer):
             "replay_access",
             "rated",
             "chat_enabled",
+            "away_bot_level",
             "status",
             "next_shuffler",
             "seat_list",

@@ -83,6 +83,7 @@ class TableActionView(APIView):
             action=self.action,
             seat=data.get("seat"),
             invite_code=data.get("invite_code"),
+            level=data["level"],
         )
         return _render_table(request, table)
 

@@ -1,6 +1,20 @@
+"""The bot levels and what they share: `get_bot(level).choose(view, legal)`.
+
+A bot sees what its seat may see (`view_for(state, seat)`) and what it may do
+(`legal_commands(state, seat)`), nothing else. Its randomness is seeded from the view, so the
+same view gives the same choice whatever the hidden cards are.
+"""
+
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from typing import Any, Protocol
+
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+LEVEL_NAMES = {"easy": "easy", "normal": "normal", "hard": "hard"}
 
 
 class Bot(Protocol):
@@ -9,8 +23,25 @@ class Bot(Protocol):
         ...
 
 
-def get_bot(name: str = "heuristic") -> Bot:
+def get_bot(level: str = DEFAULT_LEVEL) -> Bot:
+    """The bot of `level` (easy, normal, hard; "heuristic" is normal's old name)."""
+    from .easy import EasyBot
     from .heuristic import HeuristicBot
+    from .search import SearchBot
 
-    bots: dict[str, type[Bot]] = {"heuristic": HeuristicBot}
-    return bots[name]()
+    bots: dict[str, type[Bot]] = {
+        "easy": EasyBot,
+        "normal": HeuristicBot,
+        "heuristic": HeuristicBot,
+        "hard": SearchBot,
+    }
+    try:
+        return bots[level]()
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}") from None
+
+
+def seeded_rng(view: dict[str, Any], salt: str = "") -> random.Random:
+    """An RNG seeded from the view alone (what the seat can see), so choices are reproducible."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":")) + salt
+    return random.Random(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big"))

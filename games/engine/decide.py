@@ -14,13 +14,49 @@ from typing import Any
 from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, parse_command
 from .errors import ErrorCode, IllegalCommand, InvalidRuleset
-from .events import FOLD, Event, EventType, apply, direction_name, event
+from .events import EVENT_VERSION, FOLD, Event, EventType, apply, direction_name, event
 from .ruleset import Ruleset
 from .state import CCW, CW, AnyState, Decision, Draft, GameState, Result, freeze, thaw
 
+_D_DISCARD = Decision.DISCARD  # a module global: an enum member is slow to reach
+_D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
+_D_TURN = Decision.TURN  # a module global: an enum member is slow to reach
+_D_VOLLEY = Decision.VOLLEY  # a module global: an enum member is slow to reach
+
+
 Shuffle = Callable[[Sequence[str]], list[str]]
 
+# Plain strings, not enum members: the rules compare cards and name events on every step, and
+# an enum member is far slower to reach and compare.
+_CUMI = Card.CUMI.value
+_HOUSE = Card.HOUSE.value
+_LEFT = Card.LEFT.value
+_RIGHT = Card.RIGHT.value
+_STROM = Card.STROM.value
+_TAPTAP = Card.TAPTAP.value
+_ZADA = Card.ZADA.value
+_E_CARDS_DISCARDED = EventType.CARDS_DISCARDED.value
+_E_CARDS_DRAWN = EventType.CARDS_DRAWN.value
+_E_CARDS_PLAYED = EventType.CARDS_PLAYED.value
+_E_CARD_BURNED = EventType.CARD_BURNED.value
+_E_DAMAGE_HEALED = EventType.DAMAGE_HEALED.value
+_E_DAMAGE_TAKEN = EventType.DAMAGE_TAKEN.value
+_E_DIRECTION_CHANGED = EventType.DIRECTION_CHANGED.value
+_E_DISCARD_REQUIRED = EventType.DISCARD_REQUIRED.value
+_E_DRAW_PILE_RESHUFFLED = EventType.DRAW_PILE_RESHUFFLED.value
+_E_GAME_ABORTED = EventType.GAME_ABORTED.value
+_E_GAME_ENDED = EventType.GAME_ENDED.value
+_E_GAME_STARTED = EventType.GAME_STARTED.value
+_E_PLAYER_ELIMINATED = EventType.PLAYER_ELIMINATED.value
+_E_PLAYER_SKIPPED = EventType.PLAYER_SKIPPED.value
+_E_PROTECTION_GAINED = EventType.PROTECTION_GAINED.value
+_E_REACTION_DECLINED = EventType.REACTION_DECLINED.value
+_E_REACTION_PLAYED = EventType.REACTION_PLAYED.value
+_E_SKIP_PENDING = EventType.SKIP_PENDING.value
+_E_TURN_STARTED = EventType.TURN_STARTED.value
+_E_VOLLEY_PENDING = EventType.VOLLEY_PENDING.value
 _COMMAND_TYPES = (Play, React, Discard, Burn)  # a tuple: isinstance is faster with it than with a union
+_TURN_COMMANDS = (Play, Burn)
 
 
 def keep_order(cards: Sequence[str]) -> list[str]:
@@ -43,12 +79,12 @@ class _Log:
         self.events = events
         self.shuffle = shuffle
 
-    def emit(self, etype: EventType, /, **fields: Any) -> None:
+    def emit(self, etype: str, /, **fields: Any) -> None:
         events = self.events
         if events is None:  # nothing reads the event: fold its fields as they are
             FOLD[etype](self.state, fields)
             return
-        e = event(etype, **fields)
+        e = {"type": etype, "version": EVENT_VERSION, **fields}  # what events.event() makes
         events.append(e)
         FOLD[etype](self.state, e)
 
@@ -62,19 +98,16 @@ def _illegal(code: ErrorCode, detail: str) -> IllegalCommand:
 
 def valid_targets(state: AnyState, seat: int) -> list[int]:
     """Seats a Hare Cumi volley from `seat` may aim at (R5b, R11)."""
-    return [
-        t
-        for t in range(state.players)
-        if t != seat and not state.is_eliminated(t) and t not in state.protected
-    ]
+    limit, damage, protected = state.ruleset.max_damage, state.damage, state.protected
+    return [t for t in range(state.players) if t != seat and damage[t] < limit and t not in protected]
 
 
 def has_turn_play(state: AnyState, seat: int) -> bool:
     """Whether R5a or R5b is open to `seat`; burning is allowed only when neither is (R5c)."""
     hand = state.hands[seat]
-    if any(card in SINGLE_PLAYS for card in hand):
+    if not SINGLE_PLAYS.isdisjoint(hand):
         return True
-    return Card.CUMI in hand and bool(valid_targets(state, seat))
+    return _CUMI in hand and bool(valid_targets(state, seat))
 
 
 # --- starting a game -----------------------------------------------------------------------
@@ -101,7 +134,7 @@ def setup_event(
     if not 0 <= shuffler < players:
         raise InvalidRuleset(ErrorCode.BAD_RULESET, "the shuffler must be one of the seats")
     return event(
-        EventType.GAME_STARTED,
+        _E_GAME_STARTED,
         ruleset=ruleset.to_dict(),
         players=players,
         shuffler=shuffler,
@@ -137,7 +170,7 @@ def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> 
 def start_events(first: Event) -> list[Event]:
     """The opening events: the setup and the first turn."""
     state = apply(None, first)
-    return [first, event(EventType.TURN_STARTED, seat=state.turn_seat, turn=1)]
+    return [first, event(_E_TURN_STARTED, seat=state.turn_seat, turn=1)]
 
 
 def start_game(ruleset: Ruleset, players: int, shuffler: int, shuffle: Shuffle) -> list[Event]:
@@ -162,7 +195,7 @@ def abort(state: GameState) -> tuple[list[Event], GameState]:
     """The game called off from outside the rules (by a moderator): it ends with no winner."""
     if state.over:
         raise _illegal(ErrorCode.GAME_OVER, "the game is over")
-    events = [event(EventType.GAME_ABORTED)]
+    events = [event(_E_GAME_ABORTED)]
     return events, apply(state, events[0])
 
 
@@ -206,22 +239,22 @@ def _decide(log: _Log, cmd: Command) -> None:
     awaiting = log.state.awaiting
     assert awaiting is not None
     kind = awaiting.kind
-    if isinstance(cmd, Play | Burn):
-        if kind is not Decision.TURN:
+    if isinstance(cmd, _TURN_COMMANDS):
+        if kind is not _D_TURN:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
         if isinstance(cmd, Play):
             _play(log, cmd)
         else:
             _burn(log, cmd)
     elif isinstance(cmd, React):
-        if kind is Decision.VOLLEY:
+        if kind is _D_VOLLEY:
             _answer_volley(log, cmd)
-        elif kind is Decision.SKIP:
+        elif kind is _D_SKIP:
             _answer_skip(log, cmd)
         else:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
     else:
-        if kind is not Decision.DISCARD:
+        if kind is not _D_DISCARD:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
         _discard(log, cmd)
 
@@ -235,12 +268,12 @@ def _play(log: _Log, cmd: Play) -> None:
         raise _illegal(ErrorCode.MIXED_CARDS, "different cards are never played in one turn")
     if card in NEVER_PLAYED:
         raise _illegal(ErrorCode.NOT_PLAYABLE, f"{card} is never played on a turn")
-    if card != Card.CUMI and len(cards) > 1:
+    if card != _CUMI and len(cards) > 1:
         raise _illegal(ErrorCode.MIXED_CARDS, "only Hare Cumi may be played several at once")
     if state.hands[seat].count(card) < len(cards):
         raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {len(cards)} × {card}")
     target = cmd.target
-    if card == Card.CUMI:
+    if card == _CUMI:
         if target is None or target == seat or not 0 <= target < state.players or state.is_eliminated(target):
             raise _illegal(ErrorCode.BAD_TARGET, "Hare Cumi needs another player still in the game")
         if target in state.protected:
@@ -248,23 +281,23 @@ def _play(log: _Log, cmd: Play) -> None:
     elif target is not None:
         raise _illegal(ErrorCode.BAD_TARGET, f"{card} takes no target")
 
-    log.emit(EventType.CARDS_PLAYED, seat=seat, cards=list(cards), target=target)
-    if card == Card.CUMI:
+    log.emit(_E_CARDS_PLAYED, seat=seat, cards=list(cards), target=target)
+    if card == _CUMI:
         assert target is not None
-        log.emit(EventType.VOLLEY_PENDING, attacker=seat, target=target, count=len(cards))
+        log.emit(_E_VOLLEY_PENDING, attacker=seat, target=target, count=len(cards))
         return
-    if card == Card.STROM:
-        log.emit(EventType.SKIP_PENDING, seat=state.next_seat(seat), by=seat)
+    if card == _STROM:
+        log.emit(_E_SKIP_PENDING, seat=state.next_seat(seat), by=seat)
         return
-    if card in (Card.RIGHT, Card.LEFT):
-        log.emit(EventType.DIRECTION_CHANGED, direction=direction_name(CW if card == Card.RIGHT else CCW))
-        log.emit(EventType.PROTECTION_GAINED, seat=seat)
-    elif card == Card.ZADA:
-        log.emit(EventType.DAMAGE_HEALED, seat=seat, damage=max(0, state.damage[seat] - 1))
-    elif card == Card.HOUSE:
+    if card in (_RIGHT, _LEFT):
+        log.emit(_E_DIRECTION_CHANGED, direction=direction_name(CW if card == _RIGHT else CCW))
+        log.emit(_E_PROTECTION_GAINED, seat=seat)
+    elif card == _ZADA:
+        log.emit(_E_DAMAGE_HEALED, seat=seat, damage=max(0, state.damage[seat] - 1))
+    elif card == _HOUSE:
         skipped = state.next_seat(seat)
-        log.emit(EventType.PLAYER_SKIPPED, seat=skipped)
-        log.emit(EventType.PROTECTION_GAINED, seat=skipped)
+        log.emit(_E_PLAYER_SKIPPED, seat=skipped)
+        log.emit(_E_PROTECTION_GAINED, seat=skipped)
     _end_turn(log)
 
 
@@ -277,7 +310,7 @@ def _burn(log: _Log, cmd: Burn) -> None:
         raise _illegal(ErrorCode.BAD_COMMAND, "name the card to burn")
     if cmd.card is not None and cmd.card not in hand:
         raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {cmd.card}")
-    log.emit(EventType.CARD_BURNED, seat=seat, card=cmd.card)
+    log.emit(_E_CARD_BURNED, seat=seat, card=cmd.card)
     _end_turn(log)
 
 
@@ -285,39 +318,39 @@ def _answer_volley(log: _Log, cmd: React) -> None:
     state, seat = log.state, cmd.seat
     volley = state.volley
     assert volley is not None
-    if cmd.card not in (None, Card.TAPTAP):
+    if cmd.card not in (None, _TAPTAP):
         raise _illegal(ErrorCode.BAD_REACTION, "a volley is answered with Hare Taptap or not at all")
-    if cmd.card == Card.TAPTAP:
-        if Card.TAPTAP not in state.hands[seat]:
+    if cmd.card == _TAPTAP:
+        if _TAPTAP not in state.hands[seat]:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Hare Taptap")
-        log.emit(EventType.REACTION_PLAYED, seat=seat, card=Card.TAPTAP.value, kind="volley")
+        log.emit(_E_REACTION_PLAYED, seat=seat, card=_TAPTAP, kind="volley")
         _end_turn(log)
         return
-    log.emit(EventType.REACTION_DECLINED, seat=seat, kind="volley")
+    log.emit(_E_REACTION_DECLINED, seat=seat, kind="volley")
     before = state.damage[seat]
     after = min(state.ruleset.max_damage, before + volley.count)
-    log.emit(EventType.DAMAGE_TAKEN, seat=seat, amount=after - before, damage=after)
+    log.emit(_E_DAMAGE_TAKEN, seat=seat, amount=after - before, damage=after)
     if after >= state.ruleset.max_damage:
-        log.emit(EventType.PLAYER_ELIMINATED, seat=seat, cards=list(state.hands[seat]))
+        log.emit(_E_PLAYER_ELIMINATED, seat=seat, cards=list(state.hands[seat]))
         alive = log.state.alive()
         if len(alive) == 1:
-            log.emit(EventType.GAME_ENDED, result=Result.WIN.value, winner=alive[0], survivors=alive)
+            log.emit(_E_GAME_ENDED, result=Result.WIN.value, winner=alive[0], survivors=alive)
             return
     _end_turn(log)
 
 
 def _answer_skip(log: _Log, cmd: React) -> None:
     state, seat = log.state, cmd.seat
-    if cmd.card not in (None, Card.STROM):
+    if cmd.card not in (None, _STROM):
         raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
-    if cmd.card == Card.STROM:
-        if Card.STROM not in state.hands[seat]:
+    if cmd.card == _STROM:
+        if _STROM not in state.hands[seat]:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Strom")
-        log.emit(EventType.REACTION_PLAYED, seat=seat, card=Card.STROM.value, kind="skip")
-        log.emit(EventType.SKIP_PENDING, seat=state.next_seat(seat), by=seat)
+        log.emit(_E_REACTION_PLAYED, seat=seat, card=_STROM, kind="skip")
+        log.emit(_E_SKIP_PENDING, seat=state.next_seat(seat), by=seat)
         return
-    log.emit(EventType.REACTION_DECLINED, seat=seat, kind="skip")
-    log.emit(EventType.PLAYER_SKIPPED, seat=seat)
+    log.emit(_E_REACTION_DECLINED, seat=seat, kind="skip")
+    log.emit(_E_PLAYER_SKIPPED, seat=seat)
     _end_turn(log)
 
 
@@ -327,7 +360,7 @@ def _discard(log: _Log, cmd: Discard) -> None:
         raise _illegal(ErrorCode.BAD_DISCARD, f"discard exactly {state.discard_count} cards")
     if Counter(cmd.cards) - Counter(state.hands[seat]):
         raise _illegal(ErrorCode.BAD_DISCARD, "you can only discard cards you hold")
-    log.emit(EventType.CARDS_DISCARDED, seat=seat, cards=list(cmd.cards))
+    log.emit(_E_CARDS_DISCARDED, seat=seat, cards=list(cmd.cards))
     _require_discards(log)
 
 
@@ -340,9 +373,9 @@ def _end_turn(log: _Log) -> None:
         if need <= 0:
             break
         if state.draw_pile:
-            log.emit(EventType.CARDS_DRAWN, seat=seat, cards=list(state.draw_pile[:need]))
+            log.emit(_E_CARDS_DRAWN, seat=seat, cards=list(state.draw_pile[:need]))
         elif len(state.discard_pile) > 1:
-            log.emit(EventType.DRAW_PILE_RESHUFFLED, cards=log.shuffle(state.discard_pile[:-1]))
+            log.emit(_E_DRAW_PILE_RESHUFFLED, cards=log.shuffle(state.discard_pile[:-1]))
         else:
             break
     _require_discards(log)
@@ -351,12 +384,13 @@ def _end_turn(log: _Log) -> None:
 def _require_discards(log: _Log) -> None:
     """R9: seats over their maximum discard one at a time, from the active player onwards."""
     state = log.state
-    hands, n = state.hands, state.players
+    hands, damage, n = state.hands, state.damage, state.players
+    hand_size = state.ruleset.hand_size
     seat = state.turn_seat
     for _ in range(n):
-        excess = len(hands[seat]) - state.max_hand(seat)
+        excess = len(hands[seat]) - max(0, hand_size - damage[seat])
         if excess > 0:
-            log.emit(EventType.DISCARD_REQUIRED, seat=seat, count=excess)
+            log.emit(_E_DISCARD_REQUIRED, seat=seat, count=excess)
             return
         seat = (seat + state.direction) % n
     _next_turn(log)
@@ -366,7 +400,7 @@ def _next_turn(log: _Log) -> None:
     """R10 and R14."""
     state = log.state
     if state.turn_number >= state.ruleset.turn_limit:
-        log.emit(EventType.GAME_ENDED, result=Result.DRAW.value, winner=None, survivors=state.alive())
+        log.emit(_E_GAME_ENDED, result=Result.DRAW.value, winner=None, survivors=state.alive())
         return
     base = state.skipped if state.skipped is not None else state.turn_seat
-    log.emit(EventType.TURN_STARTED, seat=state.next_seat(base), turn=state.turn_number + 1)
+    log.emit(_E_TURN_STARTED, seat=state.next_seat(base), turn=state.turn_number + 1)

@@ -14,6 +14,12 @@ from typing import Any
 from .ruleset import Ruleset
 from .state import CCW, CW, Awaiting, Decision, Draft, GameState, Result, Volley, freeze, thaw
 
+_D_DISCARD = Decision.DISCARD  # a module global: an enum member is slow to reach
+_D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
+_D_TURN = Decision.TURN  # a module global: an enum member is slow to reach
+_D_VOLLEY = Decision.VOLLEY  # a module global: an enum member is slow to reach
+
+
 Event = dict[str, Any]
 EVENT_VERSION = 1
 
@@ -50,14 +56,14 @@ OUTSIDE_RULES: frozenset[str] = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
 _TYPE_NAME: dict[str, str] = {t: t.value for t in EventType}  # `.value` on an enum is slow
 
 
-def event(etype: EventType, /, **fields: Any) -> Event:
+def event(etype: EventType | str, /, **fields: Any) -> Event:
     return {"type": _TYPE_NAME[etype], "version": EVENT_VERSION, **fields}
 
 
-# Each fold function changes a private mutable Draft in place. `apply`, `replay` and `decide` fold
-# into a draft and freeze it into a GameState once (one copy per command, not per event); search
-# playouts keep one draft for a whole playout. The values a draft shares with a state (Ruleset,
-# Awaiting, Volley) are immutable.
+# Each fold function sets the fields an event changes on a private Draft, in place. `apply`,
+# `replay` and `decide` fold into a draft and freeze it into a GameState once (one record copied
+# per command, not per event); search playouts keep one draft for a whole playout. Every value a
+# draft holds is immutable, so a draft and the states made from it share them safely.
 Fold = Callable[[Draft, Mapping[str, Any]], None]
 
 
@@ -70,10 +76,19 @@ def direction_value(name: str) -> int:
 
 
 def _to_discard(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    hand = d.hands[seat]
+    left = list(d.hands[seat])
     for card in cards:
-        hand.remove(card)
-    d.discard_pile.extend(cards)
+        left.remove(card)
+    hands = list(d.hands)
+    hands[seat] = tuple(left)
+    d.hands = tuple(hands)
+    d.discard_pile += tuple(cards)
+
+
+def _set_damage(d: Draft, seat: int, value: int) -> None:
+    damage = list(d.damage)
+    damage[seat] = value
+    d.damage = tuple(damage)
 
 
 def initial_state(e: Mapping[str, Any]) -> GameState:
@@ -109,8 +124,8 @@ def _turn_started(d: Draft, e: Mapping[str, Any]) -> None:
     seat = e["seat"]
     d.turn_seat = seat
     d.turn_number = e["turn"]
-    d.protected.discard(seat)
-    d.awaiting = awaiting_of(seat, Decision.TURN)
+    d.protected -= {seat}
+    d.awaiting = awaiting_of(seat, _D_TURN)
     d.skipped = None
     d.volley = None
     d.skip_from = None
@@ -126,11 +141,11 @@ def _direction_changed(d: Draft, e: Mapping[str, Any]) -> None:
 
 
 def _protection_gained(d: Draft, e: Mapping[str, Any]) -> None:
-    d.protected.add(e["seat"])
+    d.protected |= {e["seat"]}
 
 
 def _damage_changed(d: Draft, e: Mapping[str, Any]) -> None:
-    d.damage[e["seat"]] = e["damage"]
+    _set_damage(d, e["seat"], e["damage"])
 
 
 def _player_skipped(d: Draft, e: Mapping[str, Any]) -> None:
@@ -141,12 +156,12 @@ def _player_skipped(d: Draft, e: Mapping[str, Any]) -> None:
 
 def _volley_pending(d: Draft, e: Mapping[str, Any]) -> None:
     d.volley = Volley(e["attacker"], e["target"], e["count"])
-    d.awaiting = awaiting_of(e["target"], Decision.VOLLEY)
+    d.awaiting = awaiting_of(e["target"], _D_VOLLEY)
 
 
 def _skip_pending(d: Draft, e: Mapping[str, Any]) -> None:
     d.skip_from = e["by"]
-    d.awaiting = awaiting_of(e["seat"], Decision.SKIP)
+    d.awaiting = awaiting_of(e["seat"], _D_SKIP)
 
 
 def _reaction_played(d: Draft, e: Mapping[str, Any]) -> None:
@@ -160,15 +175,17 @@ def _reaction_declined(d: Draft, e: Mapping[str, Any]) -> None:
 
 
 def _damage_taken(d: Draft, e: Mapping[str, Any]) -> None:
-    d.damage[e["seat"]] = e["damage"]
+    _set_damage(d, e["seat"], e["damage"])
     d.volley = None
 
 
 def _player_eliminated(d: Draft, e: Mapping[str, Any]) -> None:
     seat = e["seat"]
-    d.discard_pile.extend(d.hands[seat])
-    d.hands[seat] = []
-    d.protected.discard(seat)
+    d.discard_pile += d.hands[seat]
+    hands = list(d.hands)
+    hands[seat] = ()
+    d.hands = tuple(hands)
+    d.protected -= {seat}
 
 
 def _card_burned(d: Draft, e: Mapping[str, Any]) -> None:
@@ -179,18 +196,20 @@ def _card_burned(d: Draft, e: Mapping[str, Any]) -> None:
 
 
 def _cards_drawn(d: Draft, e: Mapping[str, Any]) -> None:
-    cards = e["cards"]
-    d.hands[e["seat"]].extend(cards)
-    del d.draw_pile[: len(cards)]
+    seat, cards = e["seat"], e["cards"]
+    hands = list(d.hands)
+    hands[seat] += tuple(cards)
+    d.hands = tuple(hands)
+    d.draw_pile = d.draw_pile[len(cards) :]
 
 
 def _reshuffled(d: Draft, e: Mapping[str, Any]) -> None:
-    d.draw_pile.extend(e["cards"])
-    del d.discard_pile[:-1]
+    d.draw_pile += tuple(e["cards"])
+    d.discard_pile = d.discard_pile[-1:]
 
 
 def _discard_required(d: Draft, e: Mapping[str, Any]) -> None:
-    d.awaiting = awaiting_of(e["seat"], Decision.DISCARD)
+    d.awaiting = awaiting_of(e["seat"], _D_DISCARD)
     d.discard_count = e["count"]
 
 

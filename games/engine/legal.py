@@ -16,9 +16,43 @@ from .commands import Burn, Command, Discard, Play, React, command_to_dict
 from .decide import has_turn_play, valid_targets
 from .state import AnyState, Decision, GameState
 
+_D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
+_D_TURN = Decision.TURN  # a module global: an enum member is slow to reach
+_D_VOLLEY = Decision.VOLLEY  # a module global: an enum member is slow to reach
+
+
 _CUMI = Card.CUMI.value
 _TAPTAP = Card.TAPTAP.value
 _STROM = Card.STROM.value
+_VOLLEYS = {k: (_CUMI,) * k for k in range(1, 64)}
+
+
+# Commands are immutable values: the same ones are handed out again rather than made anew.
+_PLAYS: dict[tuple[int, tuple[str, ...], int | None], Play] = {}
+_REACTS: dict[tuple[int, str | None], React] = {}
+_BURNS: dict[tuple[int, str | None], Burn] = {}
+
+
+def _play(seat: int, cards: tuple[str, ...], target: int | None = None) -> Play:
+    key = (seat, cards, target)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = Play(seat, cards, target)
+    return found
+
+
+def _react(seat: int, card: str | None) -> React:
+    found = _REACTS.get((seat, card))
+    if found is None:
+        found = _REACTS[(seat, card)] = React(seat, card)
+    return found
+
+
+def _burn(seat: int, card: str | None) -> Burn:
+    found = _BURNS.get((seat, card))
+    if found is None:
+        found = _BURNS[(seat, card)] = Burn(seat, card)
+    return found
 
 
 def legal_commands(state: GameState, seat: int) -> list[dict[str, Any]]:
@@ -31,24 +65,23 @@ def legal_moves(state: AnyState, seat: int) -> list[Command]:
         return []
     hand = state.hands[seat]
     kind = awaiting.kind
-    if kind is Decision.TURN:
+    if kind is _D_TURN:
         return _turn_moves(state, seat, hand)
-    if kind is Decision.VOLLEY:
-        return [React(seat, None), React(seat, _TAPTAP)] if _TAPTAP in hand else [React(seat, None)]
-    if kind is Decision.SKIP:
-        return [React(seat, None), React(seat, _STROM)] if _STROM in hand else [React(seat, None)]
+    if kind is _D_VOLLEY:
+        return [_react(seat, None), _react(seat, _TAPTAP)] if _TAPTAP in hand else [_react(seat, None)]
+    if kind is _D_SKIP:
+        return [_react(seat, None), _react(seat, _STROM)] if _STROM in hand else [_react(seat, None)]
     return [Discard(seat, c) for c in sorted(set(combinations(sorted(hand), state.discard_count)))]
 
 
 def _turn_moves(state: AnyState, seat: int, hand: Sequence[str]) -> list[Command]:
     if not has_turn_play(state, seat):
         if not hand:
-            return [Burn(seat, None)]
-        return [Burn(seat, card) for card in sorted(set(hand))]
-    out: list[Command] = [Play(seat, (card,)) for card in sorted(set(hand)) if card in SINGLE_PLAYS]
+            return [_burn(seat, None)]
+        return [_burn(seat, card) for card in sorted(set(hand))]
+    out: list[Command] = [_play(seat, (card,)) for card in sorted(SINGLE_PLAYS.intersection(hand))]
     cumis = hand.count(_CUMI)
     if cumis:
-        volleys = [(_CUMI,) * k for k in range(1, cumis + 1)]
         for target in valid_targets(state, seat):
-            out += [Play(seat, cards, target) for cards in volleys]
+            out += [_play(seat, _VOLLEYS[k], target) for k in range(1, cumis + 1)]
     return out

@@ -98,40 +98,22 @@ class GameState(_Seats):
 
 
 class Draft(_Seats):
-    """A GameState's fields in mutable form, private to whoever is changing it.
+    """A GameState's fields in a record that may be changed, private to whoever changes it.
 
-    The fold (events.FOLD) changes a draft in place; `decide`, `apply` and `replay` fold into one
-    and `freeze` it into a GameState once, and search playouts keep one for a whole playout.
+    The fields hold the same immutable values as a GameState's (tuples, frozensets); the fold
+    (events.FOLD) sets them anew in place. `decide`, `apply` and `replay` fold into one draft and
+    `freeze` it into a GameState once; search playouts keep one draft for a whole playout. Copying
+    a draft, or freezing it, copies its record and none of its values.
     """
 
-    __slots__ = (
-        "awaiting",
-        "damage",
-        "direction",
-        "discard_count",
-        "discard_pile",
-        "draw_pile",
-        "hands",
-        "players",
-        "protected",
-        "result",
-        "ruleset",
-        "shuffler",
-        "skip_from",
-        "skipped",
-        "turn_number",
-        "turn_seat",
-        "volley",
-        "winner",
-    )
     ruleset: Ruleset
     players: int
     shuffler: int
-    hands: list[list[str]]
-    draw_pile: list[str]
-    discard_pile: list[str]
-    damage: list[int]
-    protected: set[int]
+    hands: tuple[tuple[str, ...], ...]
+    draw_pile: tuple[str, ...]
+    discard_pile: tuple[str, ...]
+    damage: tuple[int, ...]
+    protected: frozenset[int]
     direction: int
     turn_seat: int
     turn_number: int
@@ -148,76 +130,23 @@ _new = object.__new__
 
 
 def thaw(state: GameState) -> Draft:
-    """A private, mutable copy of `state`."""
+    """A private draft of `state`."""
     d = _new(Draft)
-    d.ruleset = state.ruleset
-    d.players = state.players
-    d.shuffler = state.shuffler
-    d.hands = [list(h) for h in state.hands]
-    d.draw_pile = list(state.draw_pile)
-    d.discard_pile = list(state.discard_pile)
-    d.damage = list(state.damage)
-    d.protected = set(state.protected)
-    d.direction = state.direction
-    d.turn_seat = state.turn_seat
-    d.turn_number = state.turn_number
-    d.awaiting = state.awaiting
-    d.volley = state.volley
-    d.skip_from = state.skip_from
-    d.skipped = state.skipped
-    d.discard_count = state.discard_count
-    d.result = state.result
-    d.winner = state.winner
+    d.__dict__.update(state.__dict__)
     return d
 
 
 def copy_draft(d: Draft) -> Draft:
     """An independent copy of a draft (a search's fresh playout from the same position)."""
     c = _new(Draft)
-    c.ruleset = d.ruleset
-    c.players = d.players
-    c.shuffler = d.shuffler
-    c.hands = [list(h) for h in d.hands]
-    c.draw_pile = d.draw_pile.copy()
-    c.discard_pile = d.discard_pile.copy()
-    c.damage = d.damage.copy()
-    c.protected = set(d.protected)
-    c.direction = d.direction
-    c.turn_seat = d.turn_seat
-    c.turn_number = d.turn_number
-    c.awaiting = d.awaiting
-    c.volley = d.volley
-    c.skip_from = d.skip_from
-    c.skipped = d.skipped
-    c.discard_count = d.discard_count
-    c.result = d.result
-    c.winner = d.winner
+    c.__dict__.update(d.__dict__)
     return c
 
 
 def freeze(d: Draft) -> GameState:
     """The GameState a draft has come to (the draft stays usable and unshared)."""
     state = _new(GameState)
-    state.__dict__.update(
-        ruleset=d.ruleset,
-        players=d.players,
-        shuffler=d.shuffler,
-        hands=tuple([tuple(h) for h in d.hands]),
-        draw_pile=tuple(d.draw_pile),
-        discard_pile=tuple(d.discard_pile),
-        damage=tuple(d.damage),
-        protected=frozenset(d.protected),
-        direction=d.direction,
-        turn_seat=d.turn_seat,
-        turn_number=d.turn_number,
-        awaiting=d.awaiting,
-        volley=d.volley,
-        skip_from=d.skip_from,
-        skipped=d.skipped,
-        discard_count=d.discard_count,
-        result=d.result,
-        winner=d.winner,
-    )
+    state.__dict__.update(d.__dict__)
     return state
 
 

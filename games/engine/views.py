@@ -47,6 +47,9 @@ def _public_view(state: GameState) -> dict[str, Any]:
         "draw_pile_size": len(state.draw_pile),
         "discard_pile_size": len(state.discard_pile),
         "discard_top": state.discard_pile[-1] if state.discard_pile else None,
+        # Every card of the discard pile was seen face up, bottom first: public, and what a
+        # searching bot needs to know which cards may still be hidden.
+        "discard_pile": list(state.discard_pile),
         "awaiting": {"seat": awaiting.seat, "kind": awaiting.kind.value} if awaiting else None,
         "volley": (
             {"attacker": state.volley.attacker, "target": state.volley.target, "count": state.volley.count}
@@ -54,10 +57,13 @@ def _public_view(state: GameState) -> dict[str, Any]:
             else None
         ),
         "discard_count": state.discard_count if awaiting else 0,
+        "skip_from": state.skip_from,  # who played or forwarded the pending skip
+        "skipped": state.skipped,  # who was skipped this turn (play goes on after them)
         "over": state.over,
         "result": state.result.value if state.result else None,
         "winner": state.winner,
         "turn_limit": state.ruleset.turn_limit,
+        "ruleset": state.ruleset.to_dict(),
     }
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from harehra_site.errors import ServiceError
 
 from .. import followups
-from ..bots import get_bot
+from ..bots import DEFAULT_LEVEL, get_bot
 from ..engine import GameState, legal_commands, view_for
 from ..eventlog import load_state
 from ..models import Game, GameEvent, GameSeat, GameStatus
@@ -27,24 +27,34 @@ MISSED_DEADLINES_BEFORE_AWAY = 2
 COUNTED_AS_MISSED = frozenset({"turn", "discard"})
 
 
-def bot_command(state: GameState, seat: int) -> dict[str, object]:
-    """What the seat's bot plays: chosen from the seat's view and its legal commands only."""
-    return get_bot().choose(view_for(state, seat), legal_commands(state, seat))
+def bot_command(state: GameState, seat: int, level: str = DEFAULT_LEVEL) -> dict[str, object]:
+    """What the seat's bot of `level` plays: chosen from the seat's view and legal commands only."""
+    return get_bot(level).choose(view_for(state, seat), legal_commands(state, seat))
 
 
 def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
-    """If a bot plays the awaited seat, it moves (guarded: a stale wake-up changes nothing)."""
+    """If a bot plays the awaited seat, it moves (guarded: a stale wake-up changes nothing).
+
+    The bot thinks outside any transaction (a hard bot searches for a while): the game is read
+    unlocked, and the command is submitted guarded by the seq it was chosen at, so a game that
+    moved on meanwhile refuses it.
+    """
     game = Game.objects.filter(pk=game_id, status=GameStatus.RUNNING, last_seq=guard_seq).first()
     if game is None or game.awaiting_seat is None:
         return None
-    if not GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True).exists():
+    level = (
+        GameSeat.objects.filter(game=game, seat=game.awaiting_seat, bot_playing=True)
+        .values_list("bot_level", flat=True)
+        .first()
+    )
+    if level is None:
         return None
     state = load_state(game)
     try:
         return game_command_submit_for_seat(
             game=game,
             seat=game.awaiting_seat,
-            command=bot_command(state, game.awaiting_seat),
+            command=bot_command(state, game.awaiting_seat, level),
             guard_seq=guard_seq,
         )
     except ServiceError:
@@ -83,7 +93,9 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
         if game.awaiting_kind in ("volley", "skip"):
             command: dict[str, object] = {"react": "none"}
         else:
-            command = bot_command(state, seat)
+            # The autopilot plays at normal level whatever bot the seat has: it runs under the
+            # game's lock, where a search must not run.
+            command = bot_command(state, seat, DEFAULT_LEVEL)
         return game_command_submit_for_seat(game=game, seat=seat, command=command, guard_seq=game.last_seq)
 
 

@@ -11,7 +11,7 @@ from harehra_site.errors import ServiceError
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..engine import EngineError, make_ruleset, replay, start_game
 from ..engine.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
-from ..models import Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
+from ..models import BotLevel, Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
 from ..publish import publish_next_game, publish_table_changed
 from .append import game_append
 from .seats import seat_hand_to_bot
@@ -47,6 +47,7 @@ class TableSettings:
     replay_access: str = ReplayAccess.PUBLIC
     rated: bool = True
     chat_enabled: bool = True
+    away_bot_level: str = BotLevel.NORMAL  # plays the seats of people away or gone
 
 
 def _check_settings(s: TableSettings) -> None:
@@ -67,6 +68,8 @@ def _check_settings(s: TableSettings) -> None:
         raise ServiceError("bad_settings", "visibility is public or private")
     if s.replay_access not in ReplayAccess.values:
         raise ServiceError("bad_settings", "replay_access is public, link or players")
+    if s.away_bot_level not in BotLevel.values:
+        raise ServiceError("bad_settings", "away_bot_level is easy, normal or hard")
 
 
 def _changed(table: Table) -> None:
@@ -93,6 +96,7 @@ def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
             replay_access=settings.replay_access,
             rated=bool(settings.rated),
             chat_enabled=bool(settings.chat_enabled),
+            away_bot_level=settings.away_bot_level,
         )
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=host if n == 0 else None) for n in range(settings.seats)]
@@ -160,14 +164,20 @@ def table_leave(*, table: Table, user: AnyUser) -> None:
         _changed(table)
 
 
-def table_add_bot(*, table: Table, user: AnyUser, seat: int | None = None) -> Seat:
+def table_add_bot(
+    *, table: Table, user: AnyUser, seat: int | None = None, level: str = BotLevel.NORMAL
+) -> Seat:
+    """The host seats a bot of `level` (easy, normal or hard) in `seat` or the first open one."""
+    if level not in BotLevel.values:
+        raise ServiceError("bad_level", "a bot's level is easy, normal or hard")
     with transaction.atomic():
         table = _locked(table)
         access_table_host(table, user)
         _not_playing(table)
         chair = _open_seat(table, seat)
         chair.is_bot = True
-        chair.save(update_fields=["is_bot"])
+        chair.bot_level = level
+        chair.save(update_fields=["is_bot", "bot_level"])
         _changed(table)
     return chair
 
@@ -221,7 +231,15 @@ def _game_create(table: Table) -> Game:
     )
     GameSeat.objects.bulk_create(
         [
-            GameSeat(game=game, seat=c.number, user_id=c.user_id, is_bot=c.is_bot, bot_playing=c.is_bot)
+            GameSeat(
+                game=game,
+                seat=c.number,
+                user_id=c.user_id,
+                is_bot=c.is_bot,
+                bot_playing=c.is_bot,
+                # A person's seat names the level of the bot that takes it if they go away or leave.
+                bot_level=c.bot_level if c.is_bot else table.away_bot_level,
+            )
             for c in seats
         ]
     )
@@ -241,7 +259,13 @@ TABLE_ACTIONS = ("join", "leave", "add-bot", "remove-bot", "start", "next-game")
 
 
 def table_act(
-    *, table: Table, user: AnyUser, action: str, seat: int | None = None, invite_code: str | None = None
+    *,
+    table: Table,
+    user: AnyUser,
+    action: str,
+    seat: int | None = None,
+    invite_code: str | None = None,
+    level: str = BotLevel.NORMAL,
 ) -> Game | None:
     """One of a table's actions by name, as the table page's buttons and the API send them; the
     game started, if the action started one."""
@@ -250,7 +274,7 @@ def table_act(
     elif action == "leave":
         table_leave(table=table, user=user)
     elif action == "add-bot":
-        table_add_bot(table=table, user=user, seat=seat)
+        table_add_bot(table=table, user=user, seat=seat, level=level)
     elif action == "remove-bot":
         if seat is None:
             raise ServiceError("bad_seat", "say which seat's bot to remove")

@@ -120,8 +120,10 @@ def test_a_bot_moves_only_for_its_own_seat_and_only_at_its_seq(game):
     assert game_bot_move(game_id=game.pk, guard_seq=seq) is None  # duplicate wake-up
 
 
-def test_the_bot_never_reads_hidden_state():
-    """States that look the same from the bot's seat get the same choice, whatever is hidden."""
+@pytest.mark.parametrize("level,decisions", [("easy", 3000), ("normal", 3000), ("hard", 60)])
+def test_the_bot_never_reads_hidden_state(level, decisions):
+    """States that look the same from the bot's seat get the same choice, whatever is hidden:
+    at every level, a bot's randomness is seeded from what its seat can see."""
     rng = random.Random(7)
     shuffle = lambda cards: rng.sample(list(cards), len(cards))  # noqa: E731
     checked = 0
@@ -131,14 +133,15 @@ def test_the_bot_never_reads_hidden_state():
             from games.engine import apply
 
             state = apply(state, e)
-        while not state.over and checked < 3000:
+        while not state.over and checked < decisions:
             seat = state.awaiting.seat
             hidden_variant = _shuffle_hidden(state, seat, rng)
             assert view_for(hidden_variant, seat) == view_for(state, seat)
-            assert bot_command(hidden_variant, seat) == bot_command(state, seat)
+            choice = bot_command(state, seat, level)
+            assert bot_command(hidden_variant, seat, level) == choice
             checked += 1
-            _, state = step(state, bot_command(state, seat), shuffle)
-    assert checked > 500
+            _, state = step(state, choice, shuffle)
+    assert checked >= min(decisions, 500)
 
 
 def _shuffle_hidden(state, seat, rng):
@@ -320,3 +323,24 @@ def test_only_a_seated_person_sets_answer_for_me(game, make_user, client_for):
     stranger = client_for(make_user())
     r = stranger.post(f"/api/games/{game.pk}/auto-answer/", {"on": True}, format="json")
     assert r.status_code == 403 and r.json()["code"] == "not_seated"
+
+
+@pytest.mark.django_db(transaction=True)  # no test-wide transaction: what is open is the code's
+def test_a_hard_bot_thinks_outside_any_transaction(game, monkeypatch):
+    """The seat's level picks the bot; the search runs with no transaction (and no lock) open."""
+    from django.db import connection
+
+    from games.bots import SearchBot
+
+    seen: list[tuple[bool, int]] = []
+    choose = SearchBot.choose
+
+    def spy(self, view, legal):
+        seen.append((connection.in_atomic_block, view["seat"]))
+        return choose(self, view, legal)
+
+    monkeypatch.setattr(SearchBot, "choose", spy)
+    seat = game.awaiting_seat
+    GameSeat.objects.filter(game=game, seat=seat).update(bot_playing=True, bot_level="hard")
+    assert game_bot_move(game_id=game.pk, guard_seq=game.last_seq) is not None
+    assert seen == [(False, seat)]

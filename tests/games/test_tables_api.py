@@ -131,3 +131,51 @@ def test_a_table_everyone_left_mid_game_closes_when_its_game_ends(host, guest):
     r = post(host, f"/api/tables/{tid}/add-bot/")
     assert r.status_code in (403, 409)
     assert tid not in [t["id"] for t in guest.get("/api/tables/").json()]
+
+
+def test_bot_levels_per_seat_and_for_players_who_leave(host, guest):
+    table = create_table(host, seats=3, away_bot_level="hard")
+    tid = table["id"]
+    assert table["away_bot_level"] == "hard"
+    r = post(host, f"/api/tables/{tid}/add-bot/", {"seat": 1, "level": "genius"})
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    r = post(host, f"/api/tables/{tid}/add-bot/", {"seat": 1, "level": "easy"})
+    assert r.status_code == 200
+    seats = r.json()["seat_list"]
+    assert seats[1]["bot_level"] == "easy" and seats[1]["name"] == "Bot 2 · easy"
+    assert post(host, f"/api/tables/{tid}/add-bot/", {"seat": 2}).json()["seat_list"][2]["name"] == (
+        "Bot 3 · normal"
+    )
+    lobby = host.get("/lobby/?fragment=1").content.decode()
+    assert "Bot 2 · easy" in lobby and "Bot 3 · normal" in lobby
+    assert post(host, f"/api/tables/{tid}/remove-bot/", {"seat": 2}).status_code == 200
+    assert post(guest, f"/api/tables/{tid}/join/", {"seat": 2}).status_code == 200
+    r = post(host, f"/api/tables/{tid}/start/")
+    game = Game.objects.get(pk=r.json()["current_game"])
+    assert [(gs.is_bot, gs.bot_level) for gs in game.game_seats.all()] == [
+        (False, "hard"),
+        (True, "easy"),
+        (False, "hard"),
+    ]
+    labels = host.get(f"/api/games/{game.pk}/").json()
+    assert "Bot 2 · easy" in str(labels)
+    assert post(guest, f"/api/tables/{tid}/leave/").status_code == 200
+    seat = game.game_seats.get(seat=2)
+    assert seat.bot_playing is True and seat.bot_level == "hard"
+    r = host.post("/api/tables/", {"away_bot_level": "godlike"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+
+
+def test_the_table_page_offers_a_level_with_each_bot(make_user, client_for):
+    from django.test import Client
+
+    user = make_user()
+    table = create_table(client_for(user), seats=2)
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get(f"/tables/{table['id']}/").content.decode()
+    assert '<select name="level">' in page and 'value="hard"' in page
+    r = browser.post(f"/tables/{table['id']}/add-bot/", {"seat": 1, "level": "hard"})
+    assert r.status_code == 302
+    page = browser.get(f"/tables/{table['id']}/").content.decode()
+    assert "Bot 2 · hard" in page

@@ -11,10 +11,10 @@ from games.engine import EngineError
 from games.simulation import Progress, simulate
 
 
-def progress_bar(stream: TextIO, total: int) -> Progress | None:
+def progress_bar(stream: TextIO, total: int, min_total: int = 1000) -> Progress | None:
     """A text bar on `stream`: redrawn in place on a terminal, a line per 10% otherwise."""
     tty = stream.isatty()
-    if not tty and total < 1000:
+    if not tty and total < min_total:
         return None
     step = max(1, total // (100 if tty else 10))
 
