@@ -23,24 +23,6 @@ class Bot(Protocol):
         ...
 
 
-def get_bot(level: str = DEFAULT_LEVEL) -> Bot:
-    """The bot of `level` (easy, normal, hard; "heuristic" is normal's old name)."""
-    from .easy import EasyBot
-    from .heuristic import HeuristicBot
-    from .search import SearchBot
-
-    bots: dict[str, type[Bot]] = {
-        "easy": EasyBot,
-        "normal": HeuristicBot,
-        "heuristic": HeuristicBot,
-        "hard": SearchBot,
-    }
-    try:
-        return bots[level]()
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}") from None
-
-
 def seeded_rng(view: dict[str, Any], salt: str = "") -> random.Random:
     """An RNG seeded from the view alone (what the seat can see), so choices are reproducible."""
     text = json.dumps(view, sort_keys=True, separators=(",", ":")) + salt

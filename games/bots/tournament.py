@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..engine import legal_commands, make_ruleset, replay, start_game, step, view_for
 from ..simulation import rng_shuffle
-from .base import get_bot
+from . import get_bot
 
 Progress = Callable[[int, int], None]
 

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_bot_levels'),
-        ('games', '0015_merge_20261201_2251'),
+        ("games", "0010_bot_levels"),
+        ("games", "0015_merge_20261201_2251"),
     ]
 
-    operations = [
-    ]
+    operations = []
