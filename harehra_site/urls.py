@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("replays.urls")),
     path("", include("moderation.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
 ]
