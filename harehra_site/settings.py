@@ -104,8 +104,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# English and Czech: the first visit takes the browser's Accept-Language, the header's switcher
-# remembers the choice (the language cookie).
+# English and Czech: the first visit takes the browser's Accept-Language, the footer's switcher
+# remembers the choice (the language cookie, and the person's account when signed in).
 LANGUAGES = [("en", "English"), ("cs", "Čeština")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

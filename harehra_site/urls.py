@@ -3,6 +3,8 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import views as accounts_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -14,7 +16,7 @@ urlpatterns = [
     path("", include("replays.urls")),
     path("", include("moderation.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", accounts_views.language_set, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
@@ -15,6 +16,7 @@ from django.test import Client, override_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 IGNORE = [".venv", "staticfiles", "tests", "test-output", "node_modules"]
+PASSWORD = "correct-horse-battery"
 SOURCES = ["accounts", "games", "moderation", "replays", "harehra_site", "templates", "static"]
 
 
@@ -66,3 +68,22 @@ def test_czech_is_taken_from_the_browser_and_switched_by_the_header() -> None:
     assert "Open tables" in c.get("/lobby/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     catalog = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     assert "Jsi na tahu" in catalog
+
+
+@pytest.mark.django_db
+def test_the_chosen_language_follows_the_person_to_another_browser(make_user: Any) -> None:
+    user = make_user()
+    first = Client()
+    first.force_login(user)
+    first.post("/i18n/setlang/", {"language": "cs", "next": "/"})
+    assert first.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode().count("Hrát hned") == 1
+    bad = first.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    assert bad.status_code == 302  # Django's own answer; nothing is remembered
+    # Another browser, English by its Accept-Language, signs in: the site speaks Czech.
+    other = Client()
+    assert "Play now" in other.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    r = other.post(
+        "/accounts/login/", {"username": user.get_username(), "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert r.status_code == 302
+    assert "Hrát hned" in other.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
