@@ -312,3 +312,26 @@ def test_the_game_page_in_czech_has_no_english_left_but_names(
     assert "Průběh hry" in text
     assert english_left(text) == []
     ctx.close()
+
+
+def test_the_lobby_offers_your_own_running_game_to_go_back_to(site: Any, browser: Any) -> None:
+    base = site.url(0)
+    name = f"Eve{int(time.time()) % 100000}"
+    token = person(base, name)
+    table = api(base, token, "/api/tables/", {"seats": 2, "turn_timer": 600, "reaction_timer": 600})
+    api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+    watcher = browser.new_page()
+    watcher.goto(f"{base}/lobby/")
+    row = f".table-item[data-table='{table['id']}'] a.watch-link"
+    watcher.wait_for_selector(row)
+    assert watcher.get_attribute(row, "href") == f"/watch/{game}/"  # someone else watches
+    ctx = browser.new_context()
+    ctx.set_default_timeout(8000)
+    page = ctx.new_page()
+    sign_in(page, base, name)
+    page.wait_for_selector(f"{row}.mine")
+    assert page.get_attribute(row, "href") == f"/games/{game}/"
+    assert page.inner_text(row) == "Back to your game"
+    watcher.close()
+    ctx.close()
