@@ -1,4 +1,5 @@
-"""Sessions that know their user, so every session of a user can be ended at once (a ban)."""
+"""What accounts keep besides Django's user: sessions that know their user (so every session of a
+user can be ended at once, a ban) and a person's chosen language."""
 
 from __future__ import annotations
 
@@ -26,3 +27,12 @@ class UserSession(AbstractBaseSession):
         # The configured engine's store (accounts.sessions), found by name: that module imports
         # this one, and the models never import the code that uses them.
         return import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+
+
+class Preference(models.Model):
+    """A person's settings that follow them from browser to browser."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="preference"
+    )
+    language = models.CharField(max_length=8, blank=True, default="")  # "" = the browser's

@@ -92,3 +92,22 @@ def user_change_password(
     user.set_password(new_password)
     user.save(update_fields=["password"])
     update_session_auth_hash(request, user)
+
+
+def user_set_language(*, user: AbstractBaseUser, language: str) -> str:
+    """Remember `language` (one of settings.LANGUAGES) for `user`, for every browser they sign in on."""
+    from django.conf import settings
+
+    from .models import Preference
+
+    if language not in dict(settings.LANGUAGES):
+        raise ServiceError("bad_language", "choose one of the site's languages")
+    Preference.objects.update_or_create(user_id=user.pk, defaults={"language": language})
+    return language
+
+
+def user_language(*, user: AbstractBaseUser) -> str:
+    """The language `user` chose, or "" for the browser's."""
+    from .models import Preference
+
+    return Preference.objects.filter(user_id=user.pk).values_list("language", flat=True).first() or ""

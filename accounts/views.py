@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -12,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from games.selectors import user_game_stats, user_recent_games
 from harehra_site.errors import ServiceError
@@ -19,7 +21,14 @@ from ratings.chart import rating_chart
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 
 from .forms import PasswordChangeForm, RegisterForm, SignInForm
-from .services import user_change_password, user_register, user_sign_in, user_sign_out
+from .services import (
+    user_change_password,
+    user_language,
+    user_register,
+    user_set_language,
+    user_sign_in,
+    user_sign_out,
+)
 from .throttles import RegisterThrottle, SignInThrottle, throttle_wait
 
 FIELD_OF_ERROR = {
@@ -75,7 +84,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
                 return _too_many(request, "accounts/login.html", form, e.retry_after)
             form.add_error(None, _error_words(e))
         else:
-            return redirect(_next_url(request))
+            return _with_language(request, redirect(_next_url(request)))
     return render(request, "accounts/login.html", {"form": form, "next": _next_url(request, "")})
 
 
@@ -140,3 +149,22 @@ def _error_words(e: ServiceError) -> str:
     if e.code == "bad_credentials" and "current" in e.detail:
         return _("The current password is wrong.")
     return str(words.get(e.code, e.detail))
+
+
+def _with_language(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Signing in brings back the language the person chose, on any browser."""
+    language = user_language(user=request.user)
+    if language:
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE)
+    return response
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The footer's language switcher: Django's set_language (the cookie), and for a signed-in
+    person also their account, so the choice follows them to other browsers."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        user_set_language(user=request.user, language=language)
+    return response

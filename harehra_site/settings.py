@@ -137,7 +137,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# English and Czech: the first visit takes the browser's Accept-Language, the footer's switcher
+# remembers the choice (the language cookie, and the person's account when signed in).
+LANGUAGES = [("en", "English"), ("cs", "Čeština")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

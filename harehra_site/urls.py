@@ -5,6 +5,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import views as accounts_views
+
 
 @csrf_exempt  # answers every method with the same 404: no form to protect
 def api_not_found(request: HttpRequest) -> JsonResponse:
@@ -27,6 +29,7 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("ratings.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("i18n/setlang/", accounts_views.language_set, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
 ]

@@ -453,7 +453,7 @@ function renderPrompt() {
       ? gettext("Play your Hare Taptap to evade them all, or take it.")
       : S.autoAnswer
         ? gettext("You hold no Hare Taptap: you take it when the time is up.")
-        : gettext("Evade with a Hare Taptap from your hand, or take it.");
+        : gettext("You hold no Hare Taptap: take it.");
     buttons.append(
       button(fmt(ngettext("Take it (%(n)s damage)", "Take it (%(n)s damage)", vol.count), { n: vol.count }), () => send({ react: "none" }), { action: "decline" }),
     );
@@ -463,7 +463,7 @@ function renderPrompt() {
       ? gettext("Play your Strom to pass the skip on to the next player, or lose your turn.")
       : S.autoAnswer
         ? gettext("You hold no Strom: you lose your turn when the time is up.")
-        : gettext("A Strom from your hand would pass the skip on; or lose your turn.");
+        : gettext("You hold no Strom: you lose your turn.");
     buttons.append(button(gettext("Lose my turn"), () => send({ react: "none" }), { action: "decline" }));
   } else if (kind === "discard") {
     const n = v.discard_count;

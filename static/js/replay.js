@@ -4,6 +4,7 @@
 
 import { drawTable as drawSeats, setRing } from "./tableview.js";
 import { describe } from "./words.js";
+import { Motion } from "./motion.js";
 
 const gettext = window.gettext || ((s) => s);
 const interpolate =
@@ -46,6 +47,10 @@ export class ReplayViewer {
     this.meta = opts.meta;
     this.names = opts.meta.players.map((p) => p.name);
     this.cardNames = opts.cardNames || {};
+    // Stepping forward one event at a time (playing, or the → key) moves the cards as the game
+    // page does; jumps do not. Off with prefers-reduced-motion.
+    const fx = root.querySelector(".fx");
+    this.motion = fx ? new Motion(fx, root) : null;
     this.ctx = {
       mySeat: null,
       standalone: true,
@@ -79,10 +84,11 @@ export class ReplayViewer {
     return t === "TurnStarted" || i === 0;
   }
 
-  go(step, { force = false } = {}) {
+  go(step, { force = false, animate = false } = {}) {
     const last = this.frames.length - 1;
     step = Math.max(0, Math.min(last, Number(step) || 0));
     if (step === this.step && !force) return;
+    const forward = animate && step === this.step + 1;
     const prev = this.log.children[this.step];
     if (prev) {
       prev.classList.remove("rp-current");
@@ -90,10 +96,17 @@ export class ReplayViewer {
     }
     this.step = step;
     this.render();
+    if (forward) this.animate([this.frames[step]]);
     this.onStep(step);
   }
 
-  next() { this.go(this.step + 1); }
+  animate(frames) {
+    if (!this.motion) return;
+    for (const f of frames) this.motion.queue(f.event, null);
+    this.motion.flush();
+  }
+
+  next() { this.go(this.step + 1, { animate: true }); }
   prev() { this.go(this.step - 1); }
   first() { this.go(0); }
   last() { this.go(this.frames.length - 1); }

@@ -3,13 +3,13 @@
 // faces where the viewer may see them), capacity pips, shield, shuffler mark and the marker with
 // a countdown ring on whoever must decide; the draw pile, a large face-up discard and the
 // direction of play in the middle.
-/* global gettext, ngettext, interpolate */
+
 
 export const STATIC_CARDS = "/static/cards/";
 const RING = 2 * Math.PI * 21;
 
-const tr = (s) => (window.gettext ? window.gettext(s) : s);
-const ntr = (s, p, n) => (window.ngettext ? window.ngettext(s, p, n) : n === 1 ? s : p);
+const gettext = window.gettext || ((s) => s);
+const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
 const fmt = (t, v) =>
   window.interpolate ? window.interpolate(t, v, true) : t.replace(/%\((\w+)\)s/g, (_, k) => String(v[k]));
 
@@ -52,10 +52,10 @@ export function seatsInPlayOrder(count, bottom) {
 
 export function decidingWords(kind) {
   return {
-    turn: tr("taking a turn"),
-    volley: tr("answering Hare Cumi"),
-    skip: tr("answering a skip"),
-    discard: tr("discarding"),
+    turn: gettext("taking a turn"),
+    volley: gettext("answering Hare Cumi"),
+    skip: gettext("answering a skip"),
+    discard: gettext("discarding"),
   }[kind] || "";
 }
 
@@ -63,8 +63,8 @@ function pips(capacity, max = 5) {
   const box = el("span", {
     class: "pips",
     role: "img",
-    "aria-label": fmt(tr("Hand limit %(c)s of %(max)s"), { c: capacity, max }),
-    title: fmt(tr("Hand limit %(c)s of %(max)s"), { c: capacity, max }),
+    "aria-label": fmt(gettext("Hand limit %(c)s of %(max)s"), { c: capacity, max }),
+    title: fmt(gettext("Hand limit %(c)s of %(max)s"), { c: capacity, max }),
   });
   for (let i = 0; i < max; i++) box.append(el("span", { class: i < capacity ? "pip on" : "pip off" }));
   return box;
@@ -90,42 +90,42 @@ export function seatTile(p, o) {
   const initial = (p.name || "?").trim().charAt(0).toUpperCase() || "?";
   const avatar = el("span", { class: "avatar", "aria-hidden": "true" }, el("span", { class: "avatar-letter", text: initial }), ring());
   const shuffler = o.shuffler === p.seat
-    ? el("span", { class: "shuffler-mark", title: tr("Shuffler"), "aria-label": tr("Shuffler"), role: "img", text: "S" })
+    ? el("span", { class: "shuffler-mark", title: gettext("Shuffler"), "aria-label": gettext("Shuffler"), role: "img", text: "S" })
     : null;
   const title = el("h3", { class: "seat-name" },
-    el("span", { class: "seat-name-text", text: p.you ? fmt(tr("%(name)s (you)"), { name: p.name }) : p.name }));
+    el("span", { class: "seat-name-text", text: p.you ? fmt(gettext("%(name)s (you)"), { name: p.name }) : p.name }));
   const presence = p.presence && p.presence.text
     ? el("span", { class: `presence ${p.presence.cls}`, text: p.presence.text })
     : null;
   let hand;
   if (p.eliminated) {
-    hand = el("span", { class: "seat-out", text: tr("Out of the game") });
+    hand = el("span", { class: "seat-out", text: gettext("Out of the game") });
   } else if (o.faces && p.hand) {
-    hand = el("ul", { class: "seat-hand faces rp-hand", "data-seat": p.seat, "aria-label": tr("Hand") },
+    hand = el("ul", { class: "seat-hand faces rp-hand", "data-seat": p.seat, "aria-label": gettext("Hand") },
       ...p.hand.map((c) => el("li", { class: "mini-card", "data-card": c, title: o.cardName ? o.cardName(c) : c },
         cardImg(c), el("span", { class: "visually-hidden", text: o.cardName ? o.cardName(c) : c }))));
   } else {
     hand = el("span", { class: "seat-hand backs rp-hidden", "data-seat": p.seat },
       el("span", { class: "back-fan", "aria-hidden": "true" },
         ...Array.from({ length: Math.min(p.hand_size, 8) }, () => el("span", { class: "back" }))),
-      el("span", { class: "hand-count", text: fmt(ntr("%(n)s card", "%(n)s cards", p.hand_size), { n: p.hand_size }) }));
+      el("span", { class: "hand-count", text: fmt(ngettext("%(n)s card", "%(n)s cards", p.hand_size), { n: p.hand_size }) }));
   }
   const status = p.eliminated
     ? null
     : el("span", { class: "seat-stats" },
         pips(capacity),
-        p.protected ? el("span", { class: "shield", role: "img", title: tr("Protected from moral damage"), "aria-label": tr("Protected from moral damage") }) : null);
+        p.protected ? el("span", { class: "shield", role: "img", title: gettext("Protected from moral damage"), "aria-label": gettext("Protected from moral damage") }) : null);
   const marker = deciding
     ? el("p", { class: "deciding-text", text: decidingWords(o.awaiting.kind) })
     : o.over && o.winner === p.seat
-      ? el("p", { class: "winner-text", text: tr("Winner") })
+      ? el("p", { class: "winner-text", text: gettext("Winner") })
       : null;
   return el(
     "article",
     {
       class: classes.join(" "),
       "data-seat": p.seat,
-      "aria-label": fmt(tr("Seat %(n)s: %(name)s"), { n: p.seat + 1, name: p.name }),
+      "aria-label": fmt(gettext("Seat %(n)s: %(name)s"), { n: p.seat + 1, name: p.name }),
     },
     el("div", { class: "seat-head" }, avatar, el("div", { class: "seat-id" }, title, presence), shuffler),
     el("div", { class: "seat-body" }, hand, status),
@@ -138,16 +138,16 @@ export function seatTile(p, o) {
 export function feltParts(t, cardName) {
   const draw = el("div", { class: "pile draw", id: null },
     t.draw_pile_size ? el("span", { class: "pile-card" }, cardImg("back", "pile-img")) : el("span", { class: "pile-card empty small" }),
-    el("span", { class: "pile-label", text: fmt(ntr("Draw pile: %(n)s card", "Draw pile: %(n)s cards", t.draw_pile_size), { n: t.draw_pile_size }) }));
+    el("span", { class: "pile-label", text: fmt(ngettext("Draw pile: %(n)s card", "Draw pile: %(n)s cards", t.draw_pile_size), { n: t.draw_pile_size }) }));
   const discard = el("div", { class: "pile discard" },
     t.discard_top
       ? el("span", { class: "pile-card discard-card", "data-card": t.discard_top }, cardImg(t.discard_top, "pile-img big"))
       : el("span", { class: "pile-card empty" }),
-    el("span", { class: "pile-label", text: t.discard_top ? fmt(tr("Discard pile: %(card)s on top"), { card: cardName(t.discard_top) }) : tr("Discard pile: empty") }));
+    el("span", { class: "pile-label", text: t.discard_top ? fmt(gettext("Discard pile: %(card)s on top"), { card: cardName(t.discard_top) }) : gettext("Discard pile: empty") }));
   const cw = t.direction === "cw";
   const dir = el("div", { class: `direction dir-${t.direction}`, "data-direction": t.direction },
     el("span", { class: "dir-arrow", "aria-hidden": "true", text: cw ? "↻" : "↺" }),
-    el("span", { class: "dir-label", text: cw ? tr("Clockwise") : tr("Counterclockwise") }));
+    el("span", { class: "dir-label", text: cw ? gettext("Clockwise") : gettext("Counterclockwise") }));
   return { draw, discard, dir };
 }
 

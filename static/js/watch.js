@@ -81,8 +81,12 @@ function onPushedFrames(frames) {
     return;
   }
   const wasAtEnd = following;
+  const fresh = frames.filter((f) => f.step >= known);
   viewer.appendFrames(frames);
-  if (wasAtEnd) viewer.last();
+  if (wasAtEnd) {
+    viewer.last();
+    viewer.animate(fresh); // the new moves travel on the table, as on the game page
+  }
   if (viewer.frames[viewer.frames.length - 1].state.over) showOver();
 }
 

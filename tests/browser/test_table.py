@@ -255,3 +255,83 @@ def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: 
             assert any(not t.startswith("●") for t in titles) and titles[-1].startswith("●"), titles
             assert page.get_attribute("#favicon", "href").endswith("/static/img/turn.svg")
     ctx.close()
+
+
+def english_left(text: str) -> list[str]:
+    """English sentences of the site's catalogues (those Czech words differently) found in `text`."""
+    import re
+
+    import polib
+
+    root = Path(__file__).resolve().parents[2] / "locale" / "cs" / "LC_MESSAGES"
+    found = []
+    for domain in ("django", "djangojs"):
+        for e in polib.pofile(str(root / f"{domain}.po")):
+            forms = [e.msgstr] if not e.msgid_plural else list(e.msgstr_plural.values())
+            for english in filter(None, [e.msgid, e.msgid_plural]):
+                if english in forms:
+                    continue
+                for part in re.split(r"%\(\w+\)s|%s", english):
+                    part = part.strip(" .,:;·()")
+                    if len(part) >= 8 and " " in part and part in text and not any(part in f for f in forms):
+                        found.append(part)
+    return sorted(set(found))
+
+
+def test_the_game_page_in_czech_has_no_english_left_but_names(
+    site: Any, browser: Any, screenshots: Path
+) -> None:
+    base = site.url(0)
+    name = f"dana{int(time.time()) % 100000}"
+    token = person(base, name)
+    table = api(base, token, "/api/tables/", {"seats": 3, "turn_timer": 600, "reaction_timer": 600})
+    for _ in range(2):
+        api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+    ctx = browser.new_context(viewport=DESKTOP, locale="cs-CZ", extra_http_headers={"Accept-Language": "cs"})
+    ctx.set_default_timeout(8000)
+    page = ctx.new_page()
+    page.goto(f"{base}/accounts/login/")
+    assert page.get_attribute("html", "lang") == "cs"
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/lobby/")
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+    player = Player(page, seat=0, friend=1)
+    end = time.monotonic() + 25
+    while time.monotonic() < end and player.moves < 4 and not read(page)["over"]:
+        if not player.act():
+            page.wait_for_timeout(50)
+    page.wait_for_function(
+        "document.getElementById('game').dataset.mine !== '' || !document.getElementById('end').hidden"
+    )
+    page.screenshot(path=str(screenshots / "table-desktop-czech.png"))
+    text = page.inner_text("body")
+    assert "Průběh hry" in text
+    assert english_left(text) == []
+    ctx.close()
+
+
+def test_the_lobby_offers_your_own_running_game_to_go_back_to(site: Any, browser: Any) -> None:
+    base = site.url(0)
+    name = f"Eve{int(time.time()) % 100000}"
+    token = person(base, name)
+    table = api(base, token, "/api/tables/", {"seats": 2, "turn_timer": 600, "reaction_timer": 600})
+    api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+    watcher = browser.new_page()
+    watcher.goto(f"{base}/lobby/")
+    row = f".table-item[data-table='{table['id']}'] a.watch-link"
+    watcher.wait_for_selector(row)
+    assert watcher.get_attribute(row, "href") == f"/watch/{game}/"  # someone else watches
+    ctx = browser.new_context()
+    ctx.set_default_timeout(8000)
+    page = ctx.new_page()
+    sign_in(page, base, name)
+    page.wait_for_selector(f"{row}.mine")
+    assert page.get_attribute(row, "href") == f"/games/{game}/"
+    assert page.inner_text(row) == "Back to your game"
+    watcher.close()
+    ctx.close()

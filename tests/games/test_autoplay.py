@@ -84,10 +84,16 @@ def test_two_missed_deadlines_hand_the_seat_to_a_bot_and_the_player_reclaims_it(
     game_deadline_expire(game_id=game.pk, guard_seq=game.last_seq)
     g = Game.objects.get(pk=game.pk)
     while (g.awaiting_seat != seat or g.awaiting_kind not in ("turn", "discard")) and g.status != "finished":
-        # The other player answers whatever they are asked, so the first seat's turn comes round
-        # (a reaction window of the first seat is answered too: a timed-out one would not count).
-        legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
-        send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})
+        if g.awaiting_seat == seat:
+            # A reaction window of the first seat times out: a decision, which neither counts as
+            # a missed deadline nor, as a command of its person would, clears the count.
+            _expire(g)
+            game_deadline_expire(game_id=g.pk, guard_seq=g.last_seq)
+            assert GameSeat.objects.get(game=g, seat=seat).missed_deadlines == 1
+        else:
+            # The other player answers whatever they are asked, so the first seat's turn comes round.
+            legal = CLIENTS[g.awaiting_seat].get(f"/api/games/{g.pk}/").json()["legal"]
+            send(CLIENTS[g.awaiting_seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})
         g = Game.objects.get(pk=game.pk)
     _expire(g)
     game_deadline_expire(game_id=g.pk, guard_seq=g.last_seq)
