@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
-from games.engine import GameState, apply, event_for, view_for
+from games.engine import GameState, apply, event_for, make_ruleset, view_for
 from games.labels import bot_name
 from games.models import Game, GameEvent, GameSeat, GameStatus, ReplayAccess
 from games.selectors import seat_labels
@@ -170,6 +170,7 @@ def replay_meta(grant: ReplayGrant, opened_with_key: bool = False) -> dict[str, 
         "winner_seat": game.winner_seat,
         "winner": winner,
         "players": players,
+        "hand_limit": make_ruleset(game.table.packs, game.table.mini).hand_size,
         "events": game.last_seq,
         "replay_access": game.table.replay_access,
         "hidden": game.replay_hidden,

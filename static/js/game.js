@@ -33,7 +33,12 @@ const S = {
 const motion = new Motion($("fx"));
 const cues = new Cues({ baseTitle: document.title });
 
-const ctx = () => ({ mySeat: cfg.seat, seats: S.seats, cards: cfg.cards });
+const ctx = () => ({
+  mySeat: cfg.seat,
+  seats: S.seats,
+  cards: cfg.cards,
+  handLimit: S.view && S.view.ruleset ? S.view.ruleset.hand_size : undefined,
+});
 const fmt = (t, v) => interpolate(t, v, true);
 const card = (id) => cfg.cards.find((c) => c.id === id) || { id, name: id, effect: "" };
 

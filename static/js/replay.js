@@ -55,6 +55,7 @@ export class ReplayViewer {
       mySeat: null,
       standalone: true,
       seats: opts.meta.players.map((p, i) => ({ seat: i, name: p.name })),
+      handLimit: opts.meta.hand_limit,
       cards: Object.entries(this.cardNames).map(([id, name]) => ({ id, name })),
     };
     this.loadFrames = opts.loadFrames;

@@ -59,7 +59,7 @@ export function decidingWords(kind) {
   }[kind] || "";
 }
 
-function pips(capacity, max = 5) {
+function pips(capacity, max) {
   const box = el("span", {
     class: "pips",
     role: "img",
@@ -81,7 +81,9 @@ function ring() {
 // you}; o: {shuffler, awaiting, over, winner, pos, faces (show `hand` as faces)}
 export function seatTile(p, o) {
   const deciding = !o.over && o.awaiting && o.awaiting.seat === p.seat;
-  const capacity = Math.max(0, 5 - p.damage);
+  // The view says each seat's hand limit now (max_hand) and its damage; the two make the full limit.
+  const capacity = p.max_hand;
+  const full = p.max_hand + p.damage;
   const classes = ["seat", `pos-${o.pos || "bottom"}`];
   if (deciding) classes.push("deciding", `deciding-${o.awaiting.kind}`);
   if (p.eliminated) classes.push("eliminated");
@@ -113,7 +115,7 @@ export function seatTile(p, o) {
   const status = p.eliminated
     ? null
     : el("span", { class: "seat-stats" },
-        pips(capacity),
+        pips(capacity, full),
         p.protected ? el("span", { class: "shield", role: "img", title: gettext("Protected from moral damage"), "aria-label": gettext("Protected from moral damage") }) : null);
   const marker = deciding
     ? el("p", { class: "deciding-text", text: decidingWords(o.awaiting.kind) })

@@ -109,7 +109,7 @@ export function describe(ctx, e) {
         text: say(ctx, s,
           ngettext("you took %(n)s moral damage (hand limit %(limit)s)", "you took %(n)s moral damage (hand limit %(limit)s)", e.amount),
           ngettext("%(name)s took %(n)s moral damage (hand limit %(limit)s)", "%(name)s took %(n)s moral damage (hand limit %(limit)s)", e.amount),
-          { n: e.amount, limit: Math.max(0, 5 - e.damage) }),
+          { n: e.amount, limit: Math.max(0, ctx.handLimit - e.damage) }),
         join: true,
       };
     case "PlayerEliminated":
