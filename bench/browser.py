@@ -59,16 +59,11 @@ from bench.live import (
     GameSpec,
     _cpu_snapshot,
     _pids_named,
-    check_loopback,
     end_bench_games,
-    ensure_database,
-    flush_redis,
-    migrate,
+    prepare_games,
     raise_file_limit,
-    setup_games,
-    vacuum,
 )
-from bench.service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
+from bench.service import percentile, process_cpu_seconds
 
 Client = Literal["new", "old"]
 
@@ -1051,28 +1046,11 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
 
     if cfg.games < 1 or cfg.servers < 1 or cfg.mean_gap <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; mean gap and duration are positive")
-    check_loopback(cfg.database_url)
-    check_loopback(cfg.redis_url)
     # Sockets and keep-alive connections: about three per page, at both ends of loopback.
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
-    reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms()
-    if cfg.migrate:
-        ensure_database(cfg.database_url)
-        write(f"migrating {cfg.database_url} ...")
-        migrate(cfg.database_url)
-    write("vacuuming ...")
-    vacuum(cfg.database_url)
-    flush_redis(cfg.redis_url)
-    left = end_bench_games(None)
-    if left:
-        write(f"aborted {left} games left running by an earlier bench")
-    tag = secrets.token_hex(3)
-    write(f"setting up {cfg.games} games ({cfg.games * SEATS} users, tag {tag}) ...")
-    t0 = time.monotonic()
-    specs = setup_games(cfg.games, tag)
-    setup_s = time.monotonic() - t0
-    connection.close()
+    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write)
+    specs, setup_s = prepared.specs, prepared.setup_s
+    reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
     write(
         f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker from "
         f"{cfg.code_label}, {cfg.client} browser client ..."

@@ -590,35 +590,55 @@ async def _drive_all(
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+@dataclass
+class Prepared:
+    specs: list[GameSpec]
+    setup_s: float
+    reference_ms: float
+    jitter_ms: tuple[float, float, float, float]
+
+
+def prepare_games(
+    database_url: str, redis_url: str, games: int, migrate_first: bool, write: Callable[[str], None]
+) -> Prepared:
+    """What every live bench does before its servers start: check it runs on loopback, time the
+    machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
+    and set up `games` fresh ones. Leaves no database connection open (the servers do the rest)."""
+    from django.db import connection
+
+    check_loopback(database_url)
+    check_loopback(redis_url)
+    reference_ms = reference_loop_ms()
+    jitter_ms = wake_jitter_ms()
+    if migrate_first:
+        ensure_database(database_url)
+        write(f"migrating {database_url} ...")
+        migrate(database_url)
+    write("vacuuming ...")
+    vacuum(database_url)
+    flush_redis(redis_url)
+    left = end_bench_games(None)
+    if left:
+        write(f"aborted {left} games left running by an earlier bench")
+    tag = secrets.token_hex(3)
+    write(f"setting up {games} games ({games * SEATS} users, tag {tag}) ...")
+    t0 = time.monotonic()
+    specs = setup_games(games, tag)
+    setup_s = time.monotonic() - t0
+    connection.close()
+    return Prepared(specs, setup_s, reference_ms, jitter_ms)
+
+
 def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
     """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
     from tests.support.stack import live_stack
 
     if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; rate and duration are positive")
-    check_loopback(cfg.database_url)
-    check_loopback(cfg.redis_url)
     raise_file_limit(cfg.games * SEATS)
-    reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms()
-    if cfg.migrate:
-        ensure_database(cfg.database_url)
-        write(f"migrating {cfg.database_url} ...")
-        migrate(cfg.database_url)
-        write("vacuuming ...")
-        vacuum(cfg.database_url)
-    flush_redis(cfg.redis_url)
-    tag = secrets.token_hex(3)
-    left = end_bench_games(None)
-    if left:
-        write(f"aborted {left} games left running by an earlier bench")
-    write(f"setting up {cfg.games} games ({cfg.games * SEATS} users, tag {tag}) ...")
-    t0 = time.monotonic()
-    specs = setup_games(cfg.games, tag)
-    setup_s = time.monotonic() - t0
-    from django.db import connection
-
-    connection.close()  # the servers do the rest; don't hold a connection through the run
+    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write)
+    specs, setup_s = prepared.specs, prepared.setup_s
+    reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
     write(f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker ...")
     with live_stack(
         database_url=cfg.database_url,
