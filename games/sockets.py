@@ -91,6 +91,8 @@ class RateLimit:
 class _Registry:
     def __init__(self) -> None:
         self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
+        # Each user's sockets at each game, so a connect counts a few sockets, not all of them.
+        self.by_user: dict[tuple[int, int], weakref.WeakSet[Any]] = {}
         self.beats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
             weakref.WeakKeyDictionary()
         )
@@ -110,9 +112,15 @@ _registry = _Registry()
 
 
 def socket_count(user_id: int, game_id: int) -> int:
-    return sum(
-        1 for s in _registry.live() if s.user_id_for_limit == user_id and s.game_id_for_limit == game_id
-    )
+    mine = _registry.by_user.get((user_id, game_id))
+    if not mine:
+        return 0
+    for s in list(mine):
+        if s.socket_task is None or s.socket_task.done():
+            mine.discard(s)
+    if not mine:
+        del _registry.by_user[(user_id, game_id)]
+    return len(mine)
 
 
 def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
@@ -123,12 +131,20 @@ def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
     if user_id is not None and socket_count(user_id, game_id) >= settings.SOCKETS_PER_USER_PER_GAME:
         return False
     _registry.sockets.add(consumer)
+    if user_id is not None:
+        _registry.by_user.setdefault((user_id, game_id), weakref.WeakSet()).add(consumer)
     _start_heartbeat()
     return True
 
 
 def socket_unregister(consumer: Any) -> None:
     _registry.sockets.discard(consumer)
+    key = (getattr(consumer, "user_id_for_limit", None), getattr(consumer, "game_id_for_limit", None))
+    mine = _registry.by_user.get(key)  # type: ignore[arg-type]
+    if mine is not None:
+        mine.discard(consumer)
+        if not mine:
+            del _registry.by_user[key]  # type: ignore[arg-type]
 
 
 def seated_sockets() -> set[tuple[int, int]]:

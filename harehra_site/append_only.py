@@ -118,7 +118,3 @@ CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
             )
 
     return migrations.RunPython(install, uninstall)
-
-
-# The logs: the application's role may read and append to them, never change or empty them.
-APPEND_ONLY_TABLES = ("games_gameevent", "moderation_auditentry")

@@ -93,7 +93,7 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
     assert before["hand"] and before["prompt"]
     page.reload()
     wait_loaded(page)
-    page.wait_for_function(f"document.getElementById('game').dataset.seq === '{before['seq']}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.seq === '{before['seq']}'")
     page.wait_for_timeout(300)
     after = page.evaluate(SNAPSHOT)
     assert after == before
@@ -196,7 +196,7 @@ def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: A
     # While the command is on its way the page offers nothing, so it is not sent twice...
     assert page.evaluate(CONTROLS) == {"cards": 0, "buttons": 0}
     # ...and when no answer comes, the controls come back instead of staying locked.
-    page.wait_for_function(f"({CONTROLS})().cards + ({CONTROLS})().buttons > 0", timeout=15_000)
+    page.wait_for_function(f"() => ({CONTROLS})().cards + ({CONTROLS})().buttons > 0", timeout=15_000)
     assert time.monotonic() - sent > 4, "the controls came back before the command could be answered"
     assert read(page)["seq"] == seq, "a dropped command moved the game"
 
@@ -204,7 +204,7 @@ def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: A
     lose["commands"] = False
     wait_for_my_decision(page)
     decide_by_clicking(page)
-    page.wait_for_function(f"Number(document.getElementById('game').dataset.seq) > {seq}")
+    page.wait_for_function(f"() => Number(document.getElementById('game').dataset.seq) > {seq}")
     context.close()
 
 

@@ -76,7 +76,7 @@ def test_step_through_a_replay_by_keyboard_and_slider(site: Stack, browser: Any,
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("Home")
     page.keyboard.press("Space")
-    page.wait_for_function("document.querySelector('#replay').dataset.step !== '0'", timeout=5000)
+    page.wait_for_function("() => document.querySelector('#replay').dataset.step !== '0'", timeout=5000)
     page.keyboard.press("Space")
     assert page.get_attribute("#replay-play", "aria-pressed") == "false"
     # Every hand is shown for a finished game by default.
@@ -108,10 +108,10 @@ def test_shared_step_link_and_perspectives(site: Stack, browser: Any) -> None:
     assert shown == frames[25]["state"]["hand"]
     # Switch perspective: the step stays, the hands follow.
     page.select_option("#replay-perspective", "spectator")
-    page.wait_for_function("document.querySelector('#replay').dataset.perspective === 'spectator'")
+    page.wait_for_function("() => document.querySelector('#replay').dataset.perspective === 'spectator'")
     assert _step(page) == 25 and page.locator(".rp-hand").count() == 0
     page.select_option("#replay-perspective", "all")
-    page.wait_for_function("document.querySelector('#replay').dataset.perspective === 'all'")
+    page.wait_for_function("() => document.querySelector('#replay').dataset.perspective === 'all'")
     assert page.locator(".rp-hand").count() >= 1 and _step(page) == 25
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("ArrowRight")
@@ -150,11 +150,11 @@ def test_watch_a_live_game_as_a_spectator(site: Stack, browser: Any, screenshots
     first = _step(page)
     # Bots move: the table follows live.
     page.wait_for_function(
-        f"Number(document.querySelector('#replay').dataset.step) > {first + 3}", timeout=60_000
+        f"() => Number(document.querySelector('#replay').dataset.step) > {first + 3}", timeout=60_000
     )
     assert page.locator(".rp-hand").count() == 0  # a spectator sees no hand
     page.wait_for_function(
-        "Number(document.querySelector('#watch-count').dataset.count) >= 1", timeout=15_000
+        "() => Number(document.querySelector('#watch-count').dataset.count) >= 1", timeout=15_000
     )
     # Step back through the events so far; new events do not move the view; back to live.
     page.locator("body").click(position={"x": 5, "y": 5})
@@ -168,7 +168,7 @@ def test_watch_a_live_game_as_a_spectator(site: Stack, browser: Any, screenshots
     assert _step(page) == 0
     page.click("#watch-live")
     page.wait_for_function(
-        "Number(document.querySelector('#replay').dataset.step) === "
+        "() => Number(document.querySelector('#replay').dataset.step) === "
         "Number(document.querySelector('#replay-slider').max)"
     )
     options = page.locator("#replay-perspective option")

@@ -38,7 +38,9 @@ print(json.dumps({
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)}
+    # Not the test run's own switches (the browser tests allow async-unsafe calls in-process).
+    dropped = ("DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     return {**env, **PRODUCTION, "DJANGO_SETTINGS_MODULE": "harehra_site.settings"}
 
 

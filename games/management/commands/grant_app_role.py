@@ -1,6 +1,6 @@
 """Give the application's PostgreSQL role what it needs and no more (run as the tables' owner,
 after every `migrate`): rows of every table, but only SELECT and INSERT on the logs
-(harehra_site.append_only.APPEND_ONLY_TABLES), and nothing an owner or superuser has: no DDL,
+(APPEND_ONLY_TABLES below), and nothing an owner or superuser has: no DDL,
 no TRUNCATE, no turning triggers off (`ALTER TABLE ... DISABLE TRIGGER`,
 `session_replication_role`)."""
 
@@ -12,7 +12,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from psycopg import sql
 
-from harehra_site.append_only import APPEND_ONLY_TABLES
+from games.models import GameEvent
+from moderation.models import AuditEntry
+
+# The logs: the application's role may read and append to them, never change or empty them.
+APPEND_ONLY_TABLES = (GameEvent._meta.db_table, AuditEntry._meta.db_table)
 
 
 class Command(BaseCommand):
