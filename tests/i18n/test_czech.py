@@ -17,7 +17,17 @@ from django.test import Client, override_settings
 ROOT = Path(__file__).resolve().parents[2]
 IGNORE = [".venv", "staticfiles", "tests", "test-output", "node_modules"]
 PASSWORD = "correct-horse-battery"
-SOURCES = ["accounts", "chat", "games", "moderation", "ratings", "replays", "harehra_site", "templates", "static"]
+SOURCES = [
+    "accounts",
+    "chat",
+    "games",
+    "moderation",
+    "ratings",
+    "replays",
+    "harehra_site",
+    "templates",
+    "static",
+]
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is installed by scripts/test")
