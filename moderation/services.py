@@ -16,11 +16,11 @@ from chat.models import ChatHide, ChatMessage
 from chat.publish import publish_chat_hidden
 from chat.selectors import chat_message_visible_to
 from games.access import access_game_view, access_signed_in
-from games.models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
+from games.models import Game
 from games.publish import publish_user_signed_out
 from games.services.commands import game_abort as game_command_abort
-from games.services.seats import seat_hand_to_bot
-from games.services.tables import table_leave
+from games.services.seats import game_replay_set_hidden
+from games.services.tables import user_remove_from_play
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
@@ -93,24 +93,6 @@ def _check_target(moderator: Any, user: Any) -> None:
         raise ServiceError("bad_target", "only a superuser may sanction staff", 403)
 
 
-def _remove_from_play(user: Any, reason: str) -> None:
-    """Bots take the user's seats in running games; the user leaves every table they sit at."""
-    table_ids = list(Seat.objects.filter(user_id=user.pk).values_list("table_id", flat=True))
-    for table in Table.objects.filter(pk__in=table_ids).order_by("pk"):
-        table = Table.objects.select_for_update().get(pk=table.pk)  # tables before games, as table_leave
-        if table.status == TableStatus.PLAYING:
-            game = table.games.filter(status=GameStatus.RUNNING).first()
-            seat = GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
-            if game is not None and seat is not None:
-                seat_hand_to_bot(game=game, seat=seat, reason=reason)
-        table_leave(table=table, user=user)
-    # Seats in running games at tables the user already left (a bot may not yet play them).
-    for row in GameSeat.objects.filter(
-        user_id=user.pk, bot_playing=False, game__status=GameStatus.RUNNING
-    ).select_related("game"):
-        seat_hand_to_bot(game=row.game, seat=row.seat, reason=reason)
-
-
 def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reason: str) -> Sanction:
     with transaction.atomic():
         user = _locked_user(user)
@@ -118,7 +100,9 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
         current = list(active_sanctions(user.pk))
         if any(s.kind == SanctionKind.BAN for s in current):
             raise ServiceError("already_banned", f"{user.get_username()} is already banned", 409)
-        _remove_from_play(user, "banned")  # before the sanction exists: leaving needs a signed-in user
+        user_remove_from_play(
+            user=user, reason="banned"
+        )  # before the sanction: leaving needs a signed-in user
         sanction = Sanction.objects.create(
             user=user, kind=kind, until=until, reason=reason, created_by=moderator
         )
@@ -199,15 +183,7 @@ def _replay_set_hidden(moderator: Any, game: Game, hidden: bool, reason: Any) ->
     access_moderator(moderator, "hide")
     reason = _reason(reason)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.replay_hidden == hidden:
-            raise ServiceError(
-                "already_hidden" if hidden else "not_hidden",
-                "the replay is already hidden" if hidden else "the replay is not hidden",
-                409,
-            )
-        game.replay_hidden = hidden
-        game.save(update_fields=["replay_hidden"])
+        game = game_replay_set_hidden(game=game, hidden=hidden)
         _audit(moderator, AuditAction.HIDE if hidden else AuditAction.UNHIDE, game, reason)
     return game
 

@@ -121,8 +121,9 @@ def _timer_rearm(game_id: int, armed_for: datetime) -> None:
         # Same deadline: the task fired early (it never should); the sweep takes that one.
         if game.timer_armed_for != armed_for or deadline is None or deadline == armed_for:
             return
+        # Not a move: only the countdown's own column changes (a move's row goes through write_move).
+        Game.objects.filter(pk=game.pk).update(timer_armed_for=deadline)
         game.timer_armed_for = deadline
-        game.save(update_fields=["timer_armed_for"])
         seq = game.last_seq
         transaction.on_commit(
             lambda: followups.followups_send(game_id, seq, bot_to_move=False, timer_at=deadline)

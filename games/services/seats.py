@@ -55,3 +55,19 @@ def seat_reclaim(*, game: Game, user: AnyUser) -> int:
         state = load_state(game)
         game_append(game, [seat_reclaimed(seat)], before=state, after=state, actor_id=user.pk)
     return seat
+
+
+def game_replay_set_hidden(*, game: Game, hidden: bool) -> Game:
+    """Hide a game's replay (or show it again), under the game's lock; already_hidden or
+    not_hidden when it already is. The caller (moderation) checks who may and keeps the record."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        if game.replay_hidden == hidden:
+            raise ServiceError(
+                "already_hidden" if hidden else "not_hidden",
+                "the replay is already hidden" if hidden else "the replay is not hidden",
+                409,
+            )
+        Game.objects.filter(pk=game.pk).update(replay_hidden=hidden)
+        game.replay_hidden = hidden
+    return game

@@ -11,7 +11,7 @@ from harehra_site.errors import ServiceError
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..engine import EngineError, make_ruleset, replay, start_game
 from ..engine.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
-from ..models import BotLevel, Game, GameSeat, ReplayAccess, Seat, Table, TableStatus, Visibility
+from ..models import BotLevel, Game, GameSeat, GameStatus, ReplayAccess, Seat, Table, TableStatus, Visibility
 from ..publish import publish_next_game, publish_table_changed
 from .append import game_append
 from .seats import seat_hand_to_bot
@@ -286,3 +286,22 @@ def table_act(
     else:
         raise ServiceError("not_found", "no such action", 404)
     return None
+
+
+def user_remove_from_play(*, user: AnyUser, reason: str) -> None:
+    """Bots take the user's seats in running games and the user leaves every table they sit at
+    (a ban). The caller holds a transaction; tables are locked before their games."""
+    table_ids = list(Seat.objects.filter(user_id=user.pk).values_list("table_id", flat=True))
+    for table in Table.objects.filter(pk__in=table_ids).order_by("pk"):
+        table = _locked(table)
+        if table.status == TableStatus.PLAYING:
+            game = table.games.filter(status=GameStatus.RUNNING).first()
+            seat = GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
+            if game is not None and seat is not None:
+                seat_hand_to_bot(game=game, seat=seat, reason=reason)
+        table_leave(table=table, user=user)
+    # Seats in running games at tables the user already left (a bot may not yet play them).
+    for row in GameSeat.objects.filter(
+        user_id=user.pk, bot_playing=False, game__status=GameStatus.RUNNING
+    ).select_related("game"):
+        seat_hand_to_bot(game=row.game, seat=row.seat, reason=reason)
