@@ -64,6 +64,8 @@ class TableCreateForm(forms.Form):
         choices=[("1", _("Rated: the games change the players' ratings")), ("0", _("Casual: not rated"))],
         coerce=lambda v: v == "1",
         initial="1",
+        required=False,
+        empty_value=True,  # a client that does not say: rated, as over the API
     )
     chat_enabled = forms.BooleanField(label=_("Table chat"), required=False, initial=True)
 

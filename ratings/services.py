@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from games.eventlog import events_with_seq
+from games import sql
 from games.models import Game, GameSeat, GameStatus
 
 from .models import Placing, Pool, RatedGame, Rating, RatingChange
@@ -32,7 +32,7 @@ def _is_person(seat: GameSeat) -> bool:
 
 
 def game_outcome(game: Game) -> Outcome:
-    return outcome_from_log(e for _, e in events_with_seq(game))
+    return outcome_from_log(sql.events_between(game.pk, 0, game.last_seq))
 
 
 def ratings_record_game(*, game_id: int) -> bool:
