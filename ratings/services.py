@@ -113,7 +113,8 @@ def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> None:
 
 def _save_ratings(rows: list[Rating]) -> None:
     """The new figures of `rows`, in one statement on PostgreSQL: bulk_update's CASE expressions
-    cost several times more to build than to run (measured: most of the step)."""
+    cost several times more to build than to run (under
+    a profiler, building them was most of the rating step)."""
     now = timezone.now()
     if connection.vendor != "postgresql":
         for r in rows:
