@@ -65,7 +65,7 @@ class TableCreateForm(forms.Form):
         coerce=lambda v: v == "1",
         initial="1",
         required=False,
-        empty_value=True,  # a client that does not say: rated, as over the API
+        empty_value=TableSettings.rated,  # a form that does not say is rated, as a new table is
     )
     chat_enabled = forms.BooleanField(label=_("Table chat"), required=False, initial=True)
 
