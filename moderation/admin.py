@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from chat.models import ChatHide
 from games.models import GameSeat
 from harehra_site.errors import ServiceError
 
@@ -478,6 +479,7 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
         "game_link",
         "reason",
         "text",
+        "chat_message_link",
         "created_at",
         "resolution_note",
         "resolved_by",
@@ -502,6 +504,15 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
     @admin.display(description="game")
     def game_link(self, obj: Report) -> SafeString | str:
         return _game_link(obj.game)
+
+    @admin.display(description="chat message")
+    def chat_message_link(self, obj: Report) -> SafeString | str:
+        message = obj.chat_message
+        if message is None:
+            return "—"
+        url = reverse("admin:moderation_moderatedchatmessage_changelist") + f"?q={message.pk}"
+        hidden = " (hidden)" if ChatHide.objects.filter(message_id=message.pk).exists() else ""
+        return format_html('<a href="{}">message {}</a>{}', url, message.pk, hidden)
 
     @admin.display(description="details")
     def short_text(self, obj: Report) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
-from games.eventlog import events_with_seq
+from games import sql
 from games.models import Game, GameSeat, GameStatus
 
 from .models import Placing, Pool, RatedGame, Rating, RatingChange
@@ -32,7 +33,7 @@ def _is_person(seat: GameSeat) -> bool:
 
 
 def game_outcome(game: Game) -> Outcome:
-    return outcome_from_log(e for _, e in events_with_seq(game))
+    return outcome_from_log(sql.events_between(game.pk, 0, game.last_seq))
 
 
 def ratings_record_game(*, game_id: int) -> bool:
@@ -107,7 +108,30 @@ def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> None:
             row.games += 1
             row.wins += outcome.places[s.seat] == 1
     RatingChange.objects.bulk_create(changes)
-    Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "display", "games", "wins", "updated_at"])
+    _save_ratings(list(rows.values()))
+
+
+def _save_ratings(rows: list[Rating]) -> None:
+    """The new figures of `rows`, in one statement on PostgreSQL: bulk_update's CASE expressions
+    cost several times more to build than to run (under
+    a profiler, building them was most of the rating step)."""
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        for r in rows:
+            Rating.objects.filter(pk=r.pk).update(
+                mu=r.mu, sigma=r.sigma, display=r.display, games=r.games, wins=r.wins, updated_at=now
+            )
+        return
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    values = ", ".join(["(%s, %s::float8, %s::float8, %s, %s, %s)"] * len(rows))
+    params: list[object] = [x for r in rows for x in (r.pk, r.mu, r.sigma, r.display, r.games, r.wins)]
+    with connection.cursor() as cur:
+        cur.execute(
+            f"UPDATE {table} AS r SET mu = v.mu, sigma = v.sigma, display = v.display, games = v.games, "
+            f"wins = v.wins, updated_at = %s FROM (VALUES {values}) "
+            "AS v(id, mu, sigma, display, games, wins) WHERE r.id = v.id",
+            [now, *params],
+        )
 
 
 def _change(

@@ -1,11 +1,13 @@
 """The table chat in Chromium: two players talk live across the game page and the table page,
-hostile text stays text, a reload shows the history, a spectator's chat is apart, a report lands."""
+hostile text stays text, a reload shows the history, a spectator's chat is apart, a report lands.
+Waits use locators, not page-evaluated strings, which a Content Security Policy forbids."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.services import user_register, user_token
 from moderation.models import Report
@@ -25,7 +27,13 @@ def _orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
 def _signed_in(browser: Any, base: str, name: str) -> Any:
     context = browser.new_context()
     page = context.new_page()
-    r = page.request.post(f"{base}/api/accounts/login/", data={"username": name, "password": PASSWORD})
+    page.goto(f"{base}/accounts/login/")  # sets the CSRF cookie the sign-in needs
+    csrf = next((c["value"] for c in context.cookies() if c["name"] == "csrftoken"), "")
+    r = page.request.post(
+        f"{base}/api/accounts/login/",
+        data={"username": name, "password": PASSWORD},
+        headers={"X-CSRFToken": csrf},
+    )
     assert r.ok, r.text()
     return page
 
@@ -56,18 +64,18 @@ def test_two_players_chat_live_and_spectators_apart(site: Any, browser: Any, scr
 
     pa.fill("#chat-input", HOSTILE)
     pa.press("#chat-input", "Enter")
-    pb.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+    expect(pb.locator("#chat-log li")).to_have_count(1)
     assert _texts(pb) == [HOSTILE]  # shown as the characters typed
     assert pb.locator("#chat-log img, #chat-log script").count() == 0 and pb.title() != "owned"
     pb.fill("#chat-input", "hello alice")
     pb.click("#chat-form button[type=submit]")
-    pa.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+    expect(pa.locator("#chat-log li")).to_have_count(2)
     assert _texts(pa) == [HOSTILE, "hello alice"] and pa.title() != "owned"
     pa.screenshot(path=str(screenshots / "chat-game-page.png"), full_page=True)
 
     # A reload shows the history.
     pb.reload()
-    pb.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+    expect(pb.locator("#chat-log li")).to_have_count(2)
     assert _texts(pb) == [HOSTILE, "hello alice"]
     pb.screenshot(path=str(screenshots / "chat-table-page.png"), full_page=True)
 
@@ -79,13 +87,13 @@ def test_two_players_chat_live_and_spectators_apart(site: Any, browser: Any, scr
     assert _texts(pc) == []
     pc.fill("#chat-input", "go bob")
     pc.press("#chat-input", "Enter")
-    pc.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+    expect(pc.locator("#chat-log li")).to_have_count(1)
     pc.screenshot(path=str(screenshots / "chat-watch-page.png"), full_page=True)
     assert _texts(pa) == [HOSTILE, "hello alice"]
 
     # Bob reports alice's message: it lands in the reports queue, quoted.
     pb.locator("#chat-log li", has_text="document.title").locator(".chat-report").click()
-    pb.wait_for_function("document.getElementById('chat-status').textContent.includes('moderators')")
+    expect(pb.locator("#chat-status")).to_contain_text("moderators")
     report = Report.objects.get(reporter=bob)
     assert report.target_user == alice and HOSTILE in report.text
 

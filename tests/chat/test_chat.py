@@ -149,6 +149,9 @@ def test_report_hide_and_the_audit_log(table: dict[str, Any], make_user: Any) ->
     admin.force_login(moderator)
     page = admin.get(f"/admin/moderation/report/{report.pk}/change/").content.decode()
     assert "<script>alert" not in page and "&lt;script&gt;" in page
+    assert f"message {message.pk}</a> (hidden)" in page
+    listed = admin.get(f"/admin/moderation/moderatedchatmessage/?q={message.pk}").content.decode()
+    assert "&lt;script&gt;" in listed and "<script>alert" not in listed
     r = mod.post("/api/moderation/users/nobody/mute/", {"reason": "x"}, format="json")
     assert r.status_code == 404
 

@@ -192,3 +192,33 @@ def test_outcome_of_a_real_log_matches_the_engine(db: Any, make_user: Any) -> No
     outcome = outcome_from_log(e for _, e in events_with_seq(game))
     assert sorted(outcome.places)[0] == 1
     assert outcome.places[game.winner_seat] == 1
+
+
+@pytest.mark.django_db
+def test_a_turn_limit_draw_shares_first_place_among_the_players_left(make_user: Any) -> None:
+    """The end of a turn-limit draw, appended through the one append path as the engine writes it
+    (R14): one player out earlier, two left sharing first."""
+    from django.db import transaction
+
+    from games.engine import apply
+    from games.eventlog import load_state
+    from games.services.append import game_append, game_lock
+
+    people = [make_user(), make_user(), make_user()]
+    game = start_table(people)
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        state = load_state(game)
+        out = {"type": "PlayerEliminated", "version": 1, "seat": 2, "cards": list(state.hands[2])}
+        draw = {"type": "GameEnded", "version": 1, "result": "draw", "winner": None, "survivors": [0, 1]}
+        after = apply(apply(state, out), draw)
+        assert after.over
+        game_append(game, [out, draw], before=state, after=after, actor_id=None)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == GameStatus.FINISHED and game.result == "draw"
+    assert {p.seat: p.place for p in Placing.objects.filter(game=game)} == {0: 1, 1: 1, 2: 3}
+    seats = {s.seat: s.user_id for s in GameSeat.objects.filter(game=game)}
+    ratings = _ratings()
+    first, second, last = (ratings[seats[s]] for s in (0, 1, 2))
+    assert (first.mu, first.sigma) == (second.mu, second.sigma) and first.mu > last.mu
+    assert first.wins == second.wins == 1 and last.wins == 0
