@@ -185,6 +185,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for the bot levels, whichever field (a seat's level, the away bot's) uses them.
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.BotLevel"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "harehra_site.schema.add_error_responses",
