@@ -68,7 +68,9 @@ def valid_cmd_id(cmd_id: Any) -> bool:
 class RateLimit:
     """A token bucket: RATE_BURST messages at once, RATE_PER_SECOND on average."""
 
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+    def __init__(self, rate: float | None = None, burst: float | None = None) -> None:
+        rate = settings.SOCKET_MESSAGES_PER_SECOND if rate is None else rate
+        burst = settings.SOCKET_MESSAGES_BURST if burst is None else burst
         self.rate, self.burst = rate, burst
         self.tokens = burst
         self.at = time.monotonic()

@@ -261,6 +261,9 @@ AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # however they ended (games/sockets.py, games/services/presence.py).
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
+# Messages a socket may send: a burst, then this many a second on average (games/sockets.py).
+SOCKET_MESSAGES_PER_SECOND = float(os.environ.get("SOCKET_MESSAGES_PER_SECOND", "10"))
+SOCKET_MESSAGES_BURST = float(os.environ.get("SOCKET_MESSAGES_BURST", "30"))
 # Sockets one user may have open at one game, per server process.
 SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
 # How long a reaction window lasts for a seat that chose "answer for me when I can't".

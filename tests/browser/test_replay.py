@@ -163,7 +163,7 @@ def test_watch_a_live_game_as_a_spectator(site: Stack, browser: Any, screenshots
     assert page.is_visible("#watch-live")
     seen = int(page.get_attribute("#replay-slider", "max") or 0)
     page.wait_for_function(  # a new event arrives while the viewer looks back
-        f"Number(document.querySelector('#replay-slider').max) > {seen}", timeout=15_000
+        f"() => Number(document.querySelector('#replay-slider').max) > {seen}", timeout=15_000
     )
     assert _step(page) == 0
     page.click("#watch-live")

@@ -155,7 +155,7 @@ def test_a_game_on_desktop_and_phone_with_each_state_on_screen(
         seq = read(ann.page)["seq"]
         ann.page.click("#next-game")
         for p in pages:
-            p.page.wait_for_function(f"location.pathname !== '/games/{game}/'", timeout=15000)
+            p.page.wait_for_function(f"() => location.pathname !== '/games/{game}/'", timeout=15000)
             wait_loaded(p.page)
         game = int(ann.page.url.rstrip("/").split("/")[-1])
         del seq
@@ -305,7 +305,7 @@ def test_the_game_page_in_czech_has_no_english_left_but_names(
         if not player.act():
             page.wait_for_timeout(50)
     page.wait_for_function(
-        "document.getElementById('game').dataset.mine !== '' || !document.getElementById('end').hidden"
+        "() => document.getElementById('game').dataset.mine !== '' || !document.getElementById('end').hidden"
     )
     page.screenshot(path=str(screenshots / "table-desktop-czech.png"))
     text = page.inner_text("body")
