@@ -73,11 +73,11 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     d.ruleset = ruleset
     d.players = len(players)
     d.shuffler = view["shuffler"]
-    d.hands = tuple(tuple(h) for h in hands)
-    d.draw_pile = tuple(hidden[at:])
-    d.discard_pile = tuple(view["discard_pile"])
-    d.damage = tuple(p["damage"] for p in players)
-    d.protected = frozenset(p["seat"] for p in players if p["protected"])
+    d.hands = hands
+    d.draw_pile = hidden[at:]
+    d.discard_pile = list(view["discard_pile"])
+    d.damage = [p["damage"] for p in players]
+    d.protected = {p["seat"] for p in players if p["protected"]}
     d.direction = direction_value(view["direction"])
     d.turn_seat = view["turn"]
     d.turn_number = view["turn_number"]

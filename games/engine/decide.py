@@ -7,16 +7,40 @@ fold stays a dumb recorder. It runs on to the next decision a person must make (
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from operator import add
 from typing import Any
 
 from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, parse_command
 from .errors import ErrorCode, IllegalCommand, InvalidRuleset
-from .events import EVENT_VERSION, FOLD, Event, EventType, apply, direction_name, event
+from .events import (
+    Event,
+    EventType,
+    apply,
+    card_burned,
+    cards_discarded,
+    cards_drawn,
+    cards_played,
+    damage_set,
+    damage_taken,
+    direction_changed,
+    direction_name,
+    discard_required,
+    draw_pile_reshuffled,
+    event,
+    game_ended,
+    player_eliminated,
+    player_skipped,
+    protection_gained,
+    reaction_declined,
+    reaction_played,
+    skip_pending,
+    turn_started,
+    volley_pending,
+)
 from .ruleset import Ruleset
-from .state import CCW, CW, AnyState, Decision, Draft, GameState, Result, freeze, thaw
+from .state import CCW, CW, AnyState, Decision, Draft, GameState, Result, private_draft, seal, thaw
 
 _D_DISCARD = Decision.DISCARD  # a module global: an enum member is slow to reach
 _D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
@@ -55,6 +79,8 @@ _E_REACTION_PLAYED = EventType.REACTION_PLAYED.value
 _E_SKIP_PENDING = EventType.SKIP_PENDING.value
 _E_TURN_STARTED = EventType.TURN_STARTED.value
 _E_VOLLEY_PENDING = EventType.VOLLEY_PENDING.value
+_WIN = Result.WIN.value
+_DRAW = Result.DRAW.value
 _COMMAND_TYPES = (Play, React, Discard, Burn)  # a tuple: isinstance is faster with it than with a union
 _TURN_COMMANDS = (Play, Burn)
 
@@ -62,31 +88,6 @@ _TURN_COMMANDS = (Play, Burn)
 def keep_order(cards: Sequence[str]) -> list[str]:
     """A shuffle that keeps the given order: for callers that fix every pile themselves."""
     return list(cards)
-
-
-class _Log:
-    """Where the rules write what happens: a private draft, and the events if asked for.
-
-    Every change goes through `emit`, which folds it with the same fold `apply` and `replay` use,
-    so the rules exist once whether events are kept (`step`: the log) or not (`advance`: search
-    playouts). Read `log.state` afresh after each `emit`.
-    """
-
-    __slots__ = ("events", "shuffle", "state")
-
-    def __init__(self, draft: Draft, shuffle: Shuffle, events: list[Event] | None) -> None:
-        self.state = draft
-        self.events = events
-        self.shuffle = shuffle
-
-    def emit(self, etype: str, /, **fields: Any) -> None:
-        events = self.events
-        if events is None:  # nothing reads the event: fold its fields as they are
-            FOLD[etype](self.state, fields)
-            return
-        e = {"type": etype, "version": EVENT_VERSION, **fields}  # what events.event() makes
-        events.append(e)
-        FOLD[etype](self.state, e)
 
 
 def _illegal(code: ErrorCode, detail: str) -> IllegalCommand:
@@ -99,7 +100,11 @@ def _illegal(code: ErrorCode, detail: str) -> IllegalCommand:
 def valid_targets(state: AnyState, seat: int) -> list[int]:
     """Seats a Hare Cumi volley from `seat` may aim at (R5b, R11)."""
     limit, damage, protected = state.ruleset.max_damage, state.damage, state.protected
-    return [t for t in range(state.players) if t != seat and damage[t] < limit and t not in protected]
+    out = []
+    for t in range(state.players):  # a loop, not a comprehension: this runs on every turn
+        if t != seat and damage[t] < limit and t not in protected:
+            out.append(t)
+    return out
 
 
 def has_turn_play(state: AnyState, seat: int) -> bool:
@@ -169,8 +174,7 @@ def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> 
 
 def start_events(first: Event) -> list[Event]:
     """The opening events: the setup and the first turn."""
-    state = apply(None, first)
-    return [first, event(_E_TURN_STARTED, seat=state.turn_seat, turn=1)]
+    return [first, event(_E_TURN_STARTED, seat=int(first["turn"]), turn=1)]
 
 
 def start_game(ruleset: Ruleset, players: int, shuffler: int, shuffle: Shuffle) -> list[Event]:
@@ -204,27 +208,15 @@ def step(
 ) -> tuple[list[Event], GameState]:
     """`decide`, also returning the state its events fold to (saves callers a second fold)."""
     cmd = command if isinstance(command, _COMMAND_TYPES) else parse_command(command)
-    _check_awaited(state, cmd)
     events: list[Event] = []
-    log = _Log(thaw(state), shuffle, events)
-    _decide(log, cmd)
-    return events, freeze(log.state)
-
-
-def advance(draft: Draft, command: Command, shuffle: Shuffle = keep_order) -> Draft:
-    """`step` for a draft the caller owns (a search playout's): the same rules, no events made.
-
-    The draft changes in place; on an IllegalCommand it is unchanged (every check comes before
-    the first change). Make one with `private_copy`; `freeze` gives its GameState.
-    """
-    _check_awaited(draft, command)
-    _decide(_Log(draft, shuffle, None), command)
-    return draft
+    draft = thaw(state)
+    advance(draft, cmd, shuffle, events)
+    return events, seal(draft)
 
 
 def private_copy(state: GameState) -> Draft:
     """A mutable copy of `state` for `advance` to change in place."""
-    return thaw(state)
+    return private_draft(state)
 
 
 def _check_awaited(state: AnyState, cmd: Command) -> None:
@@ -235,172 +227,295 @@ def _check_awaited(state: AnyState, cmd: Command) -> None:
         raise _illegal(ErrorCode.NOT_YOUR_TURN, f"waiting for seat {awaiting.seat}")
 
 
-def _decide(log: _Log, cmd: Command) -> None:
-    awaiting = log.state.awaiting
+# The rules below change the draft through the fold's primitives (events.py) and, when `rec` is
+# a list, record each change as the event the log keeps, beside the primitive it folds by. Every
+# check comes before the first change.
+Rec = list[Event] | None
+
+
+def advance(d: Draft, cmd: Command, shuffle: Shuffle = keep_order, rec: Rec = None) -> Draft:
+    """The rules: play `cmd` on a draft the caller owns, in place, appending the events it causes
+    to `rec` when a list is given (`step` does, for the log; search playouts do not).
+
+    On an IllegalCommand the draft is unchanged: every check comes before the first change. Make
+    a draft with `private_copy`; `freeze` gives its GameState.
+    """
+    awaiting = d.awaiting
+    if d.result is not None or awaiting is None or cmd.seat != awaiting.seat:
+        _check_awaited(d, cmd)  # raises the precise error
     assert awaiting is not None
     kind = awaiting.kind
-    if isinstance(cmd, _TURN_COMMANDS):
+    cls = type(cmd)
+    if cls is Play or cls is Burn:
         if kind is not _D_TURN:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-        if isinstance(cmd, Play):
-            _play(log, cmd)
+        if cls is Play:
+            _play(d, cmd, shuffle, rec)  # type: ignore[arg-type]
         else:
-            _burn(log, cmd)
-    elif isinstance(cmd, React):
+            _burn(d, cmd, shuffle, rec)  # type: ignore[arg-type]
+    elif cls is React:
         if kind is _D_VOLLEY:
-            _answer_volley(log, cmd)
+            _answer_volley(d, cmd, shuffle, rec)  # type: ignore[arg-type]
         elif kind is _D_SKIP:
-            _answer_skip(log, cmd)
+            _answer_skip(d, cmd, shuffle, rec)  # type: ignore[arg-type]
         else:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
     else:
         if kind is not _D_DISCARD:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-        _discard(log, cmd)
+        _discard(d, cmd, shuffle, rec)  # type: ignore[arg-type]
+    return d
 
 
-def _play(log: _Log, cmd: Play) -> None:
-    state, seat, cards = log.state, cmd.seat, cmd.cards
+def _play(d: Draft, cmd: Play, shuffle: Shuffle, rec: Rec) -> None:
+    seat, cards = cmd.seat, cmd.cards
     if not cards:
         raise _illegal(ErrorCode.BAD_COMMAND, "play at least one card")
     card = cards[0]
-    if len(set(cards)) > 1:
-        raise _illegal(ErrorCode.MIXED_CARDS, "different cards are never played in one turn")
+    count = len(cards)
+    if count > 1 and (card != _CUMI or cards.count(card) != count):
+        _refuse_group(cards)
     if card in NEVER_PLAYED:
         raise _illegal(ErrorCode.NOT_PLAYABLE, f"{card} is never played on a turn")
-    if card != _CUMI and len(cards) > 1:
-        raise _illegal(ErrorCode.MIXED_CARDS, "only Hare Cumi may be played several at once")
-    if state.hands[seat].count(card) < len(cards):
-        raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {len(cards)} × {card}")
+    if (card not in d.hands[seat]) if count == 1 else (d.hands[seat].count(card) < count):
+        raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {count} × {card}")
     target = cmd.target
     if card == _CUMI:
-        if target is None or target == seat or not 0 <= target < state.players or state.is_eliminated(target):
+        if (
+            target is None
+            or target == seat
+            or not 0 <= target < d.players
+            or d.damage[target] >= d.ruleset.max_damage
+        ):
             raise _illegal(ErrorCode.BAD_TARGET, "Hare Cumi needs another player still in the game")
-        if target in state.protected:
+        if target in d.protected:
             raise _illegal(ErrorCode.TARGET_PROTECTED, f"seat {target} is protected")
     elif target is not None:
         raise _illegal(ErrorCode.BAD_TARGET, f"{card} takes no target")
 
-    log.emit(_E_CARDS_PLAYED, seat=seat, cards=list(cards), target=target)
+    if rec is not None:
+        rec.append(
+            {"type": _E_CARDS_PLAYED, "version": 1, "seat": seat, "cards": list(cards), "target": target}
+        )
+    cards_played(d, seat, cards)
     if card == _CUMI:
         assert target is not None
-        log.emit(_E_VOLLEY_PENDING, attacker=seat, target=target, count=len(cards))
+        if rec is not None:
+            rec.append(
+                {"type": _E_VOLLEY_PENDING, "version": 1, "attacker": seat, "target": target, "count": count}
+            )
+        volley_pending(d, seat, target, count)
         return
     if card == _STROM:
-        log.emit(_E_SKIP_PENDING, seat=state.next_seat(seat), by=seat)
+        _skip(d, d.next_seat(seat), seat, rec)
         return
     if card in (_RIGHT, _LEFT):
-        log.emit(_E_DIRECTION_CHANGED, direction=direction_name(CW if card == _RIGHT else CCW))
-        log.emit(_E_PROTECTION_GAINED, seat=seat)
+        direction = CW if card == _RIGHT else CCW
+        if rec is not None:
+            rec.append({"type": _E_DIRECTION_CHANGED, "version": 1, "direction": direction_name(direction)})
+        direction_changed(d, direction)
+        _protect(d, seat, rec)
     elif card == _ZADA:
-        log.emit(_E_DAMAGE_HEALED, seat=seat, damage=max(0, state.damage[seat] - 1))
+        healed = max(0, d.damage[seat] - 1)
+        if rec is not None:
+            rec.append({"type": _E_DAMAGE_HEALED, "version": 1, "seat": seat, "damage": healed})
+        damage_set(d, seat, healed)
     elif card == _HOUSE:
-        skipped = state.next_seat(seat)
-        log.emit(_E_PLAYER_SKIPPED, seat=skipped)
-        log.emit(_E_PROTECTION_GAINED, seat=skipped)
-    _end_turn(log)
+        skipped = d.next_seat(seat)
+        _skipped(d, skipped, rec)
+        _protect(d, skipped, rec)
+    _end_turn(d, shuffle, rec)
 
 
-def _burn(log: _Log, cmd: Burn) -> None:
-    state, seat = log.state, cmd.seat
-    if has_turn_play(state, seat):
+def _refuse_group(cards: tuple[str, ...]) -> None:
+    """Why several cards may not be played together (only Hare Cumi may, all alike)."""
+    if len(set(cards)) > 1:
+        raise _illegal(ErrorCode.MIXED_CARDS, "different cards are never played in one turn")
+    if cards[0] in NEVER_PLAYED:
+        raise _illegal(ErrorCode.NOT_PLAYABLE, f"{cards[0]} is never played on a turn")
+    raise _illegal(ErrorCode.MIXED_CARDS, "only Hare Cumi may be played several at once")
+
+
+def _skip(d: Draft, seat: int, by: int, rec: Rec) -> None:
+    if rec is not None:
+        rec.append({"type": _E_SKIP_PENDING, "version": 1, "seat": seat, "by": by})
+    skip_pending(d, seat, by)
+
+
+def _skipped(d: Draft, seat: int, rec: Rec) -> None:
+    if rec is not None:
+        rec.append({"type": _E_PLAYER_SKIPPED, "version": 1, "seat": seat})
+    player_skipped(d, seat)
+
+
+def _protect(d: Draft, seat: int, rec: Rec) -> None:
+    if rec is not None:
+        rec.append({"type": _E_PROTECTION_GAINED, "version": 1, "seat": seat})
+    protection_gained(d, seat)
+
+
+def _burn(d: Draft, cmd: Burn, shuffle: Shuffle, rec: Rec) -> None:
+    seat, card = cmd.seat, cmd.card
+    if has_turn_play(d, seat):
         raise _illegal(ErrorCode.MUST_PLAY, "you may burn only when no card can be played")
-    hand = state.hands[seat]
-    if cmd.card is None and hand:
+    hand = d.hands[seat]
+    if card is None and hand:
         raise _illegal(ErrorCode.BAD_COMMAND, "name the card to burn")
-    if cmd.card is not None and cmd.card not in hand:
-        raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {cmd.card}")
-    log.emit(_E_CARD_BURNED, seat=seat, card=cmd.card)
-    _end_turn(log)
+    if card is not None and card not in hand:
+        raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {card}")
+    if rec is not None:
+        rec.append({"type": _E_CARD_BURNED, "version": 1, "seat": seat, "card": card})
+    card_burned(d, seat, card)
+    _end_turn(d, shuffle, rec)
 
 
-def _answer_volley(log: _Log, cmd: React) -> None:
-    state, seat = log.state, cmd.seat
-    volley = state.volley
+def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
+    seat, card = cmd.seat, cmd.card
+    volley = d.volley
     assert volley is not None
-    if cmd.card not in (None, _TAPTAP):
-        raise _illegal(ErrorCode.BAD_REACTION, "a volley is answered with Hare Taptap or not at all")
-    if cmd.card == _TAPTAP:
-        if _TAPTAP not in state.hands[seat]:
+    if card == _TAPTAP:
+        if _TAPTAP not in d.hands[seat]:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Hare Taptap")
-        log.emit(_E_REACTION_PLAYED, seat=seat, card=_TAPTAP, kind="volley")
-        _end_turn(log)
+        if rec is not None:
+            rec.append(
+                {"type": _E_REACTION_PLAYED, "version": 1, "seat": seat, "card": _TAPTAP, "kind": "volley"}
+            )
+        reaction_played(d, seat, _TAPTAP)
+        _end_turn(d, shuffle, rec)
         return
-    log.emit(_E_REACTION_DECLINED, seat=seat, kind="volley")
-    before = state.damage[seat]
-    after = min(state.ruleset.max_damage, before + volley.count)
-    log.emit(_E_DAMAGE_TAKEN, seat=seat, amount=after - before, damage=after)
-    if after >= state.ruleset.max_damage:
-        log.emit(_E_PLAYER_ELIMINATED, seat=seat, cards=list(state.hands[seat]))
-        alive = log.state.alive()
+    if card is not None:
+        raise _illegal(ErrorCode.BAD_REACTION, "a volley is answered with Hare Taptap or not at all")
+    limit = d.ruleset.max_damage
+    before = d.damage[seat]
+    after = min(limit, before + volley.count)
+    if rec is not None:
+        rec.append({"type": _E_REACTION_DECLINED, "version": 1, "seat": seat, "kind": "volley"})
+        rec.append(
+            {"type": _E_DAMAGE_TAKEN, "version": 1, "seat": seat, "amount": after - before, "damage": after}
+        )
+    reaction_declined(d)
+    damage_taken(d, seat, after)
+    if after >= limit:
+        if rec is not None:
+            rec.append(
+                {"type": _E_PLAYER_ELIMINATED, "version": 1, "seat": seat, "cards": list(d.hands[seat])}
+            )
+        player_eliminated(d, seat)
+        alive = d.alive()
         if len(alive) == 1:
-            log.emit(_E_GAME_ENDED, result=Result.WIN.value, winner=alive[0], survivors=alive)
+            if rec is not None:
+                rec.append(
+                    {
+                        "type": _E_GAME_ENDED,
+                        "version": 1,
+                        "result": _WIN,
+                        "winner": alive[0],
+                        "survivors": alive,
+                    }
+                )
+            game_ended(d, Result.WIN, alive[0])
             return
-    _end_turn(log)
+    _end_turn(d, shuffle, rec)
 
 
-def _answer_skip(log: _Log, cmd: React) -> None:
-    state, seat = log.state, cmd.seat
-    if cmd.card not in (None, _STROM):
-        raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
-    if cmd.card == _STROM:
-        if _STROM not in state.hands[seat]:
+def _answer_skip(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
+    seat, card = cmd.seat, cmd.card
+    if card == _STROM:
+        if _STROM not in d.hands[seat]:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Strom")
-        log.emit(_E_REACTION_PLAYED, seat=seat, card=_STROM, kind="skip")
-        log.emit(_E_SKIP_PENDING, seat=state.next_seat(seat), by=seat)
+        if rec is not None:
+            rec.append(
+                {"type": _E_REACTION_PLAYED, "version": 1, "seat": seat, "card": _STROM, "kind": "skip"}
+            )
+        reaction_played(d, seat, _STROM)
+        _skip(d, d.next_seat(seat), seat, rec)
         return
-    log.emit(_E_REACTION_DECLINED, seat=seat, kind="skip")
-    log.emit(_E_PLAYER_SKIPPED, seat=seat)
-    _end_turn(log)
+    if card is not None:
+        raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
+    if rec is not None:
+        rec.append({"type": _E_REACTION_DECLINED, "version": 1, "seat": seat, "kind": "skip"})
+    reaction_declined(d)
+    _skipped(d, seat, rec)
+    _end_turn(d, shuffle, rec)
 
 
-def _discard(log: _Log, cmd: Discard) -> None:
-    state, seat = log.state, cmd.seat
-    if len(cmd.cards) != state.discard_count:
-        raise _illegal(ErrorCode.BAD_DISCARD, f"discard exactly {state.discard_count} cards")
-    if Counter(cmd.cards) - Counter(state.hands[seat]):
-        raise _illegal(ErrorCode.BAD_DISCARD, "you can only discard cards you hold")
-    log.emit(_E_CARDS_DISCARDED, seat=seat, cards=list(cmd.cards))
-    _require_discards(log)
+def _discard(d: Draft, cmd: Discard, shuffle: Shuffle, rec: Rec) -> None:
+    seat, cards = cmd.seat, cmd.cards
+    if len(cards) != d.discard_count:
+        raise _illegal(ErrorCode.BAD_DISCARD, f"discard exactly {d.discard_count} cards")
+    left = list(d.hands[seat])
+    for card in cards:
+        if card not in left:
+            raise _illegal(ErrorCode.BAD_DISCARD, "you can only discard cards you hold")
+        left.remove(card)
+    if rec is not None:
+        rec.append({"type": _E_CARDS_DISCARDED, "version": 1, "seat": seat, "cards": list(cards)})
+    cards_discarded(d, seat, cards)
+    _require_discards(d, rec)
 
 
-def _end_turn(log: _Log) -> None:
+def _end_turn(d: Draft, shuffle: Shuffle, rec: Rec) -> None:
     """R8: the active player draws up to their maximum, then R9 and the next turn."""
-    seat = log.state.turn_seat
+    seat = d.turn_seat
+    hands = d.hands  # read hands[seat] afresh: a primitive may replace a shared tuple by a list
+    hand_size = d.ruleset.hand_size
     while True:
-        state = log.state
-        need = state.max_hand(seat) - len(state.hands[seat])
+        need = hand_size - d.damage[seat] - len(hands[seat])
         if need <= 0:
             break
-        if state.draw_pile:
-            log.emit(_E_CARDS_DRAWN, seat=seat, cards=list(state.draw_pile[:need]))
-        elif len(state.discard_pile) > 1:
-            log.emit(_E_DRAW_PILE_RESHUFFLED, cards=log.shuffle(state.discard_pile[:-1]))
+        draw_pile = d.draw_pile
+        if draw_pile:
+            drawn = draw_pile[:need]
+            if rec is not None:
+                rec.append({"type": _E_CARDS_DRAWN, "version": 1, "seat": seat, "cards": list(drawn)})
+            cards_drawn(d, seat, drawn)
+        elif len(d.discard_pile) > 1:
+            order = shuffle(d.discard_pile[:-1])
+            if rec is not None:
+                rec.append({"type": _E_DRAW_PILE_RESHUFFLED, "version": 1, "cards": order})
+            draw_pile_reshuffled(d, order)
         else:
             break
-    _require_discards(log)
+    _require_discards(d, rec)
 
 
-def _require_discards(log: _Log) -> None:
-    """R9: seats over their maximum discard one at a time, from the active player onwards."""
-    state = log.state
-    hands, damage, n = state.hands, state.damage, state.players
-    hand_size = state.ruleset.hand_size
-    seat = state.turn_seat
-    for _ in range(n):
-        excess = len(hands[seat]) - max(0, hand_size - damage[seat])
-        if excess > 0:
-            log.emit(_E_DISCARD_REQUIRED, seat=seat, count=excess)
-            return
-        seat = (seat + state.direction) % n
-    _next_turn(log)
-
-
-def _next_turn(log: _Log) -> None:
-    """R10 and R14."""
-    state = log.state
-    if state.turn_number >= state.ruleset.turn_limit:
-        log.emit(_E_GAME_ENDED, result=Result.DRAW.value, winner=None, survivors=state.alive())
+def _require_discards(d: Draft, rec: Rec) -> None:
+    """R9, then R10 and R14: seats over their maximum discard one at a time, from the active
+    player onwards; once none is over, the next turn starts (or the turn limit ends the game)."""
+    hands, damage, n = d.hands, d.damage, d.players
+    ruleset = d.ruleset
+    hand_size = ruleset.hand_size
+    # A hand of h cards with x damage is over when h > max(0, size - x). Usually no seat is: the
+    # first test, in C, says so at once; when it cannot, every seat is checked in turn order.
+    if max(map(add, map(len, hands), damage)) > hand_size:
+        seat = d.turn_seat
+        for _ in range(n):
+            excess = len(hands[seat]) - max(0, hand_size - damage[seat])
+            if excess > 0:
+                if rec is not None:
+                    rec.append({"type": _E_DISCARD_REQUIRED, "version": 1, "seat": seat, "count": excess})
+                discard_required(d, seat, excess)
+                return
+            seat = (seat + d.direction) % n
+    turn = d.turn_number + 1
+    if turn > ruleset.turn_limit:
+        alive = d.alive()
+        if rec is not None:
+            rec.append(
+                {"type": _E_GAME_ENDED, "version": 1, "result": _DRAW, "winner": None, "survivors": alive}
+            )
+        game_ended(d, Result.DRAW, None)
         return
-    base = state.skipped if state.skipped is not None else state.turn_seat
-    log.emit(_E_TURN_STARTED, seat=state.next_seat(base), turn=state.turn_number + 1)
+    # The next seat still in the game after the turn's player, or after the seat it skipped (R1).
+    skipped = d.skipped
+    seat = base = d.turn_seat if skipped is None else skipped
+    step, limit = d.direction, ruleset.max_damage
+    for _ in range(n):
+        seat = (seat + step) % n
+        if damage[seat] < limit:
+            break
+    else:
+        seat = base
+    if rec is not None:
+        rec.append({"type": _E_TURN_STARTED, "version": 1, "seat": seat, "turn": turn})
+    turn_started(d, seat, turn)

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
-from .ruleset import Ruleset
-from .state import CCW, CW, Awaiting, Decision, Draft, GameState, Result, Volley, freeze, thaw
+from .ruleset import MAX_PLAYERS, Ruleset
+from .state import CCW, CW, Awaiting, Decision, Draft, GameState, Result, Volley, seal, thaw
 
 _D_DISCARD = Decision.DISCARD  # a module global: an enum member is slow to reach
 _D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
@@ -60,10 +60,11 @@ def event(etype: EventType | str, /, **fields: Any) -> Event:
     return {"type": _TYPE_NAME[etype], "version": EVENT_VERSION, **fields}
 
 
-# Each fold function sets the fields an event changes on a private Draft, in place. `apply`,
-# `replay` and `decide` fold into a draft and freeze it into a GameState once (one record copied
-# per command, not per event); search playouts keep one draft for a whole playout. Every value a
-# draft holds is immutable, so a draft and the states made from it share them safely.
+# The state changes, once. Each primitive changes a private Draft in place, taking the event's
+# fields as plain arguments: the rules (decide.py) call them directly as they go, recording the
+# event beside each call only when a log is kept, and the fold (FOLD, below) calls the same
+# primitives with the fields read from a stored event. So the recorded path, the playout path and
+# replaying a stored log change the state by the same code.
 Fold = Callable[[Draft, Mapping[str, Any]], None]
 
 
@@ -73,22 +74,6 @@ def direction_name(direction: int) -> str:
 
 def direction_value(name: str) -> int:
     return CCW if name == "ccw" else CW
-
-
-def _to_discard(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    left = list(d.hands[seat])
-    for card in cards:
-        left.remove(card)
-    hands = list(d.hands)
-    hands[seat] = tuple(left)
-    d.hands = tuple(hands)
-    d.discard_pile += tuple(cards)
-
-
-def _set_damage(d: Draft, seat: int, value: int) -> None:
-    damage = list(d.damage)
-    damage[seat] = value
-    d.damage = tuple(damage)
 
 
 def initial_state(e: Mapping[str, Any]) -> GameState:
@@ -109,150 +94,202 @@ def initial_state(e: Mapping[str, Any]) -> GameState:
     )
 
 
-_AWAITING: dict[tuple[int, Decision], Awaiting] = {}
+# One shared Awaiting per seat and kind (immutable values), looked up by seat.
+_AWAITING: dict[Decision, tuple[Awaiting, ...]] = {
+    kind: tuple(Awaiting(seat, kind) for seat in range(MAX_PLAYERS)) for kind in Decision
+}
+_TURN_AWAITS = _AWAITING[Decision.TURN]
+_VOLLEY_AWAITS = _AWAITING[Decision.VOLLEY]
+_SKIP_AWAITS = _AWAITING[Decision.SKIP]
+_DISCARD_AWAITS = _AWAITING[Decision.DISCARD]
 
 
-def awaiting_of(seat: int, kind: Decision) -> Awaiting:
-    """One shared Awaiting per seat and kind (they are immutable values)."""
-    found = _AWAITING.get((seat, kind))
-    if found is None:
-        found = _AWAITING[(seat, kind)] = Awaiting(seat, kind)
-    return found
-
-
-def _turn_started(d: Draft, e: Mapping[str, Any]) -> None:
-    seat = e["seat"]
+def turn_started(d: Draft, seat: int, turn: int) -> None:
     d.turn_seat = seat
-    d.turn_number = e["turn"]
-    d.protected -= {seat}
-    d.awaiting = awaiting_of(seat, _D_TURN)
+    d.turn_number = turn
+    if seat in d.protected:
+        _protected(d).discard(seat)
+    d.awaiting = _TURN_AWAITS[seat]
     d.skipped = None
     d.volley = None
     d.skip_from = None
 
 
-def _cards_played(d: Draft, e: Mapping[str, Any]) -> None:
-    _to_discard(d, e["seat"], e["cards"])
+# A draft thawed from a GameState shares the state's tuples and frozenset until a primitive first
+# changes one (copy on write): `step` then copies only the hand or pile its command changes, and
+# sealing it gives back unchanged tuples as they are. Search playouts' drafts hold lists and a set
+# from the start, so each check below finds them mutable at once.
+
+
+def _hand(d: Draft, seat: int) -> list[str]:
+    hand = d.hands[seat]
+    if isinstance(hand, tuple):
+        hand = d.hands[seat] = list(hand)
+    return hand
+
+
+def _discard_pile(d: Draft) -> list[str]:
+    pile = d.discard_pile
+    if isinstance(pile, tuple):
+        pile = d.discard_pile = list(pile)
+    return pile
+
+
+def _damage(d: Draft) -> list[int]:
+    damage = d.damage
+    if isinstance(damage, tuple):
+        damage = d.damage = list(damage)
+    return damage
+
+
+def _protected(d: Draft) -> set[int]:
+    protected = d.protected
+    if isinstance(protected, frozenset):
+        protected = d.protected = set(protected)
+    return protected
+
+
+def _to_discard(d: Draft, seat: int, cards: Sequence[str]) -> None:
+    hand = d.hands[seat]
+    if isinstance(hand, tuple):  # _hand and _discard_pile, inline: this runs on every move
+        hand = d.hands[seat] = list(hand)
+    for card in cards:
+        hand.remove(card)
+    pile = d.discard_pile
+    if isinstance(pile, tuple):
+        pile = d.discard_pile = list(pile)
+    pile.extend(cards)
+
+
+def cards_played(d: Draft, seat: int, cards: Sequence[str]) -> None:
+    _to_discard(d, seat, cards)
     d.awaiting = None
 
 
-def _direction_changed(d: Draft, e: Mapping[str, Any]) -> None:
-    d.direction = direction_value(e["direction"])
+def direction_changed(d: Draft, direction: int) -> None:
+    d.direction = direction
 
 
-def _protection_gained(d: Draft, e: Mapping[str, Any]) -> None:
-    d.protected |= {e["seat"]}
+def protection_gained(d: Draft, seat: int) -> None:
+    _protected(d).add(seat)
 
 
-def _damage_changed(d: Draft, e: Mapping[str, Any]) -> None:
-    _set_damage(d, e["seat"], e["damage"])
+def damage_set(d: Draft, seat: int, damage: int) -> None:
+    _damage(d)[seat] = damage
 
 
-def _player_skipped(d: Draft, e: Mapping[str, Any]) -> None:
-    d.skipped = e["seat"]
+def player_skipped(d: Draft, seat: int) -> None:
+    d.skipped = seat
     d.awaiting = None
     d.skip_from = None
 
 
-def _volley_pending(d: Draft, e: Mapping[str, Any]) -> None:
-    d.volley = Volley(e["attacker"], e["target"], e["count"])
-    d.awaiting = awaiting_of(e["target"], _D_VOLLEY)
+_VOLLEYS: dict[tuple[int, int, int], Volley] = {}
 
 
-def _skip_pending(d: Draft, e: Mapping[str, Any]) -> None:
-    d.skip_from = e["by"]
-    d.awaiting = awaiting_of(e["seat"], _D_SKIP)
+def volley_pending(d: Draft, attacker: int, target: int, count: int) -> None:
+    volley = _VOLLEYS.get((attacker, target, count))
+    if volley is None:  # one shared Volley per attacker, target and count (immutable values)
+        volley = _VOLLEYS[(attacker, target, count)] = Volley(attacker, target, count)
+    d.volley = volley
+    d.awaiting = _VOLLEY_AWAITS[target]
 
 
-def _reaction_played(d: Draft, e: Mapping[str, Any]) -> None:
-    _to_discard(d, e["seat"], (e["card"],))
+def skip_pending(d: Draft, seat: int, by: int) -> None:
+    d.skip_from = by
+    d.awaiting = _SKIP_AWAITS[seat]
+
+
+def reaction_played(d: Draft, seat: int, card: str) -> None:
+    _hand(d, seat).remove(card)
+    _discard_pile(d).append(card)
     d.awaiting = None
     d.volley = None
 
 
-def _reaction_declined(d: Draft, e: Mapping[str, Any]) -> None:
+def reaction_declined(d: Draft) -> None:
     d.awaiting = None
 
 
-def _damage_taken(d: Draft, e: Mapping[str, Any]) -> None:
-    _set_damage(d, e["seat"], e["damage"])
+def damage_taken(d: Draft, seat: int, damage: int) -> None:
+    _damage(d)[seat] = damage
     d.volley = None
 
 
-def _player_eliminated(d: Draft, e: Mapping[str, Any]) -> None:
-    seat = e["seat"]
-    d.discard_pile += d.hands[seat]
-    hands = list(d.hands)
-    hands[seat] = ()
-    d.hands = tuple(hands)
-    d.protected -= {seat}
+def player_eliminated(d: Draft, seat: int) -> None:
+    hand = _hand(d, seat)
+    _discard_pile(d).extend(hand)
+    hand.clear()
+    if seat in d.protected:
+        _protected(d).discard(seat)
 
 
-def _card_burned(d: Draft, e: Mapping[str, Any]) -> None:
-    card = e["card"]
+def card_burned(d: Draft, seat: int, card: str | None) -> None:
     if card:
-        _to_discard(d, e["seat"], (card,))
+        _hand(d, seat).remove(card)
+        _discard_pile(d).append(card)
     d.awaiting = None
 
 
-def _cards_drawn(d: Draft, e: Mapping[str, Any]) -> None:
-    seat, cards = e["seat"], e["cards"]
-    hands = list(d.hands)
-    hands[seat] += tuple(cards)
-    d.hands = tuple(hands)
-    d.draw_pile = d.draw_pile[len(cards) :]
+def cards_drawn(d: Draft, seat: int, cards: Sequence[str]) -> None:
+    hand = d.hands[seat]
+    if isinstance(hand, tuple):  # _hand, inline: this runs on every turn
+        hand = d.hands[seat] = list(hand)
+    hand.extend(cards)
+    pile = d.draw_pile
+    if isinstance(pile, tuple):
+        d.draw_pile = pile[len(cards) :]  # a slice copies once, as converting would
+    else:
+        del pile[: len(cards)]
 
 
-def _reshuffled(d: Draft, e: Mapping[str, Any]) -> None:
-    d.draw_pile += tuple(e["cards"])
+def draw_pile_reshuffled(d: Draft, cards: Sequence[str]) -> None:
+    d.draw_pile = [*d.draw_pile, *cards]
     d.discard_pile = d.discard_pile[-1:]
 
 
-def _discard_required(d: Draft, e: Mapping[str, Any]) -> None:
-    d.awaiting = awaiting_of(e["seat"], _D_DISCARD)
-    d.discard_count = e["count"]
+def discard_required(d: Draft, seat: int, count: int) -> None:
+    d.awaiting = _DISCARD_AWAITS[seat]
+    d.discard_count = count
 
 
-def _cards_discarded(d: Draft, e: Mapping[str, Any]) -> None:
-    _to_discard(d, e["seat"], e["cards"])
+def cards_discarded(d: Draft, seat: int, cards: Sequence[str]) -> None:
+    _to_discard(d, seat, cards)
     d.awaiting = None
     d.discard_count = 0
 
 
-def _game_ended(d: Draft, e: Mapping[str, Any]) -> None:
-    d.result = Result(e["result"])
-    d.winner = e.get("winner")
+def game_ended(d: Draft, result: Result, winner: int | None) -> None:
+    d.result = result
+    d.winner = winner
     d.awaiting = None
     d.volley = None
 
 
-def _game_aborted(d: Draft, e: Mapping[str, Any]) -> None:
-    d.result = Result.ABORTED
-    d.winner = None
-    d.awaiting = None
-    d.volley = None
+def game_aborted(d: Draft) -> None:
+    game_ended(d, Result.ABORTED, None)
 
 
 FOLD: dict[str, Fold] = {
-    EventType.TURN_STARTED: _turn_started,
-    EventType.CARDS_PLAYED: _cards_played,
-    EventType.DIRECTION_CHANGED: _direction_changed,
-    EventType.PROTECTION_GAINED: _protection_gained,
-    EventType.DAMAGE_HEALED: _damage_changed,
-    EventType.PLAYER_SKIPPED: _player_skipped,
-    EventType.VOLLEY_PENDING: _volley_pending,
-    EventType.SKIP_PENDING: _skip_pending,
-    EventType.REACTION_PLAYED: _reaction_played,
-    EventType.REACTION_DECLINED: _reaction_declined,
-    EventType.DAMAGE_TAKEN: _damage_taken,
-    EventType.PLAYER_ELIMINATED: _player_eliminated,
-    EventType.CARD_BURNED: _card_burned,
-    EventType.CARDS_DRAWN: _cards_drawn,
-    EventType.DRAW_PILE_RESHUFFLED: _reshuffled,
-    EventType.DISCARD_REQUIRED: _discard_required,
-    EventType.CARDS_DISCARDED: _cards_discarded,
-    EventType.GAME_ENDED: _game_ended,
-    EventType.GAME_ABORTED: _game_aborted,
+    EventType.TURN_STARTED: lambda d, e: turn_started(d, e["seat"], e["turn"]),
+    EventType.CARDS_PLAYED: lambda d, e: cards_played(d, e["seat"], e["cards"]),
+    EventType.DIRECTION_CHANGED: lambda d, e: direction_changed(d, direction_value(e["direction"])),
+    EventType.PROTECTION_GAINED: lambda d, e: protection_gained(d, e["seat"]),
+    EventType.DAMAGE_HEALED: lambda d, e: damage_set(d, e["seat"], e["damage"]),
+    EventType.PLAYER_SKIPPED: lambda d, e: player_skipped(d, e["seat"]),
+    EventType.VOLLEY_PENDING: lambda d, e: volley_pending(d, e["attacker"], e["target"], e["count"]),
+    EventType.SKIP_PENDING: lambda d, e: skip_pending(d, e["seat"], e["by"]),
+    EventType.REACTION_PLAYED: lambda d, e: reaction_played(d, e["seat"], e["card"]),
+    EventType.REACTION_DECLINED: lambda d, e: reaction_declined(d),
+    EventType.DAMAGE_TAKEN: lambda d, e: damage_taken(d, e["seat"], e["damage"]),
+    EventType.PLAYER_ELIMINATED: lambda d, e: player_eliminated(d, e["seat"]),
+    EventType.CARD_BURNED: lambda d, e: card_burned(d, e["seat"], e["card"]),
+    EventType.CARDS_DRAWN: lambda d, e: cards_drawn(d, e["seat"], e["cards"]),
+    EventType.DRAW_PILE_RESHUFFLED: lambda d, e: draw_pile_reshuffled(d, e["cards"]),
+    EventType.DISCARD_REQUIRED: lambda d, e: discard_required(d, e["seat"], e["count"]),
+    EventType.CARDS_DISCARDED: lambda d, e: cards_discarded(d, e["seat"], e["cards"]),
+    EventType.GAME_ENDED: lambda d, e: game_ended(d, Result(e["result"]), e.get("winner")),
+    EventType.GAME_ABORTED: lambda d, e: game_aborted(d),
 }
 
 
@@ -267,12 +304,13 @@ def apply(state: GameState | None, e: Mapping[str, Any]) -> GameState:
         return state
     draft = thaw(state)
     fold(draft, e)
-    return freeze(draft)
+    return seal(draft)
 
 
-def replay(events: Iterable[Mapping[str, Any]]) -> GameState:
-    """The state `events` lead to: folded into one private draft, frozen once."""
-    draft: Draft | None = None
+def replay(events: Iterable[Mapping[str, Any]], state: GameState | None = None) -> GameState:
+    """The state `events` lead to (from `state`, or from their GameStarted): folded into one
+    private draft, frozen once."""
+    draft: Draft | None = thaw(state) if state is not None else None
     for e in events:
         kind = e["type"]
         if kind == EventType.GAME_STARTED:
@@ -284,4 +322,4 @@ def replay(events: Iterable[Mapping[str, Any]]) -> GameState:
             fold(draft, e)
     if draft is None:
         raise ValueError("no events to replay")
-    return freeze(draft)
+    return seal(draft)

@@ -7,13 +7,12 @@ in the JSON form of the API and the scenarios.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
 from .cards import SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, command_to_dict
-from .decide import has_turn_play, valid_targets
+from .decide import valid_targets
 from .state import AnyState, Decision, GameState
 
 _D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
@@ -25,6 +24,8 @@ _CUMI = Card.CUMI.value
 _TAPTAP = Card.TAPTAP.value
 _STROM = Card.STROM.value
 _VOLLEYS = {k: (_CUMI,) * k for k in range(1, 64)}
+_SINGLES_IN_ORDER = tuple(sorted(SINGLE_PLAYS))  # the order legal commands list them in
+_MAX_CACHED = 100_000  # command lists kept for reuse; a bound, never reached in practice
 
 
 # Commands are immutable values: the same ones are handed out again rather than made anew.
@@ -38,6 +39,17 @@ def _play(seat: int, cards: tuple[str, ...], target: int | None = None) -> Play:
     found = _PLAYS.get(key)
     if found is None:
         found = _PLAYS[key] = Play(seat, cards, target)
+    return found
+
+
+_SINGLES: dict[tuple[int, frozenset[str]], list[Command]] = {}
+
+
+def _singles(seat: int, present: frozenset[str]) -> list[Command]:
+    """The single-card plays of `seat` for the single-play cards `present` in its hand, in order."""
+    found = _SINGLES[(seat, present)] = [
+        _play(seat, (card,)) for card in _SINGLES_IN_ORDER if card in present
+    ]
     return found
 
 
@@ -66,22 +78,47 @@ def legal_moves(state: AnyState, seat: int) -> list[Command]:
     hand = state.hands[seat]
     kind = awaiting.kind
     if kind is _D_TURN:
-        return _turn_moves(state, seat, hand)
+        present = SINGLE_PLAYS.intersection(hand)
+        out: list[Command] = (_SINGLES.get((seat, present)) or _singles(seat, present))[:] if present else []
+        cumis = hand.count(_CUMI)
+        if cumis:
+            for target in valid_targets(state, seat):
+                out += _VOLLEY_PLAYS.get((seat, target, cumis)) or _volleys(seat, target, cumis)
+        if out:
+            return out
+        # R5c: no play is open, so a card is burned.
+        if not hand:
+            return [_burn(seat, None)]
+        return [_burn(seat, card) for card in sorted(set(hand))]
     if kind is _D_VOLLEY:
         return [_react(seat, None), _react(seat, _TAPTAP)] if _TAPTAP in hand else [_react(seat, None)]
     if kind is _D_SKIP:
         return [_react(seat, None), _react(seat, _STROM)] if _STROM in hand else [_react(seat, None)]
-    return [Discard(seat, c) for c in sorted(set(combinations(sorted(hand), state.discard_count)))]
+    return _discards(seat, tuple(sorted(hand)), state.discard_count)[:]
 
 
-def _turn_moves(state: AnyState, seat: int, hand: Sequence[str]) -> list[Command]:
-    if not has_turn_play(state, seat):
-        if not hand:
-            return [_burn(seat, None)]
-        return [_burn(seat, card) for card in sorted(set(hand))]
-    out: list[Command] = [_play(seat, (card,)) for card in sorted(SINGLE_PLAYS.intersection(hand))]
-    cumis = hand.count(_CUMI)
-    if cumis:
-        for target in valid_targets(state, seat):
-            out += [_play(seat, _VOLLEYS[k], target) for k in range(1, cumis + 1)]
-    return out
+_DISCARDS: dict[tuple[int, tuple[str, ...], int], list[Command]] = {}
+
+
+def _discards(seat: int, hand: tuple[str, ...], count: int) -> list[Command]:
+    """Every different choice of `count` cards of the sorted `hand`, as Discard commands."""
+    key = (seat, hand, count)
+    found = _DISCARDS.get(key)
+    if found is None:
+        if len(_DISCARDS) > _MAX_CACHED:
+            _DISCARDS.clear()
+        found = _DISCARDS[key] = [Discard(seat, c) for c in sorted(set(combinations(hand, count)))]
+    return found
+
+
+_VOLLEY_PLAYS: dict[tuple[int, int, int], list[Play]] = {}
+
+
+def _volleys(seat: int, target: int, cumis: int) -> list[Play]:
+    """Volleys of 1..`cumis` Hare Cumi at `target`, smallest first."""
+    found = _VOLLEY_PLAYS.get((seat, target, cumis))
+    if found is None:
+        found = _VOLLEY_PLAYS[(seat, target, cumis)] = [
+            _play(seat, _VOLLEYS[k], target) for k in range(1, cumis + 1)
+        ]
+    return found

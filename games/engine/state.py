@@ -64,18 +64,18 @@ class _Seats:
     def next_seat(self, seat: int, direction: int | None = None) -> int:
         """The next seat in `direction` (default: the current one) that is not eliminated (R1)."""
         step = self.direction if direction is None else direction
-        n = self.players
+        n, damage, limit = self.players, self.damage, self.ruleset.max_damage
         s = seat
         for _ in range(n):
             s = (s + step) % n
-            if not self.is_eliminated(s):
+            if damage[s] < limit:
                 return s
         return seat
 
 
-# Not slotted: a state is made from a Draft by filling its __dict__ at once (see freeze), far
-# faster than running __init__ or setting eighteen slots one by one. Frozen all the same.
-@dataclass(frozen=True)
+# Slotted, and a Draft has the very same slots: `step` turns its private draft into the next
+# state by changing the draft's class (see seal) instead of copying eighteen fields.
+@dataclass(frozen=True, slots=True)
 class GameState(_Seats):
     ruleset: Ruleset
     players: int
@@ -98,22 +98,24 @@ class GameState(_Seats):
 
 
 class Draft(_Seats):
-    """A GameState's fields in a record that may be changed, private to whoever changes it.
+    """A GameState's fields in a mutable record, private to whoever changes it.
 
-    The fields hold the same immutable values as a GameState's (tuples, frozensets); the fold
-    (events.FOLD) sets them anew in place. `decide`, `apply` and `replay` fold into one draft and
-    `freeze` it into a GameState once; search playouts keep one draft for a whole playout. Copying
-    a draft, or freezing it, copies its record and none of its values.
+    Hands, piles, damage and protection are changed in place by the fold's primitives
+    (events.py), so a rule that moves one card moves one card instead of rebuilding the tuples
+    around it. `step` thaws a state into a draft that shares the state's tuples until a
+    primitive first changes one (copy on write), runs the rules on it and seals it into the next
+    GameState; search playouts keep one draft of lists for a whole playout and never seal it.
     """
 
+    __slots__ = GameState.__slots__  # the same layout, in the same order: see seal
     ruleset: Ruleset
     players: int
     shuffler: int
-    hands: tuple[tuple[str, ...], ...]
-    draw_pile: tuple[str, ...]
-    discard_pile: tuple[str, ...]
-    damage: tuple[int, ...]
-    protected: frozenset[int]
+    hands: list[list[str] | tuple[str, ...]]
+    draw_pile: list[str] | tuple[str, ...]  # top first
+    discard_pile: list[str] | tuple[str, ...]  # bottom first
+    damage: list[int] | tuple[int, ...]
+    protected: set[int] | frozenset[int]
     direction: int
     turn_seat: int
     turn_number: int
@@ -129,25 +131,71 @@ class Draft(_Seats):
 _new = object.__new__
 
 
-def thaw(state: GameState) -> Draft:
-    """A private draft of `state`."""
+def _draft(source: GameState | Draft) -> Draft:
     d = _new(Draft)
-    d.__dict__.update(state.__dict__)
+    d.ruleset = source.ruleset
+    d.players = source.players
+    d.shuffler = source.shuffler
+    d.hands = list(source.hands)
+    d.draw_pile = source.draw_pile
+    d.discard_pile = source.discard_pile
+    d.damage = source.damage
+    d.protected = source.protected
+    d.direction = source.direction
+    d.turn_seat = source.turn_seat
+    d.turn_number = source.turn_number
+    d.awaiting = source.awaiting
+    d.volley = source.volley
+    d.skip_from = source.skip_from
+    d.skipped = source.skipped
+    d.discard_count = source.discard_count
+    d.result = source.result
+    d.winner = source.winner
+    return d
+
+
+def thaw(state: GameState) -> Draft:
+    """A private draft of `state`, sharing its tuples until they are changed (copy on write)."""
+    return _draft(state)
+
+
+def private_draft(source: GameState | Draft) -> Draft:
+    """A draft of lists and a set, independent of `source`: what a search playout changes in
+    place many times (no copy-on-write check ever copies in it)."""
+    d = _draft(source)
+    d.hands = list(map(list, source.hands))
+    d.draw_pile = list(source.draw_pile)
+    d.discard_pile = list(source.discard_pile)
+    d.damage = list(source.damage)
+    d.protected = set(source.protected)
     return d
 
 
 def copy_draft(d: Draft) -> Draft:
     """An independent copy of a draft (a search's fresh playout from the same position)."""
-    c = _new(Draft)
-    c.__dict__.update(d.__dict__)
-    return c
+    return private_draft(d)
+
+
+def _make_immutable(d: Draft) -> None:
+    # tuple() and frozenset() give back a value that is one already: what no rule changed is shared.
+    d.hands = tuple(map(tuple, d.hands))  # type: ignore[assignment]
+    d.draw_pile = tuple(d.draw_pile)
+    d.discard_pile = tuple(d.discard_pile)
+    d.damage = tuple(d.damage)
+    d.protected = frozenset(d.protected)
+
+
+def seal(d: Draft) -> GameState:
+    """The GameState a draft has come to, made of the draft itself, which must not be changed
+    again (what `step`, `apply` and `replay` do with the draft they thawed: nothing is copied)."""
+    _make_immutable(d)
+    d.__class__ = GameState  # type: ignore[assignment]
+    return d  # type: ignore[return-value]
 
 
 def freeze(d: Draft) -> GameState:
-    """The GameState a draft has come to (the draft stays usable and unshared)."""
-    state = _new(GameState)
-    state.__dict__.update(d.__dict__)
-    return state
+    """The GameState a draft has come to; the draft stays usable and unshared."""
+    return seal(private_draft(d))
 
 
 AnyState = GameState | Draft
