@@ -156,13 +156,10 @@ def setup_event(
 def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> Event:
     """GameStarted for `deck` (top first), dealt one card at a time clockwise from the first player (R3)."""
     first = (shuffler + 1) % players
-    hands: list[list[str]] = [[] for _ in range(players)]
-    top = 0
-    for _ in range(ruleset.hand_size):
-        for i in range(players):
-            if top < len(deck):
-                hands[(first + i) % players].append(deck[top])
-                top += 1
+    top = min(len(deck), ruleset.hand_size * players)  # the cards dealt
+    hands: list[Sequence[str]] = [()] * players
+    for i in range(players):  # the i-th player from the first gets every players-th card from i
+        hands[(first + i) % players] = deck[i:top:players]
     return setup_event(
         ruleset,
         players=players,
