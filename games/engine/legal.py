@@ -13,6 +13,7 @@ from typing import Any
 from .cards import SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, command_to_dict
 from .decide import valid_targets
+from .ruleset import MAX_PLAYERS
 from .state import AnyState, Decision, GameState
 
 _D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
@@ -67,6 +68,17 @@ def _burn(seat: int, card: str | None) -> Burn:
     return found
 
 
+# Per seat, the answers to a volley or a skip: declining only, or declining or the card named.
+_ANSWERS: list[dict[str | None, list[Command]]] = [
+    {
+        None: [_react(seat, None)],
+        _TAPTAP: [_react(seat, None), _react(seat, _TAPTAP)],
+        _STROM: [_react(seat, None), _react(seat, _STROM)],
+    }
+    for seat in range(MAX_PLAYERS)
+]
+
+
 def legal_commands(state: GameState, seat: int) -> list[dict[str, Any]]:
     return [command_to_dict(c) for c in legal_moves(state, seat)]
 
@@ -91,9 +103,9 @@ def legal_moves(state: AnyState, seat: int) -> list[Command]:
             return [_burn(seat, None)]
         return [_burn(seat, card) for card in sorted(set(hand))]
     if kind is _D_VOLLEY:
-        return [_react(seat, None), _react(seat, _TAPTAP)] if _TAPTAP in hand else [_react(seat, None)]
+        return _ANSWERS[seat][_TAPTAP][:] if _TAPTAP in hand else _ANSWERS[seat][None][:]
     if kind is _D_SKIP:
-        return [_react(seat, None), _react(seat, _STROM)] if _STROM in hand else [_react(seat, None)]
+        return _ANSWERS[seat][_STROM][:] if _STROM in hand else _ANSWERS[seat][None][:]
     return _discards(seat, tuple(sorted(hand)), state.discard_count)[:]
 
 
