@@ -243,13 +243,14 @@ def advance(d: Draft, cmd: Command, shuffle: Shuffle = keep_order, rec: Rec = No
     assert awaiting is not None
     kind = awaiting.kind
     cls = type(cmd)
-    if cls is Play or cls is Burn:
+    if cls is Play:
         if kind is not _D_TURN:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-        if cls is Play:
-            _play(d, cmd, shuffle, rec)  # type: ignore[arg-type]
-        else:
-            _burn(d, cmd, shuffle, rec)  # type: ignore[arg-type]
+        _play(d, cmd, shuffle, rec)  # type: ignore[arg-type]
+    elif cls is Burn:
+        if kind is not _D_TURN:
+            raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
+        _burn(d, cmd, shuffle, rec)  # type: ignore[arg-type]
     elif cls is React:
         if kind is _D_VOLLEY:
             _answer_volley(d, cmd, shuffle, rec)  # type: ignore[arg-type]

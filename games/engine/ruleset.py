@@ -48,6 +48,23 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        # Every game's first event holds its ruleset, and replaying or starting a game reads it
+        # back: the same few rulesets, remembered by their content (they are immutable values).
+        deck = data["deck"]
+        key = (
+            tuple(deck.items()) if isinstance(deck, dict) else None,
+            *(data.get(k) for k in _SCALARS),
+            tuple(data.get("packs", ())),
+        )
+        found = _READ.get(key) if key[0] is not None else None
+        if found is None:
+            found = cls._read(data)
+            if key[0] is not None and len(_READ) < _MAX_READ:
+                _READ[key] = found
+        return found
+
+    @classmethod
+    def _read(cls, data: Mapping[str, Any]) -> Ruleset:
         return cls(
             # JSON stores (PostgreSQL's jsonb among them) may reorder keys: restore the card order.
             deck=tuple(sorted(((str(c), int(n)) for c, n in dict(data["deck"]).items()), key=_card_rank)),
@@ -61,6 +78,9 @@ class Ruleset:
         )
 
 
+_SCALARS = ("mini", "min_players", "max_players", "hand_size", "max_damage", "turn_limit")
+_READ: dict[tuple[Any, ...], Ruleset] = {}
+_MAX_READ = 1_000  # distinct rulesets remembered: a bound on memory
 _CARD_ORDER = {card.value: i for i, card in enumerate(Card)}
 
 
