@@ -149,7 +149,7 @@ def _protected(d: Draft) -> set[int]:
     return protected
 
 
-def _to_discard(d: Draft, seat: int, cards: Sequence[str]) -> None:
+def cards_played(d: Draft, seat: int, cards: Sequence[str]) -> None:
     hand = d.hands[seat]
     if isinstance(hand, tuple):  # _hand and _discard_pile, inline: this runs on every move
         hand = d.hands[seat] = list(hand)
@@ -159,10 +159,6 @@ def _to_discard(d: Draft, seat: int, cards: Sequence[str]) -> None:
     if isinstance(pile, tuple):
         pile = d.discard_pile = list(pile)
     pile.extend(cards)
-
-
-def cards_played(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    _to_discard(d, seat, cards)
     d.awaiting = None
 
 
@@ -254,8 +250,7 @@ def discard_required(d: Draft, seat: int, count: int) -> None:
 
 
 def cards_discarded(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    _to_discard(d, seat, cards)
-    d.awaiting = None
+    cards_played(d, seat, cards)  # the same move, from the hand to the discard pile
     d.discard_count = 0
 
 
