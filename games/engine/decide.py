@@ -8,7 +8,6 @@ fold stays a dumb recorder. It runs on to the next decision a person must make (
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import add
 from typing import Any
 
 from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
@@ -485,7 +484,12 @@ def _require_discards(d: Draft, rec: Rec) -> None:
     hand_size = ruleset.hand_size
     # A hand of h cards with x damage is over when h > max(0, size - x). Usually no seat is: the
     # first test, in C, says so at once; when it cannot, every seat is checked in turn order.
-    if max(map(add, map(len, hands), damage)) > hand_size:
+    for hand, x in zip(hands, damage):  # noqa: B905 (one hand and one damage per seat)
+        if len(hand) + x > hand_size:
+            break
+    else:
+        hand = None
+    if hand is not None:
         seat = d.turn_seat
         for _ in range(n):
             excess = len(hands[seat]) - max(0, hand_size - damage[seat])

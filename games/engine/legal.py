@@ -43,15 +43,9 @@ def _play(seat: int, cards: tuple[str, ...], target: int | None = None) -> Play:
     return found
 
 
-_SINGLES: dict[tuple[int, frozenset[str]], list[Command]] = {}
-
-
-def _singles(seat: int, present: frozenset[str]) -> list[Command]:
-    """The single-card plays of `seat` for the single-play cards `present` in its hand, in order."""
-    found = _SINGLES[(seat, present)] = [
-        _play(seat, (card,)) for card in _SINGLES_IN_ORDER if card in present
-    ]
-    return found
+_SINGLE_PLAYS: list[dict[str, Command]] = [
+    {card: _play(seat, (card,)) for card in _SINGLES_IN_ORDER} for seat in range(MAX_PLAYERS)
+]
 
 
 def _react(seat: int, card: str | None) -> React:
@@ -90,8 +84,11 @@ def legal_moves(state: AnyState, seat: int) -> list[Command]:
     hand = state.hands[seat]
     kind = awaiting.kind
     if kind is _D_TURN:
-        present = SINGLE_PLAYS.intersection(hand)
-        out: list[Command] = (_SINGLES.get((seat, present)) or _singles(seat, present))[:] if present else []
+        singles = _SINGLE_PLAYS[seat]
+        out: list[Command] = []
+        for card in _SINGLES_IN_ORDER:  # a loop: a comprehension costs a call of its own in CPython 3.11
+            if card in hand:
+                out.append(singles[card])
         cumis = hand.count(_CUMI)
         if cumis:
             for target in valid_targets(state, seat):
