@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from . import sql
-from .engine import Event, GameState, apply, replay, state_from_dict, state_to_dict
+from .engine import Event, GameState, replay, state_from_dict, state_to_dict
 from .models import Game, GameEvent, GameSnapshot
 
 # The newest state of recently used games in this process: (seq, state) by game. Every read
@@ -53,9 +53,7 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
         snap = GameSnapshot.objects.filter(game=game).first()
         if snap is not None and snap.seq <= game.last_seq:
             state, seq = state_from_dict(snap.state), snap.seq
-    for event in sql.events_between(game.pk, seq, game.last_seq):
-        state = apply(state, event)
-    assert state is not None, "a game always has its GameStarted event"
+    state = replay(sql.events_between(game.pk, seq, game.last_seq), state)
     remember_state(game, state)
     return state
 
