@@ -26,7 +26,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 @pytest.fixture
 def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
-    """One ASGI server and one Celery worker on the test database; bots move without delay."""
+    """One ASGI server and one Celery worker on the test database; bots move without delay.
+
+    A test module's SITE_ENV (a dict) adds to the processes' environment, e.g. a deck to deal."""
     redis_db = getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB)
     redis_url = redis_url_for(redis_db)
     redis.Redis.from_url(redis_url).flushdb()
@@ -40,6 +42,7 @@ def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stac
         BOT_DELAY_SECONDS=os.environ.get("BROWSER_BOT_DELAY", "0.3"),
         AWAY_GRACE_SECONDS="2",
         DEBUG="0",
+        **getattr(request.module, "SITE_ENV", {}),
     ) as stack:
         yield stack
 
