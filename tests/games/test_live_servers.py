@@ -6,44 +6,30 @@ import asyncio
 import json
 import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
-import redis
 import websockets
-from django.db import connection
 
 from games.engine import event_for, legal_commands, view_for
 from games.eventlog import events_with_seq
 from games.models import Game, GameEvent
 from replays.selectors import build_frames, seat_names, states_at_each_step
 from tests.games.live_client import LiveClient
-from tests.redis_server import redis_url
-from tests.support.stack import database_url, live_stack
 
-pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = redis_url(9)
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-
-
-@pytest.fixture
-def stack(transactional_db, request):
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    url = database_url(connection.settings_dict)
-    with live_stack(
-        database_url=url,
-        redis_url=REDIS_URL,
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.stack(
+        redis_db=9,
         servers=2,
-        worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
         BOT_DELAY_SECONDS="0",
         AWAY_GRACE_SECONDS="1",
         # Bots move without delay here, so a person is asked faster than at any real table, where
         # each bot waits BOT_DELAY_SECONDS: the socket's message rate must not be what is tested.
         SOCKET_MESSAGES_PER_SECOND="500",
         SOCKET_MESSAGES_BURST="1000",
-    ) as st:
-        yield st
+    ),
+]
 
 
 def _api(base: str, path: str, data: dict | None = None, token: str | None = None):

@@ -9,37 +9,21 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 import websockets
-from django.db import connection
 
 from games.models import Game
-from tests.redis_server import redis_url
-from tests.support.stack import Stack, database_url, live_stack
+from tests.support.stack import Stack
 
-pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = redis_url(13)
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.stack(redis_db=13, servers=2, BOT_DELAY_SECONDS="0"),
+]
 PASSWORD = "correct-horse-battery"
 WITHIN = 1.0  # seconds from a change to every open lobby
-
-
-@pytest.fixture
-def stack(transactional_db: Any, request: pytest.FixtureRequest) -> Any:
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    with live_stack(
-        database_url=database_url(connection.settings_dict),
-        redis_url=REDIS_URL,
-        servers=2,
-        worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
-        BOT_DELAY_SECONDS="0",
-    ) as st:
-        yield st
 
 
 def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | None = None) -> Any:

@@ -8,40 +8,27 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from pathlib import Path
 
 import pytest
-import redis
 import websockets
-from django.db import connection
 
 from games.models import GameSeat
 from tests.games.test_live_servers import _game
-from tests.redis_server import redis_url
-from tests.support.stack import database_url, live_stack
 
-pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = redis_url(7)
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 GRACE, LEASE = 2, 2
-
-
-@pytest.fixture
-def stack(transactional_db, request):
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    with live_stack(
-        database_url=database_url(connection.settings_dict),
-        redis_url=REDIS_URL,
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.stack(
+        redis_db=7,
         servers=2,
-        worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
         BOT_DELAY_SECONDS="0.5",
         AWAY_GRACE_SECONDS=str(GRACE),
         PRESENCE_LEASE_SECONDS=str(LEASE),
         PRESENCE_HEARTBEAT_SECONDS="0.5",
         SOCKETS_PER_USER_PER_GAME="400",  # let all 300 in: the counts are what is probed
-    ) as st:
-        yield st
+    ),
+]
 
 
 async def _open(url: str) -> websockets.ClientConnection:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
 
 
 def database_url(settings_dict: dict[str, Any]) -> str:
@@ -132,3 +133,29 @@ def live_stack(
         yield stack
     finally:
         stack.stop()
+
+
+@contextmanager
+def stack_for_test(
+    name: str, *, redis_db: int, servers: int = 2, worker: bool = True, **extra_env: str
+) -> Iterator[Stack]:
+    """`live_stack` for a test: on the test database (Django's connection), on Redis database
+    `redis_db` of the test Redis (emptied first), logging to test-output/servers/`name`.
+
+    The `stack` fixture (tests/conftest.py) starts it as a test's `stack` marker says."""
+    import redis
+    from django.db import connection
+
+    from tests.redis_server import redis_url
+
+    url = redis_url(redis_db)
+    redis.Redis.from_url(url).flushdb()
+    with live_stack(
+        database_url=database_url(connection.settings_dict),
+        redis_url=url,
+        servers=servers,
+        worker=worker,
+        log_dir=OUTPUT / "servers" / name,
+        **extra_env,
+    ) as stack:
+        yield stack
