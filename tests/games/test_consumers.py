@@ -15,6 +15,7 @@ from games.eventlog import events_with_seq
 from games.models import Game, GameEvent
 from harehra_site.asgi import application
 from tests.games.helpers import seated_game
+from tests.support.waits import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
@@ -297,8 +298,14 @@ def test_a_watch_page_counts_itself_over_its_socket_and_its_socket_ending_says_g
         await first.send_json_to({"type": "watching", "client_id": "x"})
         assert (await _until(first, "error"))["code"] == "bad_client_id"
         await first.disconnect()
-        await asyncio.sleep(0.2)
-        counts.append(await database_sync_to_async(lambda: watcher_count(Game.objects.get(pk=game_id)))())
+        read_count = database_sync_to_async(lambda: watcher_count(Game.objects.get(pk=game_id)))
+
+        async def changed() -> tuple[int] | None:
+            n = await read_count()
+            return (n,) if n != counts[-1] else None
+
+        (after,) = await until(changed, f"the count stayed {counts[-1]} after a watch page's socket ended")
+        counts.append(after)
         await second.disconnect()
         await seated.disconnect()
         return counts

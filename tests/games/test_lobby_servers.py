@@ -16,6 +16,7 @@ import websockets
 
 from games.models import Game
 from tests.support.stack import Stack
+from tests.support.waits import db_thread
 
 pytestmark = [
     pytest.mark.server,
@@ -143,7 +144,7 @@ def test_two_lobbies_on_two_servers_see_each_change_within_a_second(stack: Stack
         for i, token in enumerate((guest, host)):
             await asyncio.to_thread(_api, bases[i], f"/api/tables/{tid}/leave/", {}, token)
         ended = [await lobby.row(tid, lambda h: h is None, 120) for lobby in lobbies]
-        game = await asyncio.to_thread(lambda: Game.objects.get(table_id=tid))
+        game = await db_thread(lambda: Game.objects.get(table_id=tid))
         assert game.status == "finished" and game.finished_at is not None
         lags["game ended"] = [round(at - game.finished_at.timestamp(), 3) for at, _ in ended]
         for lobby in lobbies:

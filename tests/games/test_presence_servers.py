@@ -14,6 +14,7 @@ import websockets
 
 from games.models import GameSeat
 from tests.games.test_live_servers import _game
+from tests.support.waits import db_thread, until
 
 GRACE, LEASE = 2, 2
 pytestmark = [
@@ -53,11 +54,19 @@ def test_300_dropped_sockets_and_a_killed_server_leave_no_seat_stuck(stack):
         stack.kill_server(1)  # b's socket ends with its server
         on_killed.transport.abort()
         gone_at = time.monotonic()
-        while time.monotonic() - gone_at < 60:
-            rows = await asyncio.to_thread(_seats, game.pk)
-            if rows[seat_a][1] and rows[seat_b][1]:
-                break
-            await asyncio.sleep(0.2)
+
+        rows: dict[int, tuple[int, bool]] = {}
+
+        def both_away() -> bool:
+            rows.update(_seats(game.pk))
+            return rows[seat_a][1] and rows[seat_b][1]
+
+        await until(
+            lambda: db_thread(both_away),
+            lambda: f"seats {seat_a} and {seat_b} are not both played by bots (seat: (sockets, bot)): {rows}",
+            timeout=60,
+            every=0.2,
+        )
         took = time.monotonic() - gone_at
         await stayer.close()
         reader.cancel()

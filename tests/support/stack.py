@@ -6,13 +6,14 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tests.support.waits import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -92,16 +93,16 @@ class Stack:
 
 
 def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def answers() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         try:
             urllib.request.urlopen(url, timeout=1)
-            return
         except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"server at {url} did not answer")
+            return False
+        return True
+
+    wait_until(answers, f"server at {url} did not answer", timeout=timeout, every=0.1)
 
 
 @contextmanager
