@@ -11,7 +11,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_register, user_token
-from games.eventlog import events_with_seq
+from games.engine import legal_commands
+from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent
 from harehra_site.asgi import application
 from tests.games.helpers import seated_game
@@ -199,7 +200,9 @@ def test_each_socket_gets_its_own_view_and_legal_commands_with_the_move():
         mover = players[game.awaiting_seat]
         await mover.send_json_to({"type": "sync"})
         synced = next(m for m in await _drain(mover) if isinstance(m, dict) and m["type"] == "view")
-        assert synced["legal"]
+        state = await database_sync_to_async(load_state)(game)
+        assert synced["seq"] == game.last_seq
+        assert synced["legal"] == legal_commands(state, game.awaiting_seat) != []
         command = {k: v for k, v in synced["legal"][0].items() if k != "seat"}
         await mover.send_json_to({"type": "command", "cmd_id": "v1", **command})
         views = {}
