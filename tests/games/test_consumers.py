@@ -71,14 +71,16 @@ def test_player_gets_own_hand_spectator_none_and_commands_flow_to_both():
         assert (await player.connect())[0] and (await spectator.connect())[0]
         state = await _until(player, "state")
         assert state["view"]["seat"] == awaited and len(state["view"]["hand"]) == 5
-        assert state["seq"] == game.last_seq and state["legal"]
+        engine_state = await database_sync_to_async(load_state)(game)
+        assert state["seq"] == game.last_seq
+        assert state["legal"] == legal_commands(engine_state, awaited) != []
         spec_state = await _until(spectator, "state")
         assert spec_state["view"]["hand"] is None and spec_state["legal"] == []
         command = {k: v for k, v in state["legal"][0].items() if k != "seat"}
         await player.send_json_to({"type": "command", "cmd_id": "one", **command})
         got = await _drain(player)
         acks = [m for m in got if m["type"] == "ack"]
-        assert acks and acks[0]["cmd_id"] == "one"
+        assert [a["cmd_id"] for a in acks] == ["one"]
         seqs = [m["seq"] for m in got if m["type"] == "event"]
         assert seqs == list(range(state["seq"] + 1, acks[0]["seq"] + 1))
         spec_seqs = [m["seq"] for m in await _drain(spectator) if m["type"] == "event"]
