@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import user_register, user_token
+from tests.support.stack import Stack, stack_for_test
 
 _names = itertools.count(1)
 
@@ -66,3 +67,15 @@ def client_for() -> Callable[[Any], APIClient]:
         return client
 
     return make
+
+
+@pytest.fixture
+def stack(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
+    """Real ASGI servers (two unless told) and a Celery worker on the test database and Redis, as
+    the test's `stack` marker asks: `pytest.mark.stack(redis_db=9, servers=2, worker=True,
+    **environment)` (tests/support/stack.py: stack_for_test)."""
+    marker = request.node.get_closest_marker("stack")
+    if marker is None or marker.args:
+        raise pytest.UsageError("the stack fixture needs pytest.mark.stack(redis_db=..., ...) with keywords")
+    with stack_for_test(request.node.name, **marker.kwargs) as st:
+        yield st

@@ -8,11 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
-from django.db import connection
 
-from tests.redis_server import redis_url as redis_url_for
-from tests.support.stack import Stack, database_url, live_stack
+from tests.support.stack import Stack, stack_for_test
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -26,20 +23,18 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 @pytest.fixture
 def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
-    """One ASGI server and one Celery worker on the test database; bots move without delay."""
-    redis_db = getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB)
-    redis_url = redis_url_for(redis_db)
-    redis.Redis.from_url(redis_url).flushdb()
-    url = database_url(connection.settings_dict)
-    with live_stack(
-        database_url=url,
-        redis_url=redis_url,
+    """One ASGI server and one Celery worker on the test database; bots move without delay.
+
+    A test module's SITE_ENV (a dict) adds to the processes' environment, e.g. a deck to deal."""
+    with stack_for_test(
+        request.node.name,
+        redis_db=getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB),
         servers=1,
         worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
         BOT_DELAY_SECONDS=os.environ.get("BROWSER_BOT_DELAY", "0.3"),
         AWAY_GRACE_SECONDS="2",
         DEBUG="0",
+        **getattr(request.module, "SITE_ENV", {}),
     ) as stack:
         yield stack
 

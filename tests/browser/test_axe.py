@@ -15,6 +15,8 @@ from tests.support.stored_games import long_game, store_game
 REDIS_DB = 11
 PASSWORD = "hare-tree-house-42"
 SERIOUS = {"serious", "critical"}
+PANELS_SHOWN = """() => ['out-moment', 'end'].every(
+  (id) => document.getElementById(id).getAnimations().every((a) => a.playState !== 'running'))"""
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,6 +70,8 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
             page.goto(base + path)
             if path.startswith("/games/"):
                 wait_loaded(page)
+                # The "you are out" and end panels fade in: scanned mid-fade, their text lacks contrast.
+                page.wait_for_function(PANELS_SHOWN)
             elif path.startswith(("/watch/", "/replays/1", f"/replays/{stored.pk}")):
                 page.wait_for_selector("#replay .rp-seat")
             found[f"{path} {viewport['width']}"] = serious_violations(page)

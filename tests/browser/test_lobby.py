@@ -62,7 +62,7 @@ def test_the_lobby_shows_tables_as_they_change_without_reload_or_polling(
     page.screenshot(path=str(screenshots / "lobby-live-empty.png"), full_page=True)
 
     requests.clear()
-    page.wait_for_timeout(IDLE_MS)
+    page.wait_for_timeout(IDLE_MS)  # a window in which nothing must be fetched: nothing to wait for
     assert page_fetches(requests) == [], requests  # idle: not one request for the lobby
 
     first = api(base, ann, "/api/tables/", {"seats": 3})["id"]
@@ -121,7 +121,7 @@ def test_the_table_page_updates_on_each_change_and_takes_a_seated_player_to_the_
         page.evaluate("window.notReloaded = true")
     dora_requests.clear()
     guest_requests.clear()
-    dora.wait_for_timeout(IDLE_MS)
+    dora.wait_for_timeout(IDLE_MS)  # a window in which nothing must be fetched: nothing to wait for
     assert page_fetches(dora_requests) == [] and page_fetches(guest_requests) == []
 
     dora.focus("form[action$='/leave/'] button")
@@ -162,7 +162,7 @@ def test_a_lobby_that_lost_its_socket_catches_up_when_it_reconnects(site: Any, b
     link["offline"] = True
     api(base, eve, f"/api/tables/{gone}/leave/")  # closes: its row must go
     new = api(base, fay, "/api/tables/", {"seats": 4})["id"]  # created: its row must come
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # the pushes the offline socket must miss had their chance to arrive
     assert page.is_visible(f"li.table-item[data-table='{gone}']")  # missed, as a lost socket would
     link["offline"] = False
     link["routes"][0].close(code=4000, reason="gone")  # any close but 4403: the page reconnects

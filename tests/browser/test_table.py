@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from accounts.services import user_register, user_token
+from games.models import Game
 from tests.browser.ui import Player, api, read, wait_loaded
 
 REDIS_DB = 12
@@ -159,7 +160,9 @@ def test_a_game_on_desktop_and_phone_with_each_state_on_screen(
             wait_loaded(p.page)
         game = int(ann.page.url.rstrip("/").split("/")[-1])
         del seq
-    assert games >= 1
+    # Every game the pages moved on from had ended, as the table's record says.
+    finished = Game.objects.filter(table_id=table_id, status="finished").count()
+    assert finished == (games if over else games - 1) and finished >= 1, (games, over, finished)
     assert bob.first_screen and all(bob.first_screen), (
         "the prompt or the hand was below the phone's first screen"
     )

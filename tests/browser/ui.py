@@ -75,14 +75,13 @@ def wait_moved(page: Any, seq: int, timeout: float = 5) -> None:
 
 
 class Player:
-    """Plays sensibly from what the page offers, and notes which interactions happened."""
+    """Plays sensibly from what the page offers."""
 
     def __init__(self, page: Any, seat: int, friend: int) -> None:
         self.page, self.seat, self.friend = page, seat, friend
         self.moves = 0
         self.missed = 0  # clicks the page had moved past (see CLICK_TIMEOUT_MS)
         self.reclaimed = 0
-        self.seen: set[str] = set()
 
     def act(self) -> bool:
         ui = read(self.page)
@@ -103,8 +102,7 @@ class Player:
             answer = "taptap" if kind == "volley" else "strom"
             held = [c for c in ui["cards"] if c["card"] == answer and c["enabled"]]
             if held:
-                if self._card(held[0]["index"], use_keys):
-                    self.seen.add(answer)
+                self._card(held[0]["index"], use_keys)
             else:
                 self._button("decline", use_keys)
         elif kind == "discard":
@@ -133,8 +131,6 @@ class Player:
             offered = [b["action"] for b in read(self.page)["buttons"]]
             actions = [a for a in offered if a.startswith("target-")]
             if actions:
-                if len(cumis) >= 2:
-                    self.seen.add("multi-cumi")
                 target = f"target-{self.friend}" if f"target-{self.friend}" in actions else actions[0]
                 self._button(target, keys)
                 return

@@ -11,10 +11,12 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_register, user_token
-from games.eventlog import events_with_seq
+from games.engine import legal_commands
+from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent
 from harehra_site.asgi import application
 from tests.games.helpers import seated_game
+from tests.support.waits import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
@@ -69,14 +71,16 @@ def test_player_gets_own_hand_spectator_none_and_commands_flow_to_both():
         assert (await player.connect())[0] and (await spectator.connect())[0]
         state = await _until(player, "state")
         assert state["view"]["seat"] == awaited and len(state["view"]["hand"]) == 5
-        assert state["seq"] == game.last_seq and state["legal"]
+        engine_state = await database_sync_to_async(load_state)(game)
+        assert state["seq"] == game.last_seq
+        assert state["legal"] == legal_commands(engine_state, awaited) != []
         spec_state = await _until(spectator, "state")
         assert spec_state["view"]["hand"] is None and spec_state["legal"] == []
         command = {k: v for k, v in state["legal"][0].items() if k != "seat"}
         await player.send_json_to({"type": "command", "cmd_id": "one", **command})
         got = await _drain(player)
         acks = [m for m in got if m["type"] == "ack"]
-        assert acks and acks[0]["cmd_id"] == "one"
+        assert [a["cmd_id"] for a in acks] == ["one"]
         seqs = [m["seq"] for m in got if m["type"] == "event"]
         assert seqs == list(range(state["seq"] + 1, acks[0]["seq"] + 1))
         spec_seqs = [m["seq"] for m in await _drain(spectator) if m["type"] == "event"]
@@ -198,7 +202,9 @@ def test_each_socket_gets_its_own_view_and_legal_commands_with_the_move():
         mover = players[game.awaiting_seat]
         await mover.send_json_to({"type": "sync"})
         synced = next(m for m in await _drain(mover) if isinstance(m, dict) and m["type"] == "view")
-        assert synced["legal"]
+        state = await database_sync_to_async(load_state)(game)
+        assert synced["seq"] == game.last_seq
+        assert synced["legal"] == legal_commands(state, game.awaiting_seat) != []
         command = {k: v for k, v in synced["legal"][0].items() if k != "seat"}
         await mover.send_json_to({"type": "command", "cmd_id": "v1", **command})
         views = {}
@@ -297,8 +303,14 @@ def test_a_watch_page_counts_itself_over_its_socket_and_its_socket_ending_says_g
         await first.send_json_to({"type": "watching", "client_id": "x"})
         assert (await _until(first, "error"))["code"] == "bad_client_id"
         await first.disconnect()
-        await asyncio.sleep(0.2)
-        counts.append(await database_sync_to_async(lambda: watcher_count(Game.objects.get(pk=game_id)))())
+        read_count = database_sync_to_async(lambda: watcher_count(Game.objects.get(pk=game_id)))
+
+        async def changed() -> tuple[int] | None:
+            n = await read_count()
+            return (n,) if n != counts[-1] else None
+
+        (after,) = await until(changed, f"the count stayed {counts[-1]} after a watch page's socket ended")
+        counts.append(after)
         await second.disconnect()
         await seated.disconnect()
         return counts

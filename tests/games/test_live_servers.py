@@ -6,44 +6,31 @@ import asyncio
 import json
 import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
-import redis
 import websockets
-from django.db import connection
 
 from games.engine import event_for, legal_commands, view_for
 from games.eventlog import events_with_seq
 from games.models import Game, GameEvent
 from replays.selectors import build_frames, seat_names, states_at_each_step
 from tests.games.live_client import LiveClient
-from tests.redis_server import redis_url
-from tests.support.stack import database_url, live_stack
+from tests.support.waits import db_thread, until
 
-pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = redis_url(9)
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-
-
-@pytest.fixture
-def stack(transactional_db, request):
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    url = database_url(connection.settings_dict)
-    with live_stack(
-        database_url=url,
-        redis_url=REDIS_URL,
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.stack(
+        redis_db=9,
         servers=2,
-        worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
         BOT_DELAY_SECONDS="0",
         AWAY_GRACE_SECONDS="1",
         # Bots move without delay here, so a person is asked faster than at any real table, where
         # each bot waits BOT_DELAY_SECONDS: the socket's message rate must not be what is tested.
         SOCKET_MESSAGES_PER_SECOND="500",
         SOCKET_MESSAGES_BURST="1000",
-    ) as st:
-        yield st
+    ),
+]
 
 
 def _api(base: str, path: str, data: dict | None = None, token: str | None = None):
@@ -85,6 +72,23 @@ async def _until_over(clients, timeout: float = 240) -> None:
             for c in clients
         ]
         raise AssertionError("game did not end:\n" + "\n".join(report)) from None
+
+
+def _game_row(game_id: int) -> Game:
+    return Game.objects.get(pk=game_id)
+
+
+async def _until_final_view(clients, game_id: int) -> None:
+    """Wait until every client holds the view of the game's last seq (the end's push is read whole)."""
+    last = (await db_thread(lambda: _game_row(game_id))).last_seq
+
+    def seen(c) -> bool:
+        return any(m["type"] in ("view", "state") and m["seq"] == last for m in c.messages)
+
+    await until(
+        lambda: all(seen(c) for c in clients),
+        lambda: f"not every client saw the view at seq {last}: seqs {[c.seq for c in clients]}",
+    )
 
 
 def _assert_complete(client: LiveClient, game: Game) -> None:
@@ -133,7 +137,7 @@ def test_two_humans_on_two_servers_and_two_bots_play_to_the_end(stack):
         for i, c in enumerate([*players, spectator]):
             await c.connect(stack.ws_url(i % 2), stack.url(i % 2))
         await _until_over([*players, spectator])
-        await asyncio.sleep(0.3)
+        await _until_final_view([*players, spectator], game.pk)
         for c in [*players, spectator]:
             await c.close()
         return players, spectator
@@ -158,10 +162,7 @@ def test_a_timeout_applies_the_default_action(stack):
     async def run():
         watcher = LiveClient(game.pk, humans[0][1], humans[0][0], play=False)
         await watcher.connect(stack.ws_url(0), stack.url(0))
-        for _ in range(200):
-            if watcher.seq > seq:
-                break
-            await asyncio.sleep(0.1)
+        await until(lambda: watcher.seq > seq, f"no move after seq {seq} reached the watcher", timeout=20)
         deadline = next(m for m in watcher.messages if m["type"] == "deadline")["deadline"]
         await watcher.close()
         return watcher, deadline
@@ -183,20 +184,26 @@ def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
         b = LiveClient(game.pk, tok_b, seat_b)
         await a.connect(stack.ws_url(0), stack.url(0))
         await b.connect(stack.ws_url(1), stack.url(1))
-        await asyncio.sleep(1)
+        # b plays until the game waits for a, and a has seen it: only a's leaving can move it on.
+        await until(
+            lambda: db_thread(lambda: _game_row(game.pk).awaiting_seat == seat_a),
+            "the game never waited for a",
+        )
+        await until(lambda: a.seq == b.seq > 0, lambda: f"a (seq {a.seq}) and b (seq {b.seq}) differ")
         assert not b.over.is_set()
         await a.close()
-        for _ in range(300):  # grace period 1 s, then the worker's check (it may still be starting)
-            if any(e["type"] == "SeatTakenByBot" for _, e in b.events):
-                break
-            await asyncio.sleep(0.1)
+        await until(  # grace period 1 s, then the worker's check (it may still be starting)
+            lambda: any(e["type"] == "SeatTakenByBot" for _, e in b.events),
+            "no bot took a's seat after a left",
+            timeout=30,
+        )
         taken_seq = b.seq
         back = LiveClient(game.pk, tok_a, seat_a)
         back.seq, back.events = a.seq, list(a.events)
         await back.connect(stack.ws_url(1), stack.url(1))
         await back.ws.send(json.dumps({"type": "reclaim"}))
         await _until_over([back, b])
-        await asyncio.sleep(0.3)
+        await _until_final_view([back, b], game.pk)
         await back.close()
         await b.close()
         return back, b, taken_seq
@@ -222,19 +229,23 @@ def test_killing_a_server_mid_game_loses_nothing(stack):
         b = LiveClient(game.pk, humans[1][1], humans[1][0])
         await a.connect(stack.ws_url(0), stack.url(0))
         await b.connect(stack.ws_url(1), stack.url(1))
-        for _ in range(300):
-            if b.seq >= 30 or b.over.is_set():
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: b.seq >= 30 or b.over.is_set(), lambda: f"b reached only seq {b.seq}", timeout=30)
         b.paused = True
         stack.kill_server(1)
         await asyncio.gather(b.reader, return_exceptions=True)
-        await asyncio.sleep(1.0)  # the game goes on without b's socket meanwhile
+        gone_at = b.seq
+
+        def moved_on() -> bool:
+            row = _game_row(game.pk)
+            return row.last_seq > gone_at or row.status == "finished"
+
+        # The game goes on without b's socket meanwhile (a bot takes b's seat if b must decide).
+        await until(lambda: db_thread(moved_on), f"the game stopped at seq {gone_at}", timeout=30)
         b.paused = False
         await b.connect(stack.ws_url(0), stack.url(0))  # reconnect to the other process and resume
         b.acted_at = -1  # the resume's view says whether b must decide, and b acts on it
         await _until_over([a, b])
-        await asyncio.sleep(0.3)
+        await _until_final_view([a, b], game.pk)
         await a.close()
         await b.close()
         return a, b

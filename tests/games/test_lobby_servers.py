@@ -9,37 +9,22 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 import websockets
-from django.db import connection
 
 from games.models import Game
-from tests.redis_server import redis_url
-from tests.support.stack import Stack, database_url, live_stack
+from tests.support.stack import Stack
+from tests.support.waits import db_thread
 
-pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = redis_url(13)
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.stack(redis_db=13, servers=2, BOT_DELAY_SECONDS="0"),
+]
 PASSWORD = "correct-horse-battery"
 WITHIN = 1.0  # seconds from a change to every open lobby
-
-
-@pytest.fixture
-def stack(transactional_db: Any, request: pytest.FixtureRequest) -> Any:
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    with live_stack(
-        database_url=database_url(connection.settings_dict),
-        redis_url=REDIS_URL,
-        servers=2,
-        worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
-        BOT_DELAY_SECONDS="0",
-    ) as st:
-        yield st
 
 
 def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | None = None) -> Any:
@@ -159,7 +144,7 @@ def test_two_lobbies_on_two_servers_see_each_change_within_a_second(stack: Stack
         for i, token in enumerate((guest, host)):
             await asyncio.to_thread(_api, bases[i], f"/api/tables/{tid}/leave/", {}, token)
         ended = [await lobby.row(tid, lambda h: h is None, 120) for lobby in lobbies]
-        game = await asyncio.to_thread(lambda: Game.objects.get(table_id=tid))
+        game = await db_thread(lambda: Game.objects.get(table_id=tid))
         assert game.status == "finished" and game.finished_at is not None
         lags["game ended"] = [round(at - game.finished_at.timestamp(), 3) for at, _ in ended]
         for lobby in lobbies:

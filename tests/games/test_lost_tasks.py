@@ -35,8 +35,10 @@ def test_the_sweep_moves_a_bot_whose_wake_up_was_lost(make_user: Callable[..., A
     sweep_deadlines()
     game.refresh_from_db()
     assert game.last_seq > before
-    moved = GameEvent.objects.filter(game=game, seq__gt=before).values_list("type", flat=True)
-    assert list(moved)
+    after = GameEvent.objects.filter(game=game, seq__gt=before).order_by("seq")
+    moved = list(after.values_list("type", "actor_id"))
+    # The first seat's opening turn, played by its bot (no person is the actor).
+    assert moved[0][0] in ("CardsPlayed", "CardBurned") and {actor for _, actor in moved} == {None}, moved
     sweep_deadlines()
     assert Game.objects.get(pk=game.pk).last_seq > game.last_seq or game.status != "running"
     assert GameSeat.objects.filter(game=game, bot_playing=True).count() == 2

@@ -8,40 +8,28 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from pathlib import Path
 
 import pytest
-import redis
 import websockets
-from django.db import connection
 
 from games.models import GameSeat
 from tests.games.test_live_servers import _game
-from tests.redis_server import redis_url
-from tests.support.stack import database_url, live_stack
+from tests.support.waits import db_thread, until
 
-pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-REDIS_URL = redis_url(7)
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 GRACE, LEASE = 2, 2
-
-
-@pytest.fixture
-def stack(transactional_db, request):
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    with live_stack(
-        database_url=database_url(connection.settings_dict),
-        redis_url=REDIS_URL,
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.stack(
+        redis_db=7,
         servers=2,
-        worker=True,
-        log_dir=OUTPUT / "servers" / request.node.name,
         BOT_DELAY_SECONDS="0.5",
         AWAY_GRACE_SECONDS=str(GRACE),
         PRESENCE_LEASE_SECONDS=str(LEASE),
         PRESENCE_HEARTBEAT_SECONDS="0.5",
         SOCKETS_PER_USER_PER_GAME="400",  # let all 300 in: the counts are what is probed
-    ) as st:
-        yield st
+    ),
+]
 
 
 async def _open(url: str) -> websockets.ClientConnection:
@@ -66,11 +54,19 @@ def test_300_dropped_sockets_and_a_killed_server_leave_no_seat_stuck(stack):
         stack.kill_server(1)  # b's socket ends with its server
         on_killed.transport.abort()
         gone_at = time.monotonic()
-        while time.monotonic() - gone_at < 60:
-            rows = await asyncio.to_thread(_seats, game.pk)
-            if rows[seat_a][1] and rows[seat_b][1]:
-                break
-            await asyncio.sleep(0.2)
+
+        rows: dict[int, tuple[int, bool]] = {}
+
+        def both_away() -> bool:
+            rows.update(_seats(game.pk))
+            return rows[seat_a][1] and rows[seat_b][1]
+
+        await until(
+            lambda: db_thread(both_away),
+            lambda: f"seats {seat_a} and {seat_b} are not both played by bots (seat: (sockets, bot)): {rows}",
+            timeout=60,
+            every=0.2,
+        )
         took = time.monotonic() - gone_at
         await stayer.close()
         reader.cancel()

@@ -13,6 +13,7 @@ from channels.layers import get_channel_layer
 
 from games.publish import _server_loop, game_group, publish_game_meta
 from tests.redis_server import redis_url
+from tests.support.waits import until
 
 REDIS_URL = redis_url(9)
 LAYERS = {
@@ -31,7 +32,10 @@ def test_sends_from_a_database_thread_reach_the_group_in_the_order_made(settings
         layer = get_channel_layer()
         channel = await layer.new_channel()
         await layer.group_add(game_group(7), channel)
-        await asyncio.sleep(0.1)  # the Redis layer subscribes in the background
+        if backend == "redis":  # the Redis layer subscribes in the background: until Redis has it
+            name = layer._get_group_channel_name(game_group(7))
+            subscribers = redis.Redis.from_url(REDIS_URL).pubsub_numsub
+            await until(lambda: subscribers(name)[0][1] > 0, f"Redis has no subscriber to {name}", timeout=5)
 
         def publish_many() -> None:
             for n in range(sent):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,15 @@ SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = scenario_files([SCENARIOS])
 
 
-def test_there_are_enough_scenarios() -> None:
-    assert len(FILES) >= 45
+def test_every_rule_has_scenarios() -> None:
+    """Each rule of docs/RULES.md (R1, R2, ...) has scenarios, and every scenario is named for its
+    rule (rNN_...)."""
+    rules_text = (SCENARIOS.parent.parent / "docs" / "RULES.md").read_text()
+    rules = sorted({int(n) for n in re.findall(r"^\*\*R(\d+) ", rules_text, re.MULTILINE)})
+    assert rules == list(range(1, len(rules) + 1)) and len(rules) >= 14, rules
+    covered = {int(m.group(1)) for p in FILES if (m := re.match(r"r(\d\d)_", p.name))}
+    assert covered == set(rules), f"rules without a scenario: {sorted(set(rules) - covered)}"
+    assert [p.name for p in FILES if not re.match(r"r\d\d_", p.name)] == []
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 
-from games.engine import replay
+from games.bots import get_bot
+from games.engine import legal_commands, make_ruleset, replay, start_game, step, view_for
+from games.engine.cards import BASE_DECK
 from games.eventlog import events_with_seq
 from games.services.shuffle import deck_shuffle
 from games.services.tables import TableSettings, table_create, table_join, table_start
-from tests.support.decks import seeded_decks
+from tests.support.decks import TAPTAP_AND_STROM, seeded_decks, stacked, stacked_deck
 
 
 def _dealt(make_user: Any, seed: int) -> list[list[str]]:
@@ -35,3 +38,44 @@ def test_by_default_decks_come_from_the_system_shuffle() -> None:
     cards = [str(i) for i in range(40)]
     orders = {tuple(deck_shuffle(cards)) for _ in range(5)}
     assert len(orders) > 1 and all(sorted(o) == sorted(cards) for o in orders)
+
+
+def test_a_stacked_deck_deals_the_hands_asked_for_and_keeps_every_card() -> None:
+    hands = [["cumi", "strom"], ["taptap", "zada"], ["house", "left"]]
+    top = stacked_deck(hands, ["right"], first=1)
+    assert top == ["taptap", "house", "cumi", "zada", "left", "strom", "right"]
+    cards = make_ruleset().cards()
+    deck = stacked(top)(cards)
+    assert deck[: len(top)] == top and sorted(deck) == sorted(cards)
+    # A reshuffled discard pile that lacks some of those cards keeps its order.
+    assert stacked(top)(["cumi", "zada"]) == ["cumi", "zada"]
+
+
+def test_the_browser_deal_plays_out_as_designed_with_normal_bots() -> None:
+    """The deal of tests/browser/test_play.py, played by the engine and the normal bot, as the
+    worker plays it: the reactions it is chosen for happen, and the game ends in ten turns."""
+    deal = TAPTAP_AND_STROM
+    assert all(Counter(deal.deck_top())[c] <= n for c, n in BASE_DECK.items())
+    ruleset = make_ruleset()
+    events = start_game(ruleset, 4, (deal.first - 1) % 4, stacked(deal.deck_top()))
+    state = replay(events)
+    assert [list(h) for h in state.hands] == [list(h) for h in deal.hands]
+    people = list(deal.people)
+    bot = get_bot("normal")
+    while not state.over:
+        seat, kind = state.awaiting.seat, state.awaiting.kind.value
+        if seat in (0, 1):
+            assert people, f"seat {seat} must decide ({kind}) after the script ended"
+            want_seat, want_kind, command = people.pop(0)
+            assert (seat, kind) == (want_seat, want_kind), f"the script has {want_seat} do {want_kind}"
+        else:
+            command = bot.choose(view_for(state, seat), legal_commands(state, seat))
+        new, state = step(state, {**command, "seat": seat})
+        events += new
+    assert not people, f"moves left over: {people}"
+    reactions = [(e["seat"], e["card"], e["kind"]) for e in events if e["type"] == "ReactionPlayed"]
+    assert reactions == [(2, "strom", "skip"), (1, "taptap", "volley")]
+    assert [e["seat"] for e in events if e["type"] == "PlayerEliminated"] == [0, 1, 2]
+    assert events[-1]["type"] == "GameEnded" and events[-1]["winner"] == 3
+    assert state.turn_number == 10
+    assert not any(e["type"] in ("DrawPileReshuffled", "DiscardRequired") for e in events)

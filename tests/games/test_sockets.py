@@ -35,6 +35,8 @@ def test_deep_long_and_odd_frames_get_errors_and_the_socket_stays_open():
         answers = []
         await comm.send_to(text_data="[" * 100_000 + "]" * 100_000)
         answers.append(await _until(comm, "error"))
+        await comm.send_to(text_data="[" * 4000 + "]" * 4000)  # as deep, within the size
+        answers.append(await _until(comm, "error"))
         await comm.send_to(text_data='{"a":' * 50 + "1" + "}" * 50)
         answers.append(await _until(comm, "error"))
         await comm.send_to(text_data='{"type": "ping", "pad": "' + "x" * MAX_FRAME_CHARS + '"}')
@@ -48,8 +50,9 @@ def test_deep_long_and_odd_frames_get_errors_and_the_socket_stays_open():
         await comm.disconnect()
         return answers
 
-    deep, deep_object, long, huge_cmd, cmd, pong = asyncio.run(run())
-    assert deep["code"] == "too_large" or deep["code"] == "too_deep"
+    huge_deep, deep, deep_object, long, huge_cmd, cmd, pong = asyncio.run(run())
+    assert huge_deep["code"] == "too_large"  # refused by its size before it is parsed
+    assert deep["code"] == "too_deep"
     assert deep_object["code"] == "too_deep"
     assert long["code"] == "too_large"
     assert huge_cmd["code"] == "too_large" and "cmd_id" not in huge_cmd

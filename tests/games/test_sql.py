@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,6 +16,7 @@ from games.eventlog import load_state
 from games.models import Game, GameEvent, Table
 from games.services.commands import game_command_submit
 from tests.games.helpers import seated_game
+from tests.support.waits import wait_until
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")
 
@@ -147,11 +147,8 @@ def test_locked_game_locks_the_table_before_the_game(make_user, client_for):
     mover = threading.Thread(target=lock_both)
     with _row_locked_elsewhere(Game.objects.filter(pk=game.pk)):
         mover.start()
-        for _ in range(100):
-            if _waiting_for_a_lock():
-                break
-            time.sleep(0.05)
-        assert _waiting_for_a_lock() == 1 and not locked.is_set()
+        wait_until(lambda: _waiting_for_a_lock() == 1, "the mover never waited for a lock", timeout=5)
+        assert not locked.is_set()
         with pytest.raises(DatabaseError, match="could not obtain lock"), transaction.atomic():
             Table.objects.select_for_update(nowait=True).get(pk=game.table_id)
     mover.join(10)

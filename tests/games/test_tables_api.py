@@ -129,7 +129,7 @@ def test_a_table_everyone_left_mid_game_closes_when_its_game_ends(host, guest):
     game_abort(game=Game.objects.get(pk=game_id), actor_id=None)
     assert Table.objects.get(pk=tid).status == "closed"
     r = post(host, f"/api/tables/{tid}/add-bot/")
-    assert r.status_code in (403, 409)
+    assert (r.status_code, r.json()["code"]) == (409, "table_closed"), r.json()
     assert tid not in [t["id"] for t in guest.get("/api/tables/").json()]
 
 

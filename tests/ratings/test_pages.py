@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.eventlog import events_with_seq
+from games.models import GameSeat
 from games.services.tables import TableSettings, table_create
 from ratings.models import Rating
 from ratings.rating import display_rating
@@ -56,9 +58,17 @@ def test_the_profile_shows_rating_history_placings_and_statistics(make_user: Any
     assert body["rating_history"][0]["before"] == 1000
     stats = body["statistics"]
     assert stats["games"] == 1 and stats["by_table_size"]["2"]["games"] == 1
-    assert stats["cumi_given"] >= 0 and stats["average_place"] in (1.0, 2.0)
+    # The figures are the game's: counted here from its log.
+    seat = GameSeat.objects.get(game=game, user=alice).seat
+    events = [e for _, e in events_with_seq(game)]
+    ended = events[-1]
+    assert ended["type"] == "GameEnded"
+    place = 1 if seat in ended["survivors"] else 2
+    given = sum(e["count"] for e in events if e["type"] == "VolleyPending" and e["attacker"] == seat)
+    taken = sum(e["amount"] for e in events if e["type"] == "DamageTaken" and e["seat"] == seat)
+    assert (stats["cumi_given"], stats["cumi_taken"], stats["average_place"]) == (given, taken, place)
     listed = body["games"][0]
-    assert listed["id"] == game.pk and listed["placing"]["place"] in (1, 2) and listed["placing"]["rated"]
+    assert listed["id"] == game.pk and listed["placing"]["place"] == place and listed["placing"]["rated"]
     assert listed["replay"] == f"/replays/{game.pk}/"
     page = Client().get("/players/alice/").content.decode()
     assert f'data-rating="{stored.display}"' in page

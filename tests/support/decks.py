@@ -1,17 +1,23 @@
 """Decks dealt on purpose. `seeded_decks(rng)` makes every shuffle of the services come from `rng`
 in this process; server processes started with GAME_SHUFFLE=tests.support.decks.seeded_shuffle
-and DECK_SEED=<n> deal the same decks for the same seed."""
+and DECK_SEED=<n> deal the same decks for the same seed.
+
+Server processes started with GAME_SHUFFLE=tests.support.decks.stacked_shuffle and DECK_TOP=<cards>
+(comma-separated, top first; `stacked_deck` makes it from the hands wanted) deal exactly that."""
 
 from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
 
 from django.test import override_settings
 
 SEEDED = "tests.support.decks.seeded_shuffle"
+STACKED = "tests.support.decks.stacked_shuffle"
 _rng = random.Random(int(os.environ.get("DECK_SEED", "0")))
 
 
@@ -30,3 +36,90 @@ def seeded_decks(rng: random.Random) -> Iterator[None]:
             yield
     finally:
         _rng = before
+
+
+def stacked(top: Sequence[str]) -> Callable[[Sequence[str]], list[str]]:
+    """A shuffle that puts `top` (top first) on the cards and leaves the rest in the order given.
+
+    A pile that does not hold every card of `top` (a reshuffled discard pile) keeps its order."""
+
+    def shuffle(cards: Sequence[str]) -> list[str]:
+        rest = list(cards)
+        for card in top:
+            if card not in rest:
+                return list(cards)
+            rest.remove(card)
+        return [*top, *rest]
+
+    return shuffle
+
+
+def stacked_shuffle(cards: Sequence[str]) -> list[str]:
+    """`stacked` with the top named by the environment's DECK_TOP (for server processes)."""
+    return stacked([c for c in os.environ.get("DECK_TOP", "").split(",") if c])(cards)
+
+
+def stacked_deck(hands: Sequence[Sequence[str]], draws: Sequence[str], first: int) -> list[str]:
+    """The top of a deck that deals `hands` (by seat) when dealt one card at a time clockwise from
+    seat `first` (R3), followed by `draws`, the draw pile's top."""
+    size = len(hands[0])
+    assert all(len(h) == size for h in hands), "every hand is dealt the same number of cards"
+    players = len(hands)
+    dealt = [hands[(first + i) % players][r] for r in range(size) for i in range(players)]
+    return [*dealt, *draws]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A deal chosen on purpose, and what the people at it do (the bots play by their policy)."""
+
+    hands: tuple[tuple[str, ...], ...]  # by seat
+    draws: tuple[str, ...]  # the draw pile's top, in the order the cards are drawn
+    first: int  # the first player: the seat after the shuffler
+    people: tuple[tuple[int, str, dict[str, Any]], ...]  # (seat, decision kind, command), in order
+
+    def deck_top(self) -> list[str]:
+        return stacked_deck(self.hands, self.draws, self.first)
+
+
+# Four seats: two people (seats 0 and 1), then two normal bots (games/bots/heuristic.py, which always
+# forwards a skip with Strom and answers a volley with Hare Taptap when it can, plays Hare looking
+# right and Hare Zada in that order when it holds no Hare Cumi, and aims all its Hare Cumi at once).
+# The first table's shuffler is seat 0, so seat 1 starts:
+#   1: seat 1 plays Strom; bot 2 forwards the skip with its Strom; bot 3 holds none and loses its turn
+#   2: seat 0 aims one Hare Cumi at seat 1, who evades it with Hare Taptap
+#   3: seat 1 plays Hare looking right (protected)  4: bot 2 plays right (protected)
+#   5: bot 3 aims 5 × Hare Cumi at seat 0, the only one it may aim at; seat 0 takes it and is out
+#   6: seat 1 plays Hare Zada  7: bot 2 plays right (protected)
+#   8: bot 3 aims 5 × Hare Cumi at seat 1 (bot 2 is protected); seat 1 takes it and is out
+#   9: bot 2 plays Hare Zada  10: bot 3 aims 5 × Hare Cumi at bot 2, who holds no Taptap: bot 3 wins
+_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "house",  # seat 1, turn 1
+    "left",  # seat 0, turn 2
+    "left", "strom",  # seat 1, turn 3
+    "zada", "zada",  # bot 2, turn 4
+    "cumi", "cumi", "cumi", "cumi", "cumi",  # bot 3, turn 5
+    "house",  # seat 1, turn 6
+    "zada",  # bot 2, turn 7
+    "cumi", "cumi", "cumi", "cumi", "cumi",  # bot 3, turn 8
+    "house",  # bot 2, turn 9: anything but Hare Taptap, which would evade bot 3's last volley
+)  # fmt: skip
+TAPTAP_AND_STROM = Deal(
+    hands=(
+        ("cumi", "house", "left", "left", "strom"),
+        ("strom", "taptap", "right", "zada", "house"),
+        ("strom", "right", "right", "zada", "zada"),
+        ("cumi", "cumi", "cumi", "cumi", "cumi"),
+    ),
+    draws=_DRAWS,
+    first=1,
+    people=(
+        (1, "turn", {"play": ["strom"]}),
+        (0, "turn", {"play": ["cumi"], "target": 1}),
+        (1, "volley", {"react": "taptap"}),
+        (1, "turn", {"play": ["right"]}),
+        (0, "volley", {"react": "none"}),
+        (1, "turn", {"play": ["zada"]}),
+        (1, "volley", {"react": "none"}),
+    ),
+)

@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.waits import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
 
 
 def database_url(settings_dict: dict[str, Any]) -> str:
@@ -91,16 +93,16 @@ class Stack:
 
 
 def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def answers() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         try:
             urllib.request.urlopen(url, timeout=1)
-            return
         except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"server at {url} did not answer")
+            return False
+        return True
+
+    wait_until(answers, f"server at {url} did not answer", timeout=timeout, every=0.1)
 
 
 @contextmanager
@@ -132,3 +134,29 @@ def live_stack(
         yield stack
     finally:
         stack.stop()
+
+
+@contextmanager
+def stack_for_test(
+    name: str, *, redis_db: int, servers: int = 2, worker: bool = True, **extra_env: str
+) -> Iterator[Stack]:
+    """`live_stack` for a test: on the test database (Django's connection), on Redis database
+    `redis_db` of the test Redis (emptied first), logging to test-output/servers/`name`.
+
+    The `stack` fixture (tests/conftest.py) starts it as a test's `stack` marker says."""
+    import redis
+    from django.db import connection
+
+    from tests.redis_server import redis_url
+
+    url = redis_url(redis_db)
+    redis.Redis.from_url(url).flushdb()
+    with live_stack(
+        database_url=database_url(connection.settings_dict),
+        redis_url=url,
+        servers=servers,
+        worker=worker,
+        log_dir=OUTPUT / "servers" / name,
+        **extra_env,
+    ) as stack:
+        yield stack
