@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..engine import legal_commands, make_ruleset, replay, start_game, step, view_for
 from ..simulation import rng_shuffle
 from . import get_bot
+from .search import SearchBot
 
 Progress = Callable[[int, int], None]
 
@@ -83,10 +84,21 @@ class Tournament:
         return out
 
 
-def play(bots: Sequence[str], games: int, *, seed: int = 0, progress: Progress | None = None) -> Tournament:
+def play(
+    bots: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    progress: Progress | None = None,
+    playouts: int | None = None,
+) -> Tournament:
+    """`playouts` sets the hard bot's playouts per decision (default: the level's own)."""
     n = len(bots)
     ruleset = make_ruleset()
-    players = {level: get_bot(level) for level in bots}
+    players = {
+        level: SearchBot(playouts) if level == "hard" and playouts is not None else get_bot(level)
+        for level in bots
+    }
     stats: dict[str, LevelStats] = {}
     for level in bots:
         st = stats.setdefault(level, LevelStats(level, by_seat=[[0, 0] for _ in range(n)]))

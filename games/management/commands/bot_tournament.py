@@ -25,6 +25,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
         parser.add_argument("--seed", type=int, default=0, help="seed of the deals and reshuffles")
+        parser.add_argument(
+            "--playouts",
+            type=int,
+            default=None,
+            help="the hard bot's playouts per decision (default: its own)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         bots, games = options["bots"], options["games"]
@@ -33,6 +39,8 @@ class Command(BaseCommand):
         if games < 1:
             raise CommandError("--games must be at least 1")
         bar = progress_bar(sys.stderr, games, min_total=1)
-        result = play(bots, games, seed=options["seed"], progress=bar)
+        if options["playouts"] is not None and options["playouts"] < 1:
+            raise CommandError("--playouts must be at least 1")
+        result = play(bots, games, seed=options["seed"], progress=bar, playouts=options["playouts"])
         for line in result.lines():
             self.stdout.write(line)
