@@ -163,6 +163,12 @@ class AuditAction(models.TextChoices):
     HIDE_MESSAGE = "hide_message", "Hide chat message"
 
 
+def audit_target_type(target: models.Model) -> str:
+    """How the audit log names a target's kind: its table's model, so a proxy (the admin's
+    ModeratedGame) and the model it stands for name the same rows."""
+    return target._meta.concrete_model._meta.label_lower
+
+
 class AuditEntry(models.Model):
     """One moderator action: who, what, whom, why, when. Database triggers refuse UPDATE and DELETE."""
 

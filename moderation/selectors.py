@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from harehra_site.rawsql import cursor, statement
 
-from .models import AuditEntry, Mute, Report, Sanction
+from .models import AuditEntry, Mute, Report, Sanction, audit_target_type
 
 
 def active_sanctions(user_id: int) -> QuerySet[Sanction]:
@@ -70,5 +70,8 @@ def user_reports_about(user: Any) -> QuerySet[Report]:
     return Report.objects.filter(target_user_id=user.pk).select_related("reporter")
 
 
-def user_audit_entries(user: Any) -> QuerySet[AuditEntry]:
-    return AuditEntry.objects.filter(target_type="auth.user", target_id=str(user.pk)).select_related("actor")
+def audit_entries_about(target: Any) -> QuerySet[AuditEntry]:
+    """What moderators did to `target` (a user, game, report or chat message), newest first."""
+    return AuditEntry.objects.filter(
+        target_type=audit_target_type(target), target_id=str(target.pk)
+    ).select_related("actor")

@@ -34,6 +34,7 @@ from .models import (
     ReportStatus,
     Sanction,
     SanctionKind,
+    audit_target_type,
 )
 from .selectors import active_mutes, active_sanctions
 
@@ -56,11 +57,10 @@ def _reason(reason: Any, what: str = "a reason") -> str:
 
 
 def _audit(actor: Any, action: str, target: Any, reason: str) -> AuditEntry:
-    meta = target._meta
     return AuditEntry.objects.create(
         actor=actor,
         action=action,
-        target_type=f"{meta.app_label}.{meta.model_name}",
+        target_type=audit_target_type(target),
         target_id=str(target.pk),
         target=_describe(target)[:200],
         reason=reason,
