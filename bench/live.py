@@ -501,6 +501,16 @@ def _pids_named(name: str) -> list[int]:
     return out
 
 
+def stack_processes(stack: Any) -> dict[str, list[int]]:
+    """The processes whose CPU a bench reports by name: the stack's servers and worker, and
+    the bench's own clients (this process)."""
+    named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
+    if stack.workers:
+        named["celery worker"] = [p.pid for p in stack.workers]
+    named["bench clients (this)"] = [os.getpid()]
+    return named
+
+
 def _machine_busy_seconds() -> float:
     """CPU seconds all cores spent busy since boot (everything but idle and iowait)."""
     with open("/proc/stat") as f:
@@ -649,10 +659,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
         **dict(cfg.server_env),
     ) as stack:
         ws_urls = [stack.ws_url(i) for i in range(len(stack.servers))]
-        named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
-        if stack.workers:
-            named["celery worker"] = [p.pid for p in stack.workers]
-        named["bench clients (this)"] = [os.getpid()]
+        named = stack_processes(stack)
         # The clients share the cores with the servers: on uvloop, as the servers run, they take
         # a quarter less CPU (12 % of a core instead of 16 % at 150 games).
         stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, specs, ws_urls, named, write))
