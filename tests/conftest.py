@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +22,17 @@ def _fresh_state_cache() -> None:
     from games.eventlog import forget_states
 
     forget_states()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing() -> Iterator[None]:
+    """Registering and signing in hash at one PBKDF2 iteration (tests/support/hashers.py)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    hashers = ["tests.support.hashers.OneIterationPBKDF2PasswordHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
