@@ -93,6 +93,7 @@ class BrowserConfig:
     duration: float = 20.0  # measured seconds
     warmup: float = 5.0  # driven but not measured
     drain: float = 5.0  # after the window: wait this long at most for moves in flight
+    jitter_seconds: float = 3.0  # how long the machine's wake-up jitter is timed before the run
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str = DEFAULT_REDIS_URL
     migrate: bool = True
@@ -1045,7 +1046,9 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
         raise ValueError("games and servers are at least 1; mean gap and duration are positive")
     # Sockets and keep-alive connections: about three per page, at both ends of loopback.
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
-    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write)
+    prepared = prepare_games(
+        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, jitter_seconds=cfg.jitter_seconds
+    )
     specs, setup_s = prepared.specs, prepared.setup_s
     reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
     write(

@@ -58,6 +58,7 @@ class LiveConfig:
     duration: float = 30.0  # measured seconds
     warmup: float = 5.0  # driven but not measured
     drain: float = 5.0  # after the last tick: wait this long at most for moves in flight
+    jitter_seconds: float = 3.0  # how long the machine's wake-up jitter is timed before the run
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str = DEFAULT_REDIS_URL
     migrate: bool = True  # run `manage.py migrate` on the database first (in a subprocess)
@@ -609,7 +610,12 @@ class Prepared:
 
 
 def prepare_games(
-    database_url: str, redis_url: str, games: int, migrate_first: bool, write: Callable[[str], None]
+    database_url: str,
+    redis_url: str,
+    games: int,
+    migrate_first: bool,
+    write: Callable[[str], None],
+    jitter_seconds: float = 3.0,
 ) -> Prepared:
     """What every live bench does before its servers start: check it runs on loopback, time the
     machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
@@ -619,7 +625,7 @@ def prepare_games(
     check_loopback(database_url)
     check_loopback(redis_url)
     reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms()
+    jitter_ms = wake_jitter_ms(jitter_seconds)
     if migrate_first:
         ensure_database(database_url)
         write(f"migrating {database_url} ...")
@@ -646,7 +652,9 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
     if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; rate and duration are positive")
     raise_file_limit(cfg.games * SEATS)
-    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write)
+    prepared = prepare_games(
+        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, jitter_seconds=cfg.jitter_seconds
+    )
     specs, setup_s = prepared.specs, prepared.setup_s
     reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
     write(f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker ...")
