@@ -167,19 +167,20 @@ def _game_link(game: Any) -> SafeString | str:
     return format_html('<a href="{}">Game {}</a>', url, game.pk)
 
 
-def _audit_list(entries: QuerySet[AuditEntry]) -> SafeString | str:
-    if not entries:
+def _html_list(item: str, rows: list[tuple[Any, ...]]) -> SafeString | str:
+    """`rows` as a list, each row's values escaped into `item`; "none" when there are none."""
+    if not rows:
         return "none"
-    return format_html(
-        "<ul>{}</ul>",
-        format_html_join(
-            "",
-            "<li>{} {} by {}: {}</li>",
-            (
-                (f"{e.created_at:%Y-%m-%d %H:%M}", e.get_action_display(), e.actor.get_username(), e.reason)
-                for e in entries
-            ),
-        ),
+    return format_html("<ul>{}</ul>", format_html_join("", f"<li>{item}</li>", rows))
+
+
+def _audit_list(entries: QuerySet[AuditEntry]) -> SafeString | str:
+    return _html_list(
+        "{} {} by {}: {}",
+        [
+            (f"{e.created_at:%Y-%m-%d %H:%M}", e.get_action_display(), e.actor.get_username(), e.reason)
+            for e in entries
+        ],
     )
 
 
@@ -251,42 +252,29 @@ class ModeratedUserAdmin(ModeratorPermissions, UserAdmin):
         rows = (
             GameSeat.objects.filter(user_id=obj.pk).select_related("game").order_by("-game__created_at")[:30]
         )
-        if not rows:
-            return "none"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                "<li>{} — seat {}, {} {}</li>",
-                (
-                    (_game_link(r.game), r.seat, r.game.status, f"({r.game.result})" if r.game.result else "")
-                    for r in rows
-                ),
-            ),
+        return _html_list(
+            "{} — seat {}, {} {}",
+            [
+                (_game_link(r.game), r.seat, r.game.status, f"({r.game.result})" if r.game.result else "")
+                for r in rows
+            ],
         )
 
     @admin.display(description="reports about this user")
     def reports_about(self, obj: Any) -> SafeString | str:
-        rows = user_reports_about(obj)[:30]
-        if not rows:
-            return "none"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                '<li><a href="{}">Report {}</a> {} by {}: {} [{}]</li>',
+        return _html_list(
+            '<a href="{}">Report {}</a> {} by {}: {} [{}]',
+            [
                 (
-                    (
-                        reverse("admin:moderation_report_change", args=[r.pk]),
-                        r.pk,
-                        f"{r.created_at:%Y-%m-%d %H:%M}",
-                        r.reporter.get_username(),
-                        r.get_reason_display(),
-                        r.status,
-                    )
-                    for r in rows
-                ),
-            ),
+                    reverse("admin:moderation_report_change", args=[r.pk]),
+                    r.pk,
+                    f"{r.created_at:%Y-%m-%d %H:%M}",
+                    r.reporter.get_username(),
+                    r.get_reason_display(),
+                    r.status,
+                )
+                for r in user_reports_about(obj)[:30]
+            ],
         )
 
     @admin.display(description="past moderator actions")
