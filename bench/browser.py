@@ -62,6 +62,7 @@ from bench.live import (
     end_bench_games,
     prepare_games,
     raise_file_limit,
+    stack_processes,
 )
 from bench.service import percentile, process_cpu_seconds
 
@@ -92,6 +93,7 @@ class BrowserConfig:
     duration: float = 20.0  # measured seconds
     warmup: float = 5.0  # driven but not measured
     drain: float = 5.0  # after the window: wait this long at most for moves in flight
+    jitter_seconds: float = 3.0  # how long the machine's wake-up jitter is timed before the run
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str = DEFAULT_REDIS_URL
     migrate: bool = True
@@ -380,6 +382,8 @@ class SocketPage:
         self.seq = -1  # the seq of the view this page holds
         self.event_seq: int | None = None  # the last event seq on the socket
         self.resume_asked_at = -math.inf
+        self.refreshing = False
+        self.refresh_again = False
 
     def socket_path(self) -> str:
         raise NotImplementedError
@@ -392,6 +396,26 @@ class SocketPage:
 
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         raise NotImplementedError
+
+    async def fetch(self) -> None:
+        """One request that brings the page up to date (its view, or its frames)."""
+        raise NotImplementedError
+
+    async def refresh(self) -> None:
+        """`fetch`, one at a time, as live.js and watch.js do: a refresh asked for while one
+        runs makes it fetch once more when it ends, so the page ends holding the latest."""
+        if self.refreshing:
+            self.refresh_again = True
+            return
+        self.refreshing = True
+        try:
+            while True:
+                self.refresh_again = False
+                await self.fetch()
+                if not self.refresh_again or self.closing:
+                    break
+        finally:
+            self.refreshing = False
 
     async def run(self, sem: asyncio.Semaphore) -> None:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -490,8 +514,6 @@ class SeatPage(SocketPage):
         self.legal: list[dict[str, Any]] = []
         self.status = "running"
         self.refresh_timer: asyncio.TimerHandle | None = None
-        self.refreshing = False
-        self.refresh_again = False
 
     def socket_path(self) -> str:
         # live.js: the first connection gets a `state`; a reconnection names its last seq and gets
@@ -548,21 +570,10 @@ class SeatPage(SocketPage):
         loop = asyncio.get_running_loop()
         self.refresh_timer = loop.call_later(REFRESH_DEBOUNCE_S, lambda: self.ctx.spawn(self.refresh()))
 
-    async def refresh(self) -> None:
-        if self.refreshing:
-            self.refresh_again = True
-            return
-        self.refreshing = True
-        try:
-            while True:
-                self.refresh_again = False
-                d = await self.game.get(self.http, f"/api/games/{self.game.game_id}/", "game")
-                if d is not None:
-                    self.hold(d["seq"], d, time.monotonic())
-                if not self.refresh_again or self.closing:
-                    break
-        finally:
-            self.refreshing = False
+    async def fetch(self) -> None:
+        d = await self.game.get(self.http, f"/api/games/{self.game.game_id}/", "game")
+        if d is not None:
+            self.hold(d["seq"], d, time.monotonic())
 
     def command(self, cmd: dict[str, Any]) -> bool:
         return self.connected.is_set() and self.send(cmd)
@@ -578,8 +589,6 @@ class WatchPage(SocketPage):
     def __init__(self, game: BrowserGame, ws_base: str, http_base: str) -> None:
         super().__init__(game, ws_base, Http(game.ctx, http_base, {}))
         self.frames = 0
-        self.fetching = False
-        self.again = False
         self.over = False
         self.client_id = secrets.token_hex(16)
 
@@ -638,21 +647,10 @@ class WatchPage(SocketPage):
         elif kind not in ("deadline", "presence", "pong", "ack", "error", "watchers"):
             self.ctx.stats.other_messages[f"watch:{kind}"] += 1
 
-    async def refresh(self) -> None:
-        if self.fetching:
-            self.again = True
-            return
-        self.fetching = True
-        try:
-            while True:
-                self.again = False
-                d = await self.game.get(self.http, f"{self.frames_url}&from={self.frames}", "frames")
-                if d is not None:
-                    self.add_frames(d["frames"], time.monotonic())
-                if not self.again or self.closing:
-                    break
-        finally:
-            self.fetching = False
+    async def fetch(self) -> None:
+        d = await self.game.get(self.http, f"{self.frames_url}&from={self.frames}", "frames")
+        if d is not None:
+            self.add_frames(d["frames"], time.monotonic())
 
     async def heartbeats(self) -> None:
         every = 10.0
@@ -1048,7 +1046,9 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
         raise ValueError("games and servers are at least 1; mean gap and duration are positive")
     # Sockets and keep-alive connections: about three per page, at both ends of loopback.
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
-    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write)
+    prepared = prepare_games(
+        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, jitter_seconds=cfg.jitter_seconds
+    )
     specs, setup_s = prepared.specs, prepared.setup_s
     reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
     write(
@@ -1065,10 +1065,7 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
         **{**http_db_env(cfg), **dict(cfg.server_env)},
     ) as stack:
         servers = [(stack.ws_url(i), stack.url(i)) for i in range(len(stack.servers))]
-        named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
-        if stack.workers:
-            named["celery worker"] = [p.pid for p in stack.workers]
-        named["bench clients (this)"] = [os.getpid()]
+        named = stack_processes(stack)
         dbname = urlparse(cfg.database_url).path.lstrip("/")
         stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, specs, servers, named, dbname, write))
     end_bench_games([spec.game_id for spec in specs])

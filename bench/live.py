@@ -58,6 +58,7 @@ class LiveConfig:
     duration: float = 30.0  # measured seconds
     warmup: float = 5.0  # driven but not measured
     drain: float = 5.0  # after the last tick: wait this long at most for moves in flight
+    jitter_seconds: float = 3.0  # how long the machine's wake-up jitter is timed before the run
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str = DEFAULT_REDIS_URL
     migrate: bool = True  # run `manage.py migrate` on the database first (in a subprocess)
@@ -501,6 +502,16 @@ def _pids_named(name: str) -> list[int]:
     return out
 
 
+def stack_processes(stack: Any) -> dict[str, list[int]]:
+    """The processes whose CPU a bench reports by name: the stack's servers and worker, and
+    the bench's own clients (this process)."""
+    named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
+    if stack.workers:
+        named["celery worker"] = [p.pid for p in stack.workers]
+    named["bench clients (this)"] = [os.getpid()]
+    return named
+
+
 def _machine_busy_seconds() -> float:
     """CPU seconds all cores spent busy since boot (everything but idle and iowait)."""
     with open("/proc/stat") as f:
@@ -599,7 +610,12 @@ class Prepared:
 
 
 def prepare_games(
-    database_url: str, redis_url: str, games: int, migrate_first: bool, write: Callable[[str], None]
+    database_url: str,
+    redis_url: str,
+    games: int,
+    migrate_first: bool,
+    write: Callable[[str], None],
+    jitter_seconds: float = 3.0,
 ) -> Prepared:
     """What every live bench does before its servers start: check it runs on loopback, time the
     machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
@@ -609,7 +625,7 @@ def prepare_games(
     check_loopback(database_url)
     check_loopback(redis_url)
     reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms()
+    jitter_ms = wake_jitter_ms(jitter_seconds)
     if migrate_first:
         ensure_database(database_url)
         write(f"migrating {database_url} ...")
@@ -636,7 +652,9 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
     if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; rate and duration are positive")
     raise_file_limit(cfg.games * SEATS)
-    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write)
+    prepared = prepare_games(
+        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, jitter_seconds=cfg.jitter_seconds
+    )
     specs, setup_s = prepared.specs, prepared.setup_s
     reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
     write(f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker ...")
@@ -649,10 +667,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
         **dict(cfg.server_env),
     ) as stack:
         ws_urls = [stack.ws_url(i) for i in range(len(stack.servers))]
-        named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
-        if stack.workers:
-            named["celery worker"] = [p.pid for p in stack.workers]
-        named["bench clients (this)"] = [os.getpid()]
+        named = stack_processes(stack)
         # The clients share the cores with the servers: on uvloop, as the servers run, they take
         # a quarter less CPU (12 % of a core instead of 16 % at 150 games).
         stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, specs, ws_urls, named, write))

@@ -13,7 +13,7 @@ from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -24,9 +24,9 @@ from games.models import GameSeat
 from harehra_site.errors import ServiceError
 
 from . import services
-from .access import PERMISSIONS
+from .access import PERMISSIONS, is_moderator
 from .models import AuditEntry, ModeratedChatMessage, ModeratedGame, Mute, Report, ReportStatus, Sanction
-from .selectors import user_active_sanction, user_audit_entries, user_reports_about
+from .selectors import audit_entries_about, user_active_sanction, user_reports_about
 
 User = get_user_model()
 
@@ -39,13 +39,23 @@ admin.site.index_title = "Moderation"
 
 
 class ReasonForm(forms.Form):
+    """Asks for what a moderation service needs besides the moderator and the target;
+    `inputs` names it as the service's keyword arguments."""
+
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=1000)
 
+    def inputs(self) -> dict[str, Any]:
+        return {"reason": self.cleaned_data["reason"]}
 
-class NoteForm(forms.Form):
+
+class NoteForm(ReasonForm):
+    # The field keeps the name `reason` (every action's form posts one); the report services call it a note.
     reason = forms.CharField(
         label="Note", widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=1000
     )
+
+    def inputs(self) -> dict[str, Any]:
+        return {"note": self.cleaned_data["reason"]}
 
 
 PERIODS = [
@@ -64,15 +74,29 @@ class SuspendForm(ReasonForm):
 
     field_order = ["period", "reason"]
 
+    def inputs(self) -> dict[str, Any]:
+        period = self.cleaned_data.get("period")
+        # An empty period (a mute's "until lifted") is no period at all.
+        return {**super().inputs(), "period": timedelta(hours=int(period)) if period else None}
 
-def _with_form(
-    title: str,
-    form_class: type[forms.Form],
-    run: Callable[[HttpRequest, Any, dict[str, Any]], Any],
+
+class MuteForm(SuspendForm):
+    period = forms.ChoiceField(choices=[("", "until lifted"), *PERIODS], initial="24", required=False)
+
+
+def _action(
+    name: str,
+    service: Callable[..., Any],
+    target: str,
+    permission: str,
+    description: str,
     done: str,
-) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet[Any]], HttpResponse | None]:
-    """An admin action that first asks for a reason (and whatever else the form needs),
-    then calls `run` (a service) for each selected object, reporting refusals one by one."""
+    form_class: type[ReasonForm] = ReasonForm,
+) -> Any:
+    """The admin action `name`, offered to holders of `permission`: it first asks for a reason
+    (and whatever else `form_class` needs), then calls `service` as the signed-in moderator on
+    each selected object (passed as `target`), reporting refusals one by one and then how many
+    were `done`. The service checks access, audits and publishes; the action only asks."""
 
     def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         form = form_class(request.POST if "apply" in request.POST else None)
@@ -80,7 +104,7 @@ def _with_form(
             ok = 0
             for obj in queryset:
                 try:
-                    run(request, obj, form.cleaned_data)
+                    service(moderator=request.user, **{target: obj}, **form.inputs())
                     ok += 1
                 except ServiceError as e:
                     modeladmin.message_user(request, f"{obj}: {e.detail}", messages.ERROR)
@@ -89,7 +113,7 @@ def _with_form(
             return None
         context = {
             **modeladmin.admin_site.each_context(request),
-            "title": title,
+            "title": description,
             "form": form,
             "objects": queryset,
             "opts": modeladmin.model._meta,
@@ -98,43 +122,24 @@ def _with_form(
         }
         return TemplateResponse(request, "moderation/admin_action.html", context)
 
-    return action
+    action.__name__ = name
+    return admin.action(description=description, permissions=[permission])(action)
 
 
-def _action(
-    name: str,
-    description: str,
-    permission: str,
-    form_class: type[forms.Form],
-    run: Callable[[HttpRequest, Any, dict[str, Any]], Any],
-    done: str,
-) -> Any:
-    fn = _with_form(description, form_class, run, done)
-    fn.__name__ = name
-    return admin.action(description=description, permissions=[permission])(fn)
+def _has_permission(action: str) -> Callable[[Any, HttpRequest], bool]:
+    def has_permission(modeladmin: Any, request: HttpRequest) -> bool:
+        return is_moderator(request.user, action)
+
+    return has_permission
 
 
 class ModeratorPermissions:
-    """`has_<action>_permission` for the admin actions, from the same table the services use."""
+    """`has_<action>_permission` for every moderator action (set below), by the rule the
+    services use, so the admin offers an action exactly to those its service lets run it."""
 
-    def _can(self, request: HttpRequest, action: str) -> bool:
-        user = request.user
-        return bool(user.is_active and user.is_staff and user.has_perm(PERMISSIONS[action]))
 
-    def has_sanction_permission(self, request: HttpRequest) -> bool:
-        return self._can(request, "sanction")
-
-    def has_abort_permission(self, request: HttpRequest) -> bool:
-        return self._can(request, "abort")
-
-    def has_hide_permission(self, request: HttpRequest) -> bool:
-        return self._can(request, "hide")
-
-    def has_report_permission(self, request: HttpRequest) -> bool:
-        return self._can(request, "report")
-
-    def has_chat_permission(self, request: HttpRequest) -> bool:
-        return self._can(request, "chat")
+for _permission in PERMISSIONS:
+    setattr(ModeratorPermissions, f"has_{_permission}_permission", _has_permission(_permission))
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -162,71 +167,54 @@ def _game_link(game: Any) -> SafeString | str:
     return format_html('<a href="{}">Game {}</a>', url, game.pk)
 
 
+def _html_list(item: str, rows: list[tuple[Any, ...]]) -> SafeString | str:
+    """`rows` as a list, each row's values escaped into `item`; "none" when there are none."""
+    if not rows:
+        return "none"
+    return format_html("<ul>{}</ul>", format_html_join("", f"<li>{item}</li>", rows))
+
+
+def _audit_list(entries: QuerySet[AuditEntry]) -> SafeString | str:
+    return _html_list(
+        "{} {} by {}: {}",
+        [
+            (f"{e.created_at:%Y-%m-%d %H:%M}", e.get_action_display(), e.actor.get_username(), e.reason)
+            for e in entries
+        ],
+    )
+
+
 # --- users -----------------------------------------------------------------------------------
 
 suspend_users = _action(
     "suspend_users",
+    services.user_suspend,
+    "user",
+    "sanction",
     "Suspend the selected users for a period",
-    "sanction",
-    SuspendForm,
-    lambda request, user, data: services.user_suspend(
-        moderator=request.user,
-        user=user,
-        period=timedelta(hours=int(data["period"])),
-        reason=data["reason"],
-    ),
     "Suspended",
+    SuspendForm,
 )
-ban_users = _action(
-    "ban_users",
-    "Ban the selected users",
-    "sanction",
-    ReasonForm,
-    lambda request, user, data: services.user_ban(moderator=request.user, user=user, reason=data["reason"]),
-    "Banned",
-)
+ban_users = _action("ban_users", services.user_ban, "user", "sanction", "Ban the selected users", "Banned")
 lift_sanctions = _action(
     "lift_sanctions",
-    "Lift the selected users' suspension or ban",
+    services.user_sanction_lift,
+    "user",
     "sanction",
-    ReasonForm,
-    lambda request, user, data: services.user_sanction_lift(
-        moderator=request.user, user=user, reason=data["reason"]
-    ),
+    "Lift the selected users' suspension or ban",
     "Lifted",
 )
-
-MUTE_PERIODS = [("", "until lifted"), *PERIODS]
-
-
-class MuteForm(ReasonForm):
-    period = forms.ChoiceField(choices=MUTE_PERIODS, initial="24", required=False)
-
-    field_order = ["period", "reason"]
-
-
 mute_users = _action(
     "mute_users",
-    "Mute the selected users (no chat; they may still play)",
+    services.user_mute,
+    "user",
     "chat",
-    MuteForm,
-    lambda request, user, data: services.user_mute(
-        moderator=request.user,
-        user=user,
-        period=timedelta(hours=int(data["period"])) if data.get("period") else None,
-        reason=data["reason"],
-    ),
+    "Mute the selected users (no chat; they may still play)",
     "Muted",
+    MuteForm,
 )
 unmute_users = _action(
-    "unmute_users",
-    "Lift the selected users' mute",
-    "chat",
-    ReasonForm,
-    lambda request, user, data: services.user_unmute(
-        moderator=request.user, user=user, reason=data["reason"]
-    ),
-    "Unmuted",
+    "unmute_users", services.user_unmute, "user", "chat", "Lift the selected users' mute", "Unmuted"
 )
 
 
@@ -264,65 +252,34 @@ class ModeratedUserAdmin(ModeratorPermissions, UserAdmin):
         rows = (
             GameSeat.objects.filter(user_id=obj.pk).select_related("game").order_by("-game__created_at")[:30]
         )
-        if not rows:
-            return "none"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                "<li>{} — seat {}, {} {}</li>",
-                (
-                    (_game_link(r.game), r.seat, r.game.status, f"({r.game.result})" if r.game.result else "")
-                    for r in rows
-                ),
-            ),
+        return _html_list(
+            "{} — seat {}, {} {}",
+            [
+                (_game_link(r.game), r.seat, r.game.status, f"({r.game.result})" if r.game.result else "")
+                for r in rows
+            ],
         )
 
     @admin.display(description="reports about this user")
     def reports_about(self, obj: Any) -> SafeString | str:
-        rows = user_reports_about(obj)[:30]
-        if not rows:
-            return "none"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                '<li><a href="{}">Report {}</a> {} by {}: {} [{}]</li>',
+        return _html_list(
+            '<a href="{}">Report {}</a> {} by {}: {} [{}]',
+            [
                 (
-                    (
-                        reverse("admin:moderation_report_change", args=[r.pk]),
-                        r.pk,
-                        f"{r.created_at:%Y-%m-%d %H:%M}",
-                        r.reporter.get_username(),
-                        r.get_reason_display(),
-                        r.status,
-                    )
-                    for r in rows
-                ),
-            ),
+                    reverse("admin:moderation_report_change", args=[r.pk]),
+                    r.pk,
+                    f"{r.created_at:%Y-%m-%d %H:%M}",
+                    r.reporter.get_username(),
+                    r.get_reason_display(),
+                    r.status,
+                )
+                for r in user_reports_about(obj)[:30]
+            ],
         )
 
     @admin.display(description="past moderator actions")
     def moderation_history(self, obj: Any) -> SafeString | str:
-        rows = user_audit_entries(obj)[:50]
-        if not rows:
-            return "none"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                "<li>{} {} by {}: {}</li>",
-                (
-                    (
-                        f"{e.created_at:%Y-%m-%d %H:%M}",
-                        e.get_action_display(),
-                        e.actor.get_username(),
-                        e.reason,
-                    )
-                    for e in rows
-                ),
-            ),
-        )
+        return _audit_list(audit_entries_about(obj)[:50])
 
 
 if admin.site.is_registered(User):
@@ -341,31 +298,17 @@ class SanctionAdmin(ReadOnlyAdmin):
 # --- games and replays -----------------------------------------------------------------------
 
 abort_games = _action(
-    "abort_games",
-    "Abort the selected running games",
-    "abort",
-    ReasonForm,
-    lambda request, game, data: services.game_abort(moderator=request.user, game=game, reason=data["reason"]),
-    "Aborted",
+    "abort_games", services.game_abort, "game", "abort", "Abort the selected running games", "Aborted"
 )
 hide_replays = _action(
-    "hide_replays",
-    "Hide the selected games' replays",
-    "hide",
-    ReasonForm,
-    lambda request, game, data: services.replay_hide(
-        moderator=request.user, game=game, reason=data["reason"]
-    ),
-    "Hidden",
+    "hide_replays", services.replay_hide, "game", "hide", "Hide the selected games' replays", "Hidden"
 )
 unhide_replays = _action(
     "unhide_replays",
-    "Unhide the selected games' replays",
+    services.replay_unhide,
+    "game",
     "hide",
-    ReasonForm,
-    lambda request, game, data: services.replay_unhide(
-        moderator=request.user, game=game, reason=data["reason"]
-    ),
+    "Unhide the selected games' replays",
     "Unhidden",
 )
 
@@ -407,27 +350,7 @@ class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
 
     @admin.display(description="past moderator actions")
     def moderation_history(self, obj: Any) -> SafeString | str:
-        rows = AuditEntry.objects.filter(target_type="games.game", target_id=str(obj.pk)).select_related(
-            "actor"
-        )
-        if not rows:
-            return "none"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                "<li>{} {} by {}: {}</li>",
-                (
-                    (
-                        f"{e.created_at:%Y-%m-%d %H:%M}",
-                        e.get_action_display(),
-                        e.actor.get_username(),
-                        e.reason,
-                    )
-                    for e in rows
-                ),
-            ),
-        )
+        return _audit_list(audit_entries_about(obj))
 
     @admin.display(description="reports")
     def reports(self, obj: Any) -> SafeString | str:
@@ -445,23 +368,21 @@ class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
 
 resolve_reports = _action(
     "resolve_reports",
-    "Resolve the selected reports",
+    services.report_resolve,
     "report",
-    NoteForm,
-    lambda request, report, data: services.report_resolve(
-        moderator=request.user, report=report, note=data["reason"]
-    ),
+    "report",
+    "Resolve the selected reports",
     "Resolved",
+    NoteForm,
 )
 dismiss_reports = _action(
     "dismiss_reports",
-    "Dismiss the selected reports",
+    services.report_dismiss,
     "report",
-    NoteForm,
-    lambda request, report, data: services.report_dismiss(
-        moderator=request.user, report=report, note=data["reason"]
-    ),
+    "report",
+    "Dismiss the selected reports",
     "Dismissed",
+    NoteForm,
 )
 
 
@@ -532,12 +453,10 @@ class MuteAdmin(ReadOnlyAdmin):
 
 hide_messages = _action(
     "hide_messages",
-    "Hide the selected chat messages from everyone",
+    services.chat_message_hide,
+    "message",
     "chat",
-    ReasonForm,
-    lambda request, message, data: services.chat_message_hide(
-        moderator=request.user, message=message, reason=data["reason"]
-    ),
+    "Hide the selected chat messages from everyone",
     "Hidden",
 )
 

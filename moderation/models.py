@@ -15,11 +15,10 @@ class SanctionKind(models.TextChoices):
     BAN = "ban", "Ban"
 
 
-class Sanction(models.Model):
-    """A suspension (until a time) or a ban (no end). Lifting records who and why; nothing is deleted."""
+class Restraint(models.Model):
+    """What sanctions and mutes share: a restraint on its `user` from its creation until `until`
+    (none: until lifted). Lifting records who and why; nothing is deleted."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions")
-    kind = models.CharField(max_length=16, choices=SanctionKind.choices)
     until = models.DateTimeField(null=True, blank=True)
     reason = models.TextField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -29,6 +28,16 @@ class Sanction(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     lift_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+
+class Sanction(Restraint):
+    """A suspension (until a time) or a ban (no end)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions")
+    kind = models.CharField(max_length=16, choices=SanctionKind.choices)
 
     class Meta:
         ordering = ["-created_at"]
@@ -104,19 +113,10 @@ class Report(models.Model):
         return f"Report {self.pk}"
 
 
-class Mute(models.Model):
-    """A sanction that stops a user chatting (until a time, or until lifted) but not playing."""
+class Mute(Restraint):
+    """A restraint that stops a user chatting (until a time, or until lifted) but not playing."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mutes")
-    until = models.DateTimeField(null=True, blank=True)
-    reason = models.TextField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-    lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    lift_reason = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]
@@ -161,6 +161,12 @@ class AuditAction(models.TextChoices):
     MUTE = "mute", "Mute"
     UNMUTE = "unmute", "Lift mute"
     HIDE_MESSAGE = "hide_message", "Hide chat message"
+
+
+def audit_target_type(target: models.Model) -> str:
+    """How the audit log names a target's kind: its table's model, so a proxy (the admin's
+    ModeratedGame) and the model it stands for name the same rows."""
+    return target._meta.concrete_model._meta.label_lower
 
 
 class AuditEntry(models.Model):

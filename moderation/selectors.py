@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -11,14 +11,21 @@ from django.utils import timezone
 
 from harehra_site.rawsql import cursor, statement
 
-from .models import AuditEntry, Mute, Report, Sanction
+from .models import AuditEntry, Mute, Report, Restraint, Sanction, audit_target_type
+
+R = TypeVar("R", bound=Restraint)
+
+
+def _in_force(model: type[R], user_id: int) -> QuerySet[R]:
+    """Restraints (sanctions or mutes) in force now: not lifted, with no end or one still to come."""
+    return model.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
+        Q(until__isnull=True) | Q(until__gt=timezone.now())
+    )
 
 
 def active_sanctions(user_id: int) -> QuerySet[Sanction]:
-    """Sanctions in force now: not lifted, and a ban or a suspension that has not run out."""
-    return Sanction.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
-        Q(until__isnull=True) | Q(until__gt=timezone.now())
-    )
+    """Sanctions in force now: a ban, or a suspension that has not run out."""
+    return _in_force(Sanction, user_id)
 
 
 def user_active_sanction(user: Any) -> Sanction | None:
@@ -55,10 +62,7 @@ def user_is_sanctioned(user: Any) -> bool:
 
 
 def active_mutes(user_id: int) -> QuerySet[Mute]:
-    """Mutes in force now: not lifted, and with no end or an end still to come."""
-    return Mute.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
-        Q(until__isnull=True) | Q(until__gt=timezone.now())
-    )
+    return _in_force(Mute, user_id)
 
 
 def user_is_muted(user: Any) -> bool:
@@ -70,5 +74,8 @@ def user_reports_about(user: Any) -> QuerySet[Report]:
     return Report.objects.filter(target_user_id=user.pk).select_related("reporter")
 
 
-def user_audit_entries(user: Any) -> QuerySet[AuditEntry]:
-    return AuditEntry.objects.filter(target_type="auth.user", target_id=str(user.pk)).select_related("actor")
+def audit_entries_about(target: Any) -> QuerySet[AuditEntry]:
+    """What moderators did to `target` (a user, game, report or chat message), newest first."""
+    return AuditEntry.objects.filter(
+        target_type=audit_target_type(target), target_id=str(target.pk)
+    ).select_related("actor")

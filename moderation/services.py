@@ -3,11 +3,14 @@ locks what it changes, writes its AuditEntry in the same transaction and publish
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -34,6 +37,7 @@ from .models import (
     ReportStatus,
     Sanction,
     SanctionKind,
+    audit_target_type,
 )
 from .selectors import active_mutes, active_sanctions
 
@@ -56,11 +60,10 @@ def _reason(reason: Any, what: str = "a reason") -> str:
 
 
 def _audit(actor: Any, action: str, target: Any, reason: str) -> AuditEntry:
-    meta = target._meta
     return AuditEntry.objects.create(
         actor=actor,
         action=action,
-        target_type=f"{meta.app_label}.{meta.model_name}",
+        target_type=audit_target_type(target),
         target_id=str(target.pk),
         target=_describe(target)[:200],
         reason=reason,
@@ -83,7 +86,33 @@ def _locked_user(user: Any) -> Any:
     return get_user_model().objects.select_for_update().get(pk=user.pk)
 
 
-# --- sanctions -------------------------------------------------------------------------------
+# --- sanctions and mutes ----------------------------------------------------------------------
+# A sanction (suspension or ban: no sign-in, no play) and a mute (no chat) are the same thing: a
+# row in force on a user from now until its end or until a moderator lifts it. Placing one and
+# lifting them is one path; a `_Restraint` says only what differs.
+
+
+@dataclass(frozen=True)
+class _Restraint:
+    model: type[Sanction] | type[Mute]
+    in_force: Callable[[int], QuerySet[Any]]
+    refused_by: Q  # the restraints in force that refuse another one
+    already: tuple[str, str]  # the refusal's code, and what the user already is
+    not_in_force: tuple[str, str]  # lifting none: the code, and what the user is not
+    lift_action: str
+
+
+SANCTIONS = _Restraint(
+    Sanction,
+    active_sanctions,
+    Q(kind=SanctionKind.BAN),  # a suspension may follow a suspension; nothing follows a ban
+    ("already_banned", "banned"),
+    ("not_sanctioned", "suspended or banned"),
+    AuditAction.LIFT,
+)
+MUTES = _Restraint(
+    Mute, active_mutes, Q(), ("already_muted", "muted"), ("not_muted", "muted"), AuditAction.UNMUTE
+)
 
 
 def _check_target(moderator: Any, user: Any) -> None:
@@ -93,26 +122,70 @@ def _check_target(moderator: Any, user: Any) -> None:
         raise ServiceError("bad_target", "only a superuser may sanction staff", 403)
 
 
-def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reason: str) -> Sanction:
+def _restraint_place(
+    restraint: _Restraint,
+    moderator: Any,
+    user: Any,
+    *,
+    action: str,
+    until: datetime | None,
+    reason: str,
+    fields: dict[str, Any] | None = None,
+    take_effect: Callable[[Any], None] | None = None,
+) -> Any:
+    """Place a restraint on `user`; `take_effect` runs first, under the user's lock."""
     with transaction.atomic():
         user = _locked_user(user)
         _check_target(moderator, user)
-        current = list(active_sanctions(user.pk))
-        if any(s.kind == SanctionKind.BAN for s in current):
-            raise ServiceError("already_banned", f"{user.get_username()} is already banned", 409)
-        user_remove_from_play(
-            user=user, reason="banned"
-        )  # before the sanction: leaving needs a signed-in user
-        sanction = Sanction.objects.create(
-            user=user, kind=kind, until=until, reason=reason, created_by=moderator
+        if restraint.in_force(user.pk).filter(restraint.refused_by).exists():
+            code, state = restraint.already
+            raise ServiceError(code, f"{user.get_username()} is already {state}", 409)
+        if take_effect is not None:
+            take_effect(user)
+        row = restraint.model.objects.create(
+            user=user, until=until, reason=reason, created_by=moderator, **(fields or {})
         )
+        note = reason if until is None else f"until {until.isoformat()}: {reason}"
+        _audit(moderator, action, user, note)
+    return row
+
+
+def _restraint_lift(restraint: _Restraint, moderator: Any, user: Any, reason: str) -> int:
+    """Lift every restraint of its kind in force on `user`; returns how many were lifted."""
+    with transaction.atomic():
+        user = _locked_user(user)
+        lifted = (
+            restraint.in_force(user.pk)
+            .select_for_update()
+            .update(lifted_at=timezone.now(), lifted_by=moderator, lift_reason=reason)
+        )
+        if not lifted:
+            code, state = restraint.not_in_force
+            raise ServiceError(code, f"{user.get_username()} is not {state}", 409)
+        _audit(moderator, restraint.lift_action, user, reason)
+    return lifted
+
+
+def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reason: str) -> Sanction:
+    def take_effect(user: Any) -> None:
+        # Before the sanction is placed: leaving a table needs a user who may still play.
+        user_remove_from_play(user=user, reason="banned")
         Token.objects.filter(user=user).delete()  # API clients must sign in again, and cannot
         user_sessions_end(user.pk)  # so must browsers: every session of the user ends now
-        note = reason if until is None else f"until {until.isoformat()}: {reason}"
-        _audit(moderator, AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND, user, note)
         user_id = user.pk
         transaction.on_commit(lambda: publish_user_signed_out(user_id))  # every socket closes now
-    return sanction
+
+    action = AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND
+    return _restraint_place(
+        SANCTIONS,
+        moderator,
+        user,
+        action=action,
+        until=until,
+        reason=reason,
+        fields={"kind": kind},
+        take_effect=take_effect,
+    )
 
 
 def user_suspend(
@@ -148,18 +221,7 @@ def user_ban(*, moderator: Any, user: Any, reason: Any) -> Sanction:
 def user_sanction_lift(*, moderator: Any, user: Any, reason: Any) -> int:
     """Lift every sanction in force on `user`; returns how many were lifted."""
     access_moderator(moderator, "sanction")
-    reason = _reason(reason)
-    with transaction.atomic():
-        user = _locked_user(user)
-        lifted = (
-            active_sanctions(user.pk)
-            .select_for_update()
-            .update(lifted_at=timezone.now(), lifted_by=moderator, lift_reason=reason)
-        )
-        if not lifted:
-            raise ServiceError("not_sanctioned", f"{user.get_username()} is not suspended or banned", 409)
-        _audit(moderator, AuditAction.LIFT, user, reason)
-    return lifted
+    return _restraint_lift(SANCTIONS, moderator, user, _reason(reason))
 
 
 # --- games and replays -----------------------------------------------------------------------
@@ -335,30 +397,11 @@ def user_mute(*, moderator: Any, user: Any, reason: Any, period: timedelta | Non
     reason = _reason(reason)
     if period is not None and not timedelta(0) < period <= MAX_SUSPENSION:
         raise ServiceError("bad_period", "a mute lasts from a minute to ten years, or until lifted")
-    with transaction.atomic():
-        user = _locked_user(user)
-        _check_target(moderator, user)
-        if active_mutes(user.pk).exists():
-            raise ServiceError("already_muted", f"{user.get_username()} is already muted", 409)
-        until = timezone.now() + period if period is not None else None
-        mute = Mute.objects.create(user=user, until=until, reason=reason, created_by=moderator)
-        note = reason if until is None else f"until {until.isoformat()}: {reason}"
-        _audit(moderator, AuditAction.MUTE, user, note)
-    return mute
+    until = timezone.now() + period if period is not None else None
+    return _restraint_place(MUTES, moderator, user, action=AuditAction.MUTE, until=until, reason=reason)
 
 
 def user_unmute(*, moderator: Any, user: Any, reason: Any) -> int:
     """Lift every mute in force on `user`; returns how many were lifted."""
     access_moderator(moderator, "chat")
-    reason = _reason(reason)
-    with transaction.atomic():
-        user = _locked_user(user)
-        lifted = (
-            active_mutes(user.pk)
-            .select_for_update()
-            .update(lifted_at=timezone.now(), lifted_by=moderator, lift_reason=reason)
-        )
-        if not lifted:
-            raise ServiceError("not_muted", f"{user.get_username()} is not muted", 409)
-        _audit(moderator, AuditAction.UNMUTE, user, reason)
-    return lifted
+    return _restraint_lift(MUTES, moderator, user, _reason(reason))

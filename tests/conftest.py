@@ -26,6 +26,17 @@ def _fresh_state_cache() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing() -> Iterator[None]:
+    """Registering and signing in hash at one PBKDF2 iteration (tests/support/hashers.py)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    hashers = ["tests.support.hashers.OneIterationPBKDF2PasswordHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _flush_may_truncate_the_logs() -> None:
     """The test database's teardown empties every table with TRUNCATE, which the logs refuse
     unless the transaction says it means it (harehra_site/append_only.py)."""

@@ -5,6 +5,7 @@ included)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,7 +22,13 @@ PACKAGES = ("accounts", "bench", "chat", "games", "harehra_site", "moderation", 
 
 
 def _imports(path: Path, package: str) -> set[str]:
-    """Every module of the project `path` imports, at any depth of its code."""
+    """Every module of `package` that `path` imports, at any depth of its code."""
+    return {m for m in _all_imports(path) if m == package or m.startswith(package + ".")}
+
+
+@functools.cache
+def _all_imports(path: Path) -> frozenset[str]:
+    """Every module `path` imports; each file is parsed once however many graphs take it in."""
     name = _module_name(path)
     here = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
@@ -33,7 +40,7 @@ def _imports(path: Path, package: str) -> set[str]:
             target = ".".join([*base, *(node.module.split(".") if node.module else [])])
             out.add(target)
             out.update(f"{target}.{alias.name}" for alias in node.names)
-    return {m for m in out if m == package or m.startswith(package + ".")}
+    return frozenset(out)
 
 
 def _graph(*packages: str) -> dict[str, set[str]]:

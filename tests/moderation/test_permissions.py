@@ -29,8 +29,8 @@ def _browser(user: Any) -> Client:
     return client
 
 
-def _act(client: Client, url: str, action: str, ids: list[int], **form: str) -> Any:
-    return client.post(url, {"action": action, "_selected_action": ids, "apply": "1", **form})
+def _act(client: Client, url: str, action: str, ids: list[int], follow: bool = False, **form: str) -> Any:
+    return client.post(url, {"action": action, "_selected_action": ids, "apply": "1", **form}, follow=follow)
 
 
 def _reports(make_user: Any, n: int) -> list[Report]:
@@ -82,6 +82,37 @@ def test_a_moderator_does_every_action_through_the_admin(moderator, make_user, t
     actions = list(AuditEntry.objects.order_by("id").values_list("action", flat=True))
     assert actions == ["suspend", "lift", "ban", "hide", "unhide", "abort", "resolve", "dismiss"]
     assert set(AuditEntry.objects.values_list("actor", flat=True)) == {moderator.pk}
+
+
+def test_a_moderator_mutes_unmutes_and_hides_chat_through_the_admin(moderator, client_for, two_player_game):
+    from chat.models import ChatHide, ChatMessage
+    from moderation.models import Mute
+    from moderation.selectors import user_is_muted
+
+    game, players = two_player_game
+    c = _browser(moderator)
+
+    page = c.post(USERS, {"action": "mute_users", "_selected_action": [players[0].pk]})
+    assert b'name="period"' in page.content and b"until lifted" in page.content
+    _act(c, USERS, "mute_users", [players[0].pk], period="", reason="flooding")
+    mute = Mute.objects.get(user=players[0])
+    assert mute.until is None and user_is_muted(players[0])
+    _act(c, USERS, "mute_users", [players[1].pk], period="24", reason="rude")
+    assert Mute.objects.get(user=players[1]).until is not None
+    # A refusal is told per object, and the others still go through.
+    r = _act(c, USERS, "unmute_users", [players[0].pk, moderator.pk], reason="served", follow=True)
+    said = [str(m) for m in r.context["messages"]]
+    assert f"{moderator}: {moderator.get_username()} is not muted" in said and "Unmuted: 1" in said
+    assert not user_is_muted(players[0]) and user_is_muted(players[1])
+
+    r = client_for(players[0]).post(f"/api/tables/{game.table_id}/chat/", {"text": "hello"}, format="json")
+    message = ChatMessage.objects.get(pk=r.json()["id"])
+    _act(c, "/admin/moderation/moderatedchatmessage/", "hide_messages", [message.pk], reason="rude")
+    assert ChatHide.objects.get(message=message).reason == "rude"
+
+    entries = AuditEntry.objects.order_by("id").values_list("action", "reason")
+    assert [a for a, _ in entries] == ["mute", "mute", "unmute", "hide_message"]
+    assert entries[0][1] == "flooding" and entries[1][1].startswith("until ")
 
 
 def test_a_missing_reason_changes_nothing(moderator, make_user):
