@@ -102,7 +102,8 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
         return bool(shown[0] == before)
 
     wait_until(same, lambda: f"after the reload the page shows {shown[0]}, not {before}", timeout=5)
-    assert page.locator("#log li").count() > 0  # the log is rebuilt from the event history
+    # The log is rebuilt from the event history, fetched after the state is shown.
+    page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
 
     # An illegal action is refused by the server and explained in words.
     kind = read(page)["kind"]
