@@ -14,6 +14,7 @@ from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
 from .commands import Burn, Command, Discard, Play, React, parse_command
 from .errors import ErrorCode, IllegalCommand, InvalidRuleset
 from .events import (
+    EVENT_VERSION,
     Event,
     EventType,
     apply,
@@ -292,14 +293,26 @@ def _play(d: Draft, cmd: Play, shuffle: Shuffle, rec: Rec) -> None:
 
     if rec is not None:
         rec.append(
-            {"type": _E_CARDS_PLAYED, "version": 1, "seat": seat, "cards": list(cards), "target": target}
+            {
+                "type": _E_CARDS_PLAYED,
+                "version": EVENT_VERSION,
+                "seat": seat,
+                "cards": list(cards),
+                "target": target,
+            }
         )
     cards_played(d, seat, cards)
     if card == _CUMI:
         assert target is not None
         if rec is not None:
             rec.append(
-                {"type": _E_VOLLEY_PENDING, "version": 1, "attacker": seat, "target": target, "count": count}
+                {
+                    "type": _E_VOLLEY_PENDING,
+                    "version": EVENT_VERSION,
+                    "attacker": seat,
+                    "target": target,
+                    "count": count,
+                }
             )
         volley_pending(d, seat, target, count)
         return
@@ -309,13 +322,19 @@ def _play(d: Draft, cmd: Play, shuffle: Shuffle, rec: Rec) -> None:
     if card in (_RIGHT, _LEFT):
         direction = CW if card == _RIGHT else CCW
         if rec is not None:
-            rec.append({"type": _E_DIRECTION_CHANGED, "version": 1, "direction": direction_name(direction)})
+            rec.append(
+                {
+                    "type": _E_DIRECTION_CHANGED,
+                    "version": EVENT_VERSION,
+                    "direction": direction_name(direction),
+                }
+            )
         direction_changed(d, direction)
         _protect(d, seat, rec)
     elif card == _ZADA:
         healed = max(0, d.damage[seat] - 1)
         if rec is not None:
-            rec.append({"type": _E_DAMAGE_HEALED, "version": 1, "seat": seat, "damage": healed})
+            rec.append({"type": _E_DAMAGE_HEALED, "version": EVENT_VERSION, "seat": seat, "damage": healed})
         damage_set(d, seat, healed)
     elif card == _HOUSE:
         skipped = d.next_seat(seat)
@@ -335,19 +354,19 @@ def _refuse_group(cards: tuple[str, ...]) -> None:
 
 def _skip(d: Draft, seat: int, by: int, rec: Rec) -> None:
     if rec is not None:
-        rec.append({"type": _E_SKIP_PENDING, "version": 1, "seat": seat, "by": by})
+        rec.append({"type": _E_SKIP_PENDING, "version": EVENT_VERSION, "seat": seat, "by": by})
     skip_pending(d, seat, by)
 
 
 def _skipped(d: Draft, seat: int, rec: Rec) -> None:
     if rec is not None:
-        rec.append({"type": _E_PLAYER_SKIPPED, "version": 1, "seat": seat})
+        rec.append({"type": _E_PLAYER_SKIPPED, "version": EVENT_VERSION, "seat": seat})
     player_skipped(d, seat)
 
 
 def _protect(d: Draft, seat: int, rec: Rec) -> None:
     if rec is not None:
-        rec.append({"type": _E_PROTECTION_GAINED, "version": 1, "seat": seat})
+        rec.append({"type": _E_PROTECTION_GAINED, "version": EVENT_VERSION, "seat": seat})
     protection_gained(d, seat)
 
 
@@ -361,7 +380,7 @@ def _burn(d: Draft, cmd: Burn, shuffle: Shuffle, rec: Rec) -> None:
     if card is not None and card not in hand:
         raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {card}")
     if rec is not None:
-        rec.append({"type": _E_CARD_BURNED, "version": 1, "seat": seat, "card": card})
+        rec.append({"type": _E_CARD_BURNED, "version": EVENT_VERSION, "seat": seat, "card": card})
     card_burned(d, seat, card)
     _end_turn(d, shuffle, rec)
 
@@ -375,7 +394,13 @@ def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Hare Taptap")
         if rec is not None:
             rec.append(
-                {"type": _E_REACTION_PLAYED, "version": 1, "seat": seat, "card": _TAPTAP, "kind": "volley"}
+                {
+                    "type": _E_REACTION_PLAYED,
+                    "version": EVENT_VERSION,
+                    "seat": seat,
+                    "card": _TAPTAP,
+                    "kind": "volley",
+                }
             )
         reaction_played(d, seat, _TAPTAP)
         _end_turn(d, shuffle, rec)
@@ -386,16 +411,27 @@ def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
     before = d.damage[seat]
     after = min(limit, before + volley.count)
     if rec is not None:
-        rec.append({"type": _E_REACTION_DECLINED, "version": 1, "seat": seat, "kind": "volley"})
+        rec.append({"type": _E_REACTION_DECLINED, "version": EVENT_VERSION, "seat": seat, "kind": "volley"})
         rec.append(
-            {"type": _E_DAMAGE_TAKEN, "version": 1, "seat": seat, "amount": after - before, "damage": after}
+            {
+                "type": _E_DAMAGE_TAKEN,
+                "version": EVENT_VERSION,
+                "seat": seat,
+                "amount": after - before,
+                "damage": after,
+            }
         )
     reaction_declined(d)
     damage_taken(d, seat, after)
     if after >= limit:
         if rec is not None:
             rec.append(
-                {"type": _E_PLAYER_ELIMINATED, "version": 1, "seat": seat, "cards": list(d.hands[seat])}
+                {
+                    "type": _E_PLAYER_ELIMINATED,
+                    "version": EVENT_VERSION,
+                    "seat": seat,
+                    "cards": list(d.hands[seat]),
+                }
             )
         player_eliminated(d, seat)
         alive = d.alive()
@@ -404,7 +440,7 @@ def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
                 rec.append(
                     {
                         "type": _E_GAME_ENDED,
-                        "version": 1,
+                        "version": EVENT_VERSION,
                         "result": _WIN,
                         "winner": alive[0],
                         "survivors": alive,
@@ -422,7 +458,13 @@ def _answer_skip(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Strom")
         if rec is not None:
             rec.append(
-                {"type": _E_REACTION_PLAYED, "version": 1, "seat": seat, "card": _STROM, "kind": "skip"}
+                {
+                    "type": _E_REACTION_PLAYED,
+                    "version": EVENT_VERSION,
+                    "seat": seat,
+                    "card": _STROM,
+                    "kind": "skip",
+                }
             )
         reaction_played(d, seat, _STROM)
         _skip(d, d.next_seat(seat), seat, rec)
@@ -430,7 +472,7 @@ def _answer_skip(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
     if card is not None:
         raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
     if rec is not None:
-        rec.append({"type": _E_REACTION_DECLINED, "version": 1, "seat": seat, "kind": "skip"})
+        rec.append({"type": _E_REACTION_DECLINED, "version": EVENT_VERSION, "seat": seat, "kind": "skip"})
     reaction_declined(d)
     _skipped(d, seat, rec)
     _end_turn(d, shuffle, rec)
@@ -446,7 +488,7 @@ def _discard(d: Draft, cmd: Discard, shuffle: Shuffle, rec: Rec) -> None:
             raise _illegal(ErrorCode.BAD_DISCARD, "you can only discard cards you hold")
         left.remove(card)
     if rec is not None:
-        rec.append({"type": _E_CARDS_DISCARDED, "version": 1, "seat": seat, "cards": list(cards)})
+        rec.append({"type": _E_CARDS_DISCARDED, "version": EVENT_VERSION, "seat": seat, "cards": list(cards)})
     cards_discarded(d, seat, cards)
     _require_discards(d, rec)
 
@@ -464,12 +506,14 @@ def _end_turn(d: Draft, shuffle: Shuffle, rec: Rec) -> None:
         if draw_pile:
             drawn = draw_pile[:need]
             if rec is not None:
-                rec.append({"type": _E_CARDS_DRAWN, "version": 1, "seat": seat, "cards": list(drawn)})
+                rec.append(
+                    {"type": _E_CARDS_DRAWN, "version": EVENT_VERSION, "seat": seat, "cards": list(drawn)}
+                )
             cards_drawn(d, seat, drawn)
         elif len(d.discard_pile) > 1:
             order = shuffle(d.discard_pile[:-1])
             if rec is not None:
-                rec.append({"type": _E_DRAW_PILE_RESHUFFLED, "version": 1, "cards": order})
+                rec.append({"type": _E_DRAW_PILE_RESHUFFLED, "version": EVENT_VERSION, "cards": order})
             draw_pile_reshuffled(d, order)
         else:
             break
@@ -495,7 +539,9 @@ def _require_discards(d: Draft, rec: Rec) -> None:
             excess = len(hands[seat]) - max(0, hand_size - damage[seat])
             if excess > 0:
                 if rec is not None:
-                    rec.append({"type": _E_DISCARD_REQUIRED, "version": 1, "seat": seat, "count": excess})
+                    rec.append(
+                        {"type": _E_DISCARD_REQUIRED, "version": EVENT_VERSION, "seat": seat, "count": excess}
+                    )
                 discard_required(d, seat, excess)
                 return
             seat = (seat + d.direction) % n
@@ -504,7 +550,13 @@ def _require_discards(d: Draft, rec: Rec) -> None:
         alive = d.alive()
         if rec is not None:
             rec.append(
-                {"type": _E_GAME_ENDED, "version": 1, "result": _DRAW, "winner": None, "survivors": alive}
+                {
+                    "type": _E_GAME_ENDED,
+                    "version": EVENT_VERSION,
+                    "result": _DRAW,
+                    "winner": None,
+                    "survivors": alive,
+                }
             )
         game_ended(d, Result.DRAW, None)
         return
@@ -519,5 +571,5 @@ def _require_discards(d: Draft, rec: Rec) -> None:
     else:
         seat = base
     if rec is not None:
-        rec.append({"type": _E_TURN_STARTED, "version": 1, "seat": seat, "turn": turn})
+        rec.append({"type": _E_TURN_STARTED, "version": EVENT_VERSION, "seat": seat, "turn": turn})
     turn_started(d, seat, turn)

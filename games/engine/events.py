@@ -14,12 +14,6 @@ from typing import Any
 from .ruleset import MAX_PLAYERS, Ruleset
 from .state import CCW, CW, Awaiting, Decision, Draft, GameState, Result, Volley, seal, thaw
 
-_D_DISCARD = Decision.DISCARD  # a module global: an enum member is slow to reach
-_D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
-_D_TURN = Decision.TURN  # a module global: an enum member is slow to reach
-_D_VOLLEY = Decision.VOLLEY  # a module global: an enum member is slow to reach
-
-
 Event = dict[str, Any]
 EVENT_VERSION = 1
 

@@ -124,10 +124,8 @@ _VOLLEY_PLAYS: dict[tuple[int, int, int], list[Play]] = {}
 
 
 def _volleys(seat: int, target: int, cumis: int) -> list[Play]:
-    """Volleys of 1..`cumis` Hare Cumi at `target`, smallest first."""
-    found = _VOLLEY_PLAYS.get((seat, target, cumis))
-    if found is None:
-        found = _VOLLEY_PLAYS[(seat, target, cumis)] = [
-            _play(seat, _VOLLEYS[k], target) for k in range(1, cumis + 1)
-        ]
+    """Volleys of 1..`cumis` Hare Cumi at `target`, smallest first (made once: see legal_moves)."""
+    found = _VOLLEY_PLAYS[(seat, target, cumis)] = [
+        _play(seat, _VOLLEYS[k], target) for k in range(1, cumis + 1)
+    ]
     return found

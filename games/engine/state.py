@@ -132,11 +132,11 @@ _new = object.__new__
 
 
 def _draft(source: GameState | Draft) -> Draft:
+    """A draft of `source`'s fields, sharing every value: each caller sets its own hands."""
     d = _new(Draft)
     d.ruleset = source.ruleset
     d.players = source.players
     d.shuffler = source.shuffler
-    d.hands = list(source.hands)
     d.draw_pile = source.draw_pile
     d.discard_pile = source.discard_pile
     d.damage = source.damage
@@ -156,7 +156,9 @@ def _draft(source: GameState | Draft) -> Draft:
 
 def thaw(state: GameState) -> Draft:
     """A private draft of `state`, sharing its tuples until they are changed (copy on write)."""
-    return _draft(state)
+    d = _draft(state)
+    d.hands = list(state.hands)
+    return d
 
 
 def private_draft(source: GameState | Draft) -> Draft:
