@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from games.bots import get_bot
-from games.engine import legal_commands, make_ruleset, replay, start_game, step, view_for
+from games.engine import Event, legal_commands, make_ruleset, replay, start_game, step, view_for
 from games.engine.cards import BASE_DECK
 from games.eventlog import events_with_seq
 from games.services.shuffle import deck_shuffle
 from games.services.tables import TableSettings, table_create, table_join, table_start
-from tests.support.decks import TAPTAP_AND_STROM, seeded_decks, stacked, stacked_deck
+from tests.support.decks import EVERY_STATE, TAPTAP_AND_STROM, Deal, seeded_decks, stacked, stacked_deck
 
 
 def _dealt(make_user: Any, seed: int) -> list[list[str]]:
@@ -51,10 +52,12 @@ def test_a_stacked_deck_deals_the_hands_asked_for_and_keeps_every_card() -> None
     assert stacked(top)(["cumi", "zada"]) == ["cumi", "zada"]
 
 
-def test_the_browser_deal_plays_out_as_designed_with_normal_bots() -> None:
-    """The deal of tests/browser/test_play.py, played by the engine and the normal bot, as the
-    worker plays it: the reactions it is chosen for happen, and the game ends in ten turns."""
-    deal = TAPTAP_AND_STROM
+def _played_out(
+    deal: Deal, policy: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+) -> list[Event]:
+    """The events of `deal` played by the engine, the people by its script (each scripted command
+    checked by `policy`, if given, against the view it is made from) and the normal bots by theirs,
+    as the worker plays them."""
     assert all(Counter(deal.deck_top())[c] <= n for c, n in BASE_DECK.items())
     ruleset = make_ruleset()
     events = start_game(ruleset, 4, (deal.first - 1) % 4, stacked(deal.deck_top()))
@@ -68,14 +71,55 @@ def test_the_browser_deal_plays_out_as_designed_with_normal_bots() -> None:
             assert people, f"seat {seat} must decide ({kind}) after the script ended"
             want_seat, want_kind, command = people.pop(0)
             assert (seat, kind) == (want_seat, want_kind), f"the script has {want_seat} do {want_kind}"
+            if policy:
+                policy(view_for(state, seat), command)
         else:
             command = bot.choose(view_for(state, seat), legal_commands(state, seat))
         new, state = step(state, {**command, "seat": seat})
         events += new
     assert not people, f"moves left over: {people}"
+    assert not any(e["type"] == "DrawPileReshuffled" for e in events)
+    return events
+
+
+def test_the_browser_deal_plays_out_as_designed_with_normal_bots() -> None:
+    """The deal of tests/browser/test_play.py, played by the engine and the normal bot, as the
+    worker plays it: the reactions it is chosen for happen, and the game ends in ten turns."""
+    events = _played_out(TAPTAP_AND_STROM)
     reactions = [(e["seat"], e["card"], e["kind"]) for e in events if e["type"] == "ReactionPlayed"]
     assert reactions == [(2, "strom", "skip"), (1, "taptap", "volley")]
     assert [e["seat"] for e in events if e["type"] == "PlayerEliminated"] == [0, 1, 2]
     assert events[-1]["type"] == "GameEnded" and events[-1]["winner"] == 3
-    assert state.turn_number == 10
-    assert not any(e["type"] in ("DrawPileReshuffled", "DiscardRequired") for e in events)
+    assert replay(events).turn_number == 10
+    assert not any(e["type"] == "DiscardRequired" for e in events)
+
+
+def _as_the_page_player_plays(view: dict[str, Any], command: dict[str, Any]) -> None:
+    """`command` is what tests/browser/ui.py's Player chooses from `view` (seat 0 aims at seat 1
+    and seat 1 at seat 0)."""
+    hand, kind, seat = list(view["hand"]), view["awaiting"]["kind"], view["seat"]
+    if kind == "volley":
+        assert command == {"react": "taptap" if "taptap" in hand else "none"}
+    elif kind == "skip":
+        assert command == {"react": "strom" if "strom" in hand else "none"}
+    elif kind == "discard":
+        assert command == {"discard": sorted(hand[: view["discard_count"]])}
+    elif "cumi" in hand:
+        assert command == {"play": ["cumi"] * min(2, hand.count("cumi")), "target": 1 - seat}
+    else:
+        assert command == {"play": ["strom" if "strom" in hand else hand[0]]}
+
+
+def test_the_every_state_deal_plays_out_as_designed_with_normal_bots() -> None:
+    """The deal of tests/browser/test_table.py, played by the engine, the normal bot and the page
+    player's choices: each person has a turn, aims, answers, discards and is out while two bots
+    play on, and the game ends in twelve turns."""
+    events = _played_out(EVERY_STATE, _as_the_page_player_plays)
+    kinds = {(s, k) for s, k, _ in EVERY_STATE.people}
+    assert {(s, k) for s in (0, 1) for k in ("turn", "volley", "discard")} <= kinds
+    assert [e["seat"] for e in events if e["type"] == "PlayerEliminated"] == [0, 1, 2]
+    out = [i for i, e in enumerate(events) if e["type"] == "PlayerEliminated"]
+    turns_between = [e for e in events[out[1] : out[2]] if e["type"] == "TurnStarted"]
+    assert len(turns_between) >= 3, "the bots play on for a while after the last person is out"
+    assert events[-1]["type"] == "GameEnded" and events[-1]["winner"] == 3
+    assert replay(events).turn_number == 12

@@ -123,3 +123,54 @@ TAPTAP_AND_STROM = Deal(
         (1, "volley", {"react": "none"}),
     ),
 )
+
+
+# Four seats: two people played by tests/browser/ui.py's Player (seat 0 aims at seat 1 and seat 1 at
+# seat 0; Hare Cumi first, two at a time, then Strom, then the first card that can be played; no
+# Taptap, so every volley is taken; a discard gives up the first cards of the hand), then two normal
+# bots. Each person sees every state of the table page in one game: their turn, aiming, answering,
+# discarding, waiting, out while the game goes on, and the end. Seat 1 starts:
+#   1: seat 1 aims 2 × Hare Cumi at seat 0, who takes it and discards 2 (House, Hare looking left)
+#   2: bot 2 plays House: bot 3 is skipped (and protected)
+#   3: seat 0 aims 2 × Hare Cumi at seat 1, who takes it and discards 2 (both Houses)
+#   4: seat 1 plays Hare looking right (protected)  5: bot 2 plays right (protected)
+#   6: bot 3 aims 5 × Hare Cumi at seat 0, the only one it may aim at; seat 0 takes it and is out
+#   7: seat 1 plays Strom; bot 2 holds none and loses its turn (and stays protected)
+#   8: bot 3 aims 5 × Hare Cumi at seat 1, who takes it and is out; the bots play on:
+#   9: bot 2 plays right (protected)  10: bot 3 may aim at nobody and plays right
+#   11: bot 2 plays Hare Zada (it holds nothing else)  12: bot 3 aims 5 × Hare Cumi at bot 2: bot 3 wins
+_EVERY_STATE_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "zada", "left",  # seat 1, turn 1
+    "zada",  # bot 2, turn 2
+    "house", "strom",  # seat 0, turn 3
+    "strom",  # seat 1, turn 4
+    "zada",  # bot 2, turn 5
+    "cumi", "cumi", "cumi", "cumi", "cumi",  # bot 3, turn 6
+    "left",  # seat 1, turn 7
+    "cumi", "cumi", "cumi", "cumi", "right",  # bot 3, turn 8
+    "zada",  # bot 2, turn 9
+    "cumi",  # bot 3, turn 10
+    "left",  # bot 2, turn 11
+)  # fmt: skip
+EVERY_STATE = Deal(
+    hands=(
+        ("house", "left", "cumi", "cumi", "right"),
+        ("cumi", "cumi", "house", "house", "right"),
+        ("house", "right", "right", "zada", "zada"),
+        ("cumi", "cumi", "cumi", "cumi", "cumi"),
+    ),
+    draws=_EVERY_STATE_DRAWS,
+    first=1,
+    people=(
+        (1, "turn", {"play": ["cumi", "cumi"], "target": 0}),
+        (0, "volley", {"react": "none"}),
+        (0, "discard", {"discard": ["house", "left"]}),
+        (0, "turn", {"play": ["cumi", "cumi"], "target": 1}),
+        (1, "volley", {"react": "none"}),
+        (1, "discard", {"discard": ["house", "house"]}),
+        (1, "turn", {"play": ["right"]}),
+        (0, "volley", {"react": "none"}),
+        (1, "turn", {"play": ["strom"]}),
+        (1, "volley", {"react": "none"}),
+    ),
+)
