@@ -174,3 +174,71 @@ EVERY_STATE = Deal(
         (1, "volley", {"react": "none"}),
     ),
 )
+
+
+# Three seats: one person at seat 0, played by tests/browser/ui.py's Player (Hare Taptap answers a
+# volley; on a turn the first card that can be played: here always Hare Zada), then two normal bots,
+# who aim their one Hare Cumi at the person each turn (everyone has 0 damage, so the lowest seat).
+# Seat 1 starts; each round of turns gives the person three decisions and costs no damage:
+#   bot 1 aims 1 × Hare Cumi at seat 0, who evades it with Hare Taptap; so does bot 2's;
+#   seat 0 plays Hare Zada (healing nothing) and draws three.
+# Four rounds like that (twelve decisions, every Hare Taptap of the deck), then the deck's order.
+_EVADE_ROUND = ("cumi", "cumi", "taptap", "taptap", "zada")  # each bot's draw, then the person's
+_EVADE_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    *_EVADE_ROUND,  # rounds 1 and 2
+    *_EVADE_ROUND,
+    "cumi", "cumi", "taptap", "zada", "zada",  # round 3: the last Hare Taptap
+    "cumi", "cumi",  # round 4
+)  # fmt: skip
+ONE_PERSON_EVADES = Deal(
+    hands=(
+        ("taptap", "taptap", "zada", "zada", "taptap"),
+        ("cumi", "right", "right", "left", "left"),
+        ("cumi", "right", "right", "left", "left"),
+    ),
+    draws=_EVADE_DRAWS,
+    first=1,
+    people=(
+        (0, "volley", {"react": "taptap"}),
+        (0, "volley", {"react": "taptap"}),
+        (0, "turn", {"play": ["zada"]}),
+    )
+    * 4,
+)
+
+
+# Three seats: one person at seat 0, played by tests/browser/ui.py's Player (Strom answers a skip,
+# Hare Taptap a volley; Hare Cumi, two at a time, at seat 1), then two normal bots. Seat 1 starts:
+#   1: bot 1 plays Strom; bot 2 forwards the skip with Strom, so does seat 0; bot 1 holds none and
+#      loses its turn
+#   2: bot 2 aims 4 × Hare Cumi at seat 0 (all at 0 damage: the lowest seat), who evades with Hare Taptap
+#   3: seat 0 aims 2 × Hare Cumi at bot 1, who takes it and discards 2
+#   4: bot 1 plays House: bot 2 is skipped  5: seat 0 aims 2 × Hare Cumi at bot 1 (4 damage)
+#   6: bot 1 plays House again  7: seat 0 aims its last Hare Cumi at bot 1, who is out
+#   8: bot 2 aims 5 × Hare Cumi at seat 0, who takes it and is out: bot 2 wins
+_SHORT_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "house",  # bot 1, turn 1
+    "cumi", "cumi", "cumi", "cumi", "cumi",  # bot 2, turn 2
+    "cumi", "cumi", "left", "right",  # seat 0, turn 3
+    "house",  # bot 1, turn 4
+    "cumi", "zada",  # seat 0, turn 5
+    "house",  # bot 1, turn 6
+    "right",  # seat 0, turn 7
+)  # fmt: skip
+SHORT_GAME_FOR_ONE = Deal(
+    hands=(
+        ("strom", "taptap", "cumi", "cumi", "zada"),
+        ("strom", "right", "right", "left", "left"),
+        ("strom", "cumi", "cumi", "cumi", "cumi"),
+    ),
+    draws=_SHORT_DRAWS,
+    first=1,
+    people=(
+        (0, "skip", {"react": "strom"}),
+        (0, "volley", {"react": "taptap"}),
+        (0, "turn", {"play": ["cumi", "cumi"], "target": 1}),
+        (0, "turn", {"play": ["cumi", "cumi"], "target": 1}),
+        (0, "turn", {"play": ["cumi"], "target": 1}),
+        (0, "volley", {"react": "none"}),
+    ),
+)
