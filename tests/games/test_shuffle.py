@@ -18,6 +18,7 @@ from games.services.tables import TableSettings, table_create, table_join, table
 from tests.support.decks import (
     EVERY_STATE,
     ONE_PERSON_EVADES,
+    SEAT_ZERO_SKIPPED,
     SHORT_GAME_FOR_ONE,
     TAPTAP_AND_STROM,
     Deal,
@@ -159,3 +160,23 @@ def test_the_short_game_deal_plays_out_as_designed_with_normal_bots() -> None:
     assert [e["seat"] for e in events if e["type"] == "PlayerEliminated"] == [1, 0]
     assert events[-1]["type"] == "GameEnded" and events[-1]["winner"] == 2
     assert state.turn_number == 8
+
+
+def test_the_spectator_deal_keeps_seat_zero_out_of_the_first_sixteen_turns() -> None:
+    """The deal of tests/browser/test_replay.py's live game: normal bots at seats 1 to 3 play
+    sixteen turns before seat 0, whose person is away, is first asked anything."""
+    deal = SEAT_ZERO_SKIPPED
+    assert all(Counter(deal.deck_top())[c] <= n for c, n in BASE_DECK.items())
+    events = start_game(make_ruleset(), 4, 0, stacked(deal.deck_top()))
+    state = replay(events)
+    assert [list(h) for h in state.hands] == [list(h) for h in deal.hands]
+    bot = get_bot("normal")
+    while state.awaiting.seat != 0:
+        seat = state.awaiting.seat
+        new, state = step(
+            state, {**bot.choose(view_for(state, seat), legal_commands(state, seat)), "seat": seat}
+        )
+        events += new
+    assert state.turn_number == 17 and state.awaiting.kind.value == "turn"
+    assert [e["seat"] for e in events if e["type"] == "PlayerSkipped"] == [0] * 5
+    assert not any(e["type"] in ("VolleyPending", "SkipPending") for e in events)

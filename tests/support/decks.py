@@ -242,3 +242,27 @@ SHORT_GAME_FOR_ONE = Deal(
         (0, "volley", {"react": "none"}),
     ),
 )
+
+
+# Four seats: seat 0 a person who is not there (nothing plays it but its timer), then three normal
+# bots holding no Hare Cumi. Seat 1 starts; for five rounds bots 1 and 2 play Hare looking right
+# (twice each) or Hare Zada and bot 3 plays House, so seat 0 is skipped every round and the game
+# moves at the bots' pace: seat 0 is first asked at turn 17.
+_SKIPPED_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "taptap", "taptap", "house",  # round 1: bots 1, 2, 3
+    "taptap", "taptap", "left",  # rounds 2 to 4
+    "taptap", "taptap", "left",
+    "taptap", "taptap", "left",
+    "left", "left",  # round 5: bots 1 and 2 (bot 1 then plays Hare looking left: seat 0 is next)
+)  # fmt: skip
+SEAT_ZERO_SKIPPED = Deal(
+    hands=(
+        ("cumi", "cumi", "cumi", "cumi", "cumi"),
+        ("right", "right", "zada", "zada", "zada"),
+        ("right", "right", "zada", "zada", "zada"),
+        ("house", "house", "house", "house", "house"),
+    ),
+    draws=_SKIPPED_DRAWS,
+    first=1,
+    people=(),
+)
