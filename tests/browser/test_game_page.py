@@ -11,7 +11,7 @@ import pytest
 
 from accounts.services import user_register, user_token
 from games.models import Game, GameSeat
-from tests.browser.ui import Player, api, read, wait_loaded
+from tests.browser.ui import api, read, wait_loaded
 from tests.support.waits import wait_until
 
 REDIS_DB = 11
@@ -219,48 +219,3 @@ def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: A
     decide_by_clicking(page)
     page.wait_for_function(f"() => Number(document.getElementById('game').dataset.seq) > {seq}")
     context.close()
-
-
-def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(
-    site: Any, browser: Any, screenshots: Path
-) -> None:
-    """After the page has loaded, the game is played to its end with no HTTP request per move: the
-    page renders every move from what its socket pushes. Only card pictures are asked for again
-    as cards are drawn, and those are static files the browser may keep (Cache-Control)."""
-    base = site.url(0)
-    name = f"erin{int(time.time()) % 100000}"
-    _, game = start_against_bots(base, name, bots=2)
-    page = browser.new_page()
-    page.set_default_timeout(8000)
-    sign_in(page, base, name)
-    requests: list[tuple[str, str]] = []
-    page.on("request", lambda r: requests.append((r.resource_type, r.url)))
-    kept: dict[str, str] = {}
-    page.on("response", lambda r: kept.__setitem__(r.url, r.headers.get("cache-control", "")))
-    page.goto(f"{base}/games/{game}/")
-    first = wait_loaded(page)
-    page.wait_for_load_state("networkidle")
-    loaded = len(requests)
-    player = Player(page, seat=0, friend=1)
-    last_change, last_seq = time.monotonic(), first["seq"]
-    while not read(page)["over"]:
-        if not player.act():
-            page.wait_for_timeout(60)
-        seq = read(page)["seq"]
-        if seq != last_seq:
-            last_change, last_seq = time.monotonic(), seq
-        assert time.monotonic() - last_change < 45, f"the game froze at seq {seq}"
-    page.screenshot(path=str(screenshots / "game-over-from-pushes.png"), full_page=True)
-    moves = read(page)["seq"] - first["seq"]
-    assert player.moves >= 3 and moves >= 20
-    during = requests[loaded:]
-    # The tab's icon changes with whose decision it is (a static file the browser keeps).
-    icons = ("/static/img/turn.svg", "/static/cards/right.svg")
-    assert [url for kind, url in during if kind != "image" and not url.endswith(icons)] == []
-    pictures = [url for kind, url in during if kind == "image"]
-    # Card pictures, and the table's own (the shield): static files the browser keeps.
-    static_svg = ("/static/cards/", "/static/img/")
-    assert all(url.endswith(".svg") and any(p in url for p in static_svg) for url in pictures)
-    assert len(set(pictures)) <= 12
-    assert all("max-age=" in kept[url] and "max-age=0" not in kept[url] for url in pictures)
-    page.close()

@@ -123,3 +123,146 @@ TAPTAP_AND_STROM = Deal(
         (1, "volley", {"react": "none"}),
     ),
 )
+
+
+# Four seats: two people played by tests/browser/ui.py's Player (seat 0 aims at seat 1 and seat 1 at
+# seat 0; Hare Cumi first, two at a time, then Strom, then the first card that can be played; no
+# Taptap, so every volley is taken; a discard gives up the first cards of the hand), then two normal
+# bots. Each person sees every state of the table page in one game: their turn, aiming, answering,
+# discarding, waiting, out while the game goes on, and the end. Seat 1 starts:
+#   1: seat 1 aims 2 × Hare Cumi at seat 0, who takes it and discards 2 (House, Hare looking left)
+#   2: bot 2 plays House: bot 3 is skipped (and protected)
+#   3: seat 0 aims 2 × Hare Cumi at seat 1, who takes it and discards 2 (both Houses)
+#   4: seat 1 plays Hare looking right (protected)  5: bot 2 plays right (protected)
+#   6: bot 3 aims 5 × Hare Cumi at seat 0, the only one it may aim at; seat 0 takes it and is out
+#   7: seat 1 plays Strom; bot 2 holds none and loses its turn (and stays protected)
+#   8: bot 3 aims 5 × Hare Cumi at seat 1, who takes it and is out; the bots play on:
+#   9: bot 2 plays right (protected)  10: bot 3 may aim at nobody and plays right
+#   11: bot 2 plays Hare Zada (it holds nothing else)  12: bot 3 aims 5 × Hare Cumi at bot 2: bot 3 wins
+_EVERY_STATE_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "zada", "left",  # seat 1, turn 1
+    "zada",  # bot 2, turn 2
+    "house", "strom",  # seat 0, turn 3
+    "strom",  # seat 1, turn 4
+    "zada",  # bot 2, turn 5
+    "cumi", "cumi", "cumi", "cumi", "cumi",  # bot 3, turn 6
+    "left",  # seat 1, turn 7
+    "cumi", "cumi", "cumi", "cumi", "right",  # bot 3, turn 8
+    "zada",  # bot 2, turn 9
+    "cumi",  # bot 3, turn 10
+    "left",  # bot 2, turn 11
+)  # fmt: skip
+EVERY_STATE = Deal(
+    hands=(
+        ("house", "left", "cumi", "cumi", "right"),
+        ("cumi", "cumi", "house", "house", "right"),
+        ("house", "right", "right", "zada", "zada"),
+        ("cumi", "cumi", "cumi", "cumi", "cumi"),
+    ),
+    draws=_EVERY_STATE_DRAWS,
+    first=1,
+    people=(
+        (1, "turn", {"play": ["cumi", "cumi"], "target": 0}),
+        (0, "volley", {"react": "none"}),
+        (0, "discard", {"discard": ["house", "left"]}),
+        (0, "turn", {"play": ["cumi", "cumi"], "target": 1}),
+        (1, "volley", {"react": "none"}),
+        (1, "discard", {"discard": ["house", "house"]}),
+        (1, "turn", {"play": ["right"]}),
+        (0, "volley", {"react": "none"}),
+        (1, "turn", {"play": ["strom"]}),
+        (1, "volley", {"react": "none"}),
+    ),
+)
+
+
+# Three seats: one person at seat 0, played by tests/browser/ui.py's Player (Hare Taptap answers a
+# volley; on a turn the first card that can be played: here always Hare Zada), then two normal bots,
+# who aim their one Hare Cumi at the person each turn (everyone has 0 damage, so the lowest seat).
+# Seat 1 starts; each round of turns gives the person three decisions and costs no damage:
+#   bot 1 aims 1 × Hare Cumi at seat 0, who evades it with Hare Taptap; so does bot 2's;
+#   seat 0 plays Hare Zada (healing nothing) and draws three.
+# Four rounds like that (twelve decisions, every Hare Taptap of the deck), then the deck's order.
+_EVADE_ROUND = ("cumi", "cumi", "taptap", "taptap", "zada")  # each bot's draw, then the person's
+_EVADE_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    *_EVADE_ROUND,  # rounds 1 and 2
+    *_EVADE_ROUND,
+    "cumi", "cumi", "taptap", "zada", "zada",  # round 3: the last Hare Taptap
+    "cumi", "cumi",  # round 4
+)  # fmt: skip
+ONE_PERSON_EVADES = Deal(
+    hands=(
+        ("taptap", "taptap", "zada", "zada", "taptap"),
+        ("cumi", "right", "right", "left", "left"),
+        ("cumi", "right", "right", "left", "left"),
+    ),
+    draws=_EVADE_DRAWS,
+    first=1,
+    people=(
+        (0, "volley", {"react": "taptap"}),
+        (0, "volley", {"react": "taptap"}),
+        (0, "turn", {"play": ["zada"]}),
+    )
+    * 4,
+)
+
+
+# Three seats: one person at seat 0, played by tests/browser/ui.py's Player (Strom answers a skip,
+# Hare Taptap a volley; Hare Cumi, two at a time, at seat 1), then two normal bots. Seat 1 starts:
+#   1: bot 1 plays Strom; bot 2 forwards the skip with Strom, so does seat 0; bot 1 holds none and
+#      loses its turn
+#   2: bot 2 aims 4 × Hare Cumi at seat 0 (all at 0 damage: the lowest seat), who evades with Hare Taptap
+#   3: seat 0 aims 2 × Hare Cumi at bot 1, who takes it and discards 2
+#   4: bot 1 plays House: bot 2 is skipped  5: seat 0 aims 2 × Hare Cumi at bot 1 (4 damage)
+#   6: bot 1 plays House again  7: seat 0 aims its last Hare Cumi at bot 1, who is out
+#   8: bot 2 aims 5 × Hare Cumi at seat 0, who takes it and is out: bot 2 wins
+_SHORT_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "house",  # bot 1, turn 1
+    "cumi", "cumi", "cumi", "cumi", "cumi",  # bot 2, turn 2
+    "cumi", "cumi", "left", "right",  # seat 0, turn 3
+    "house",  # bot 1, turn 4
+    "cumi", "zada",  # seat 0, turn 5
+    "house",  # bot 1, turn 6
+    "right",  # seat 0, turn 7
+)  # fmt: skip
+SHORT_GAME_FOR_ONE = Deal(
+    hands=(
+        ("strom", "taptap", "cumi", "cumi", "zada"),
+        ("strom", "right", "right", "left", "left"),
+        ("strom", "cumi", "cumi", "cumi", "cumi"),
+    ),
+    draws=_SHORT_DRAWS,
+    first=1,
+    people=(
+        (0, "skip", {"react": "strom"}),
+        (0, "volley", {"react": "taptap"}),
+        (0, "turn", {"play": ["cumi", "cumi"], "target": 1}),
+        (0, "turn", {"play": ["cumi", "cumi"], "target": 1}),
+        (0, "turn", {"play": ["cumi"], "target": 1}),
+        (0, "volley", {"react": "none"}),
+    ),
+)
+
+
+# Four seats: seat 0 a person who is not there (nothing plays it but its timer), then three normal
+# bots holding no Hare Cumi. Seat 1 starts; for five rounds bots 1 and 2 play Hare looking right
+# (twice each) or Hare Zada and bot 3 plays House, so seat 0 is skipped every round and the game
+# moves at the bots' pace: seat 0 is first asked at turn 17.
+_SKIPPED_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "taptap", "taptap", "house",  # round 1: bots 1, 2, 3
+    "taptap", "taptap", "left",  # rounds 2 to 4
+    "taptap", "taptap", "left",
+    "taptap", "taptap", "left",
+    "left", "left",  # round 5: bots 1 and 2 (bot 1 then plays Hare looking left: seat 0 is next)
+)  # fmt: skip
+SEAT_ZERO_SKIPPED = Deal(
+    hands=(
+        ("cumi", "cumi", "cumi", "cumi", "cumi"),
+        ("right", "right", "zada", "zada", "zada"),
+        ("right", "right", "zada", "zada", "zada"),
+        ("house", "house", "house", "house", "house"),
+    ),
+    draws=_SKIPPED_DRAWS,
+    first=1,
+    people=(),
+)

@@ -17,6 +17,7 @@ from tests.support.waits import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
+SERVER_SETTINGS = "tests.support.server_settings"  # the site's, with the test process's fast hasher
 
 
 def database_url(settings_dict: dict[str, Any]) -> str:
@@ -141,7 +142,8 @@ def stack_for_test(
     name: str, *, redis_db: int, servers: int = 2, worker: bool = True, **extra_env: str
 ) -> Iterator[Stack]:
     """`live_stack` for a test: on the test database (Django's connection), on Redis database
-    `redis_db` of the test Redis (emptied first), logging to test-output/servers/`name`.
+    `redis_db` of the test Redis (emptied first), logging to test-output/servers/`name`, with the
+    settings of tests/support/server_settings.py unless `extra_env` names others.
 
     The `stack` fixture (tests/conftest.py) starts it as a test's `stack` marker says."""
     import redis
@@ -157,6 +159,6 @@ def stack_for_test(
         servers=servers,
         worker=worker,
         log_dir=OUTPUT / "servers" / name,
-        **extra_env,
+        **{"DJANGO_SETTINGS_MODULE": SERVER_SETTINGS, **extra_env},
     ) as stack:
         yield stack
