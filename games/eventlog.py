@@ -51,7 +51,8 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
             return state
     elif use_snapshot:
         snap = GameSnapshot.objects.filter(game=game).first()
-        if snap is not None and snap.seq <= game.last_seq:
+        # A snapshot written before the state counted draws since a taken volley is refolded.
+        if snap is not None and snap.seq <= game.last_seq and "drawn_since_skip_taken" in snap.state:
             state, seq = state_from_dict(snap.state), snap.seq
     state = replay(sql.events_between(game.pk, seq, game.last_seq), state)
     remember_state(game, state)

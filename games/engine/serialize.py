@@ -31,6 +31,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "discard_count": state.discard_count,
         "result": state.result.value if state.result else None,
         "winner": state.winner,
+        "drawn_since_volley_taken": list(state.drawn_since_volley_taken),
+        "drawn_since_skip_taken": list(state.drawn_since_skip_taken),
     }
 
 
@@ -56,4 +58,6 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         discard_count=data["discard_count"],
         result=Result(data["result"]) if data["result"] else None,
         winner=data["winner"],
+        drawn_since_volley_taken=tuple(data["drawn_since_volley_taken"]),
+        drawn_since_skip_taken=tuple(data["drawn_since_skip_taken"]),
     )
