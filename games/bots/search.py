@@ -61,7 +61,7 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     rng.shuffle(hidden)
     hands: list[list[str]] = []
     for p in players:
-        hands.append(hand if p["seat"] == me else deal(hidden, p["hand_size"], p["drawn_since_taken"]))
+        hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
     awaiting = view["awaiting"]
     volley = view["volley"]
     d = object.__new__(Draft)
@@ -92,7 +92,7 @@ def _counted(drawn: int | None) -> int:
     return -1 if drawn is None else drawn
 
 
-def deal(pool: list[str], size: int, drawn_since_taken: dict[str, int | None]) -> list[str]:
+def deal_hand(pool: list[str], size: int, drawn_since_taken: dict[str, int | None]) -> list[str]:
     """`size` cards from the end of the shuffled `pool` for a hand whose owner let a volley land
     or took a skip, the oldest first: a player who could answer does, so the cards it held then
     (all but those drawn since) hold no Taptap, resp. Strom. A view that does not add up under

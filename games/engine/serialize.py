@@ -36,6 +36,12 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
+def snapshot_is_current(data: Mapping[str, Any]) -> bool:
+    """Whether `data` holds every field a state has now: a snapshot written by an older version
+    (before the public draw counts) is refolded from the log instead of read."""
+    return "drawn_since_skip_taken" in data
+
+
 def state_from_dict(data: Mapping[str, Any]) -> GameState:
     awaiting = data["awaiting"]
     volley = data["volley"]
