@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from . import sql
-from .engine import Event, GameState, replay, state_from_dict, state_to_dict
+from .engine import Event, GameState, replay, snapshot_is_current, state_from_dict, state_to_dict
 from .models import Game, GameEvent, GameSnapshot
 
 # The newest state of recently used games in this process: (seq, state) by game. Every read
@@ -51,7 +51,7 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
             return state
     elif use_snapshot:
         snap = GameSnapshot.objects.filter(game=game).first()
-        if snap is not None and snap.seq <= game.last_seq:
+        if snap is not None and snap.seq <= game.last_seq and snapshot_is_current(snap.state):
             state, seq = state_from_dict(snap.state), snap.seq
     state = replay(sql.events_between(game.pk, seq, game.last_seq), state)
     remember_state(game, state)

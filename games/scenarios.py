@@ -49,6 +49,7 @@ EXPECT_KEYS = frozenset(
         "draw_pile_size",
         "discard_pile_size",
         "discard_top",
+        "drawn_since_taken",
     }
 )
 
@@ -185,6 +186,11 @@ def observe(state: GameState, key: str) -> Any:
         return [state.max_hand(s) for s in n]
     if key == "hand_sizes":
         return [len(h) for h in state.hands]
+    if key == "drawn_since_taken":  # per seat [volley, skip], null where never taken
+        return [
+            [v if v >= 0 else None, k if k >= 0 else None]
+            for v, k in zip(state.drawn_since_volley_taken, state.drawn_since_skip_taken, strict=True)
+        ]
     if key == "direction":
         return "cw" if state.direction == CW else "ccw"
     if key == "protected":

@@ -60,13 +60,8 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
         return None
     rng.shuffle(hidden)
     hands: list[list[str]] = []
-    at = 0
     for p in players:
-        if p["seat"] == me:
-            hands.append(hand)
-        else:
-            hands.append(hidden[at : at + p["hand_size"]])
-            at += p["hand_size"]
+        hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
     awaiting = view["awaiting"]
     volley = view["volley"]
     d = object.__new__(Draft)
@@ -74,7 +69,7 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     d.players = len(players)
     d.shuffler = view["shuffler"]
     d.hands = hands
-    d.draw_pile = hidden[at:]
+    d.draw_pile = hidden
     d.discard_pile = list(view["discard_pile"])
     d.damage = [p["damage"] for p in players]
     d.protected = {p["seat"] for p in players if p["protected"]}
@@ -88,7 +83,35 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     d.discard_count = view["discard_count"]
     d.result = None
     d.winner = None
+    d.drawn_since_volley_taken = [_counted(p["drawn_since_taken"]["volley"]) for p in players]
+    d.drawn_since_skip_taken = [_counted(p["drawn_since_taken"]["skip"]) for p in players]
     return d
+
+
+def _counted(drawn: int | None) -> int:
+    return -1 if drawn is None else drawn
+
+
+def deal_hand(pool: list[str], size: int, drawn_since_taken: dict[str, int | None]) -> list[str]:
+    """`size` cards from the end of the shuffled `pool` for a hand whose owner let a volley land
+    or took a skip, the oldest first: a player who could answer does, so the cards it held then
+    (all but those drawn since) hold no Taptap, resp. Strom. A view that does not add up under
+    that reading (someone kept a card on purpose) is dealt as well as it can be."""
+    volley, skip = drawn_since_taken["volley"], drawn_since_taken["skip"]
+    no_taptap = size - volley if volley is not None else 0
+    no_strom = size - skip if skip is not None else 0
+    hand: list[str] = []
+    for i in range(size):
+        j = len(pool) - 1
+        if i < no_taptap or i < no_strom:
+            while j >= 0 and (
+                (i < no_taptap and pool[j] == "taptap") or (i < no_strom and pool[j] == "strom")
+            ):
+                j -= 1
+            if j < 0:
+                j = len(pool) - 1
+        hand.append(pool.pop(j))
+    return hand
 
 
 def playout(d: Draft, me: int, rng: random.Random) -> float:

@@ -21,7 +21,7 @@ from .errors import EngineError, ErrorCode, IllegalCommand, InvalidRuleset
 from .events import Event, EventType, apply, replay
 from .legal import legal_commands, legal_moves
 from .ruleset import Ruleset, make_ruleset
-from .serialize import state_from_dict, state_to_dict
+from .serialize import snapshot_is_current, state_from_dict, state_to_dict
 from .state import CCW, CW, AnyState, Awaiting, Decision, Draft, GameState, Result, Volley, copy_draft, freeze
 from .views import event_for, view_for, views_for_all
 
@@ -68,6 +68,7 @@ __all__ = [
     "private_copy",
     "replay",
     "setup_event",
+    "snapshot_is_current",
     "start_events",
     "start_game",
     "state_from_dict",

@@ -421,7 +421,7 @@ def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
                 "damage": after,
             }
         )
-    reaction_declined(d)
+    reaction_declined(d, seat, "volley")
     damage_taken(d, seat, after)
     if after >= limit:
         if rec is not None:
@@ -473,7 +473,7 @@ def _answer_skip(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
         raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
     if rec is not None:
         rec.append({"type": _E_REACTION_DECLINED, "version": EVENT_VERSION, "seat": seat, "kind": "skip"})
-    reaction_declined(d)
+    reaction_declined(d, seat, "skip")
     _skipped(d, seat, rec)
     _end_turn(d, shuffle, rec)
 

@@ -85,6 +85,8 @@ def initial_state(e: Mapping[str, Any]) -> GameState:
         direction=direction_value(e.get("direction", "cw")),
         turn_seat=int(e["turn"]),
         turn_number=0,
+        drawn_since_volley_taken=(-1,) * n,
+        drawn_since_skip_taken=(-1,) * n,
     )
 
 
@@ -197,7 +199,19 @@ def reaction_played(d: Draft, seat: int, card: str) -> None:
     d.volley = None
 
 
-def reaction_declined(d: Draft) -> None:
+def _counted_from_now(counts: list[int] | tuple[int, ...], seat: int) -> list[int]:
+    out = counts if isinstance(counts, list) else list(counts)
+    out[seat] = 0
+    return out
+
+
+def reaction_declined(d: Draft, seat: int, kind: str) -> None:
+    """`seat` let a volley land or took a skip (`kind`): it held no card to answer with, or
+    kept it; every card it draws from now on is counted."""
+    if kind == "volley":
+        d.drawn_since_volley_taken = _counted_from_now(d.drawn_since_volley_taken, seat)
+    else:
+        d.drawn_since_skip_taken = _counted_from_now(d.drawn_since_skip_taken, seat)
     d.awaiting = None
 
 
@@ -231,6 +245,16 @@ def cards_drawn(d: Draft, seat: int, cards: Sequence[str]) -> None:
         d.draw_pile = pile[len(cards) :]  # a slice copies once, as converting would
     else:
         del pile[: len(cards)]
+    counts = d.drawn_since_volley_taken
+    if counts[seat] >= 0:
+        if isinstance(counts, tuple):
+            counts = d.drawn_since_volley_taken = list(counts)
+        counts[seat] += len(cards)
+    counts = d.drawn_since_skip_taken
+    if counts[seat] >= 0:
+        if isinstance(counts, tuple):
+            counts = d.drawn_since_skip_taken = list(counts)
+        counts[seat] += len(cards)
 
 
 def draw_pile_reshuffled(d: Draft, cards: Sequence[str]) -> None:
@@ -269,7 +293,7 @@ FOLD: dict[str, Fold] = {
     EventType.VOLLEY_PENDING: lambda d, e: volley_pending(d, e["attacker"], e["target"], e["count"]),
     EventType.SKIP_PENDING: lambda d, e: skip_pending(d, e["seat"], e["by"]),
     EventType.REACTION_PLAYED: lambda d, e: reaction_played(d, e["seat"], e["card"]),
-    EventType.REACTION_DECLINED: lambda d, e: reaction_declined(d),
+    EventType.REACTION_DECLINED: lambda d, e: reaction_declined(d, e["seat"], e["kind"]),
     EventType.DAMAGE_TAKEN: lambda d, e: damage_taken(d, e["seat"], e["damage"]),
     EventType.PLAYER_ELIMINATED: lambda d, e: player_eliminated(d, e["seat"]),
     EventType.CARD_BURNED: lambda d, e: card_burned(d, e["seat"], e["card"]),

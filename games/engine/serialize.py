@@ -31,7 +31,15 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "discard_count": state.discard_count,
         "result": state.result.value if state.result else None,
         "winner": state.winner,
+        "drawn_since_volley_taken": list(state.drawn_since_volley_taken),
+        "drawn_since_skip_taken": list(state.drawn_since_skip_taken),
     }
+
+
+def snapshot_is_current(data: Mapping[str, Any]) -> bool:
+    """Whether `data` holds every field a state has now: a snapshot written by an older version
+    (before the public draw counts) is refolded from the log instead of read."""
+    return "drawn_since_skip_taken" in data
 
 
 def state_from_dict(data: Mapping[str, Any]) -> GameState:
@@ -56,4 +64,6 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         discard_count=data["discard_count"],
         result=Result(data["result"]) if data["result"] else None,
         winner=data["winner"],
+        drawn_since_volley_taken=tuple(data["drawn_since_volley_taken"]),
+        drawn_since_skip_taken=tuple(data["drawn_since_skip_taken"]),
     )

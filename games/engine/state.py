@@ -95,6 +95,11 @@ class GameState(_Seats):
     discard_count: int = 0  # cards the awaited seat must discard
     result: Result | None = None
     winner: int | None = None
+    # Public knowledge: the cards each seat has drawn since it last let a volley land without a
+    # Taptap, or last took a skip without forwarding a Strom (-1: it never has). Whatever it held
+    # then, only these cards can be new to its hand (what a searching bot deals its worlds from).
+    drawn_since_volley_taken: tuple[int, ...] = ()
+    drawn_since_skip_taken: tuple[int, ...] = ()
 
 
 class Draft(_Seats):
@@ -126,6 +131,8 @@ class Draft(_Seats):
     discard_count: int
     result: Result | None
     winner: int | None
+    drawn_since_volley_taken: list[int] | tuple[int, ...]
+    drawn_since_skip_taken: list[int] | tuple[int, ...]
 
 
 _new = object.__new__
@@ -151,6 +158,8 @@ def _draft(source: GameState | Draft) -> Draft:
     d.discard_count = source.discard_count
     d.result = source.result
     d.winner = source.winner
+    d.drawn_since_volley_taken = source.drawn_since_volley_taken
+    d.drawn_since_skip_taken = source.drawn_since_skip_taken
     return d
 
 
@@ -170,6 +179,8 @@ def private_draft(source: GameState | Draft) -> Draft:
     d.discard_pile = list(source.discard_pile)
     d.damage = list(source.damage)
     d.protected = set(source.protected)
+    d.drawn_since_volley_taken = list(source.drawn_since_volley_taken)
+    d.drawn_since_skip_taken = list(source.drawn_since_skip_taken)
     return d
 
 
@@ -185,6 +196,8 @@ def _make_immutable(d: Draft) -> None:
     d.discard_pile = tuple(d.discard_pile)
     d.damage = tuple(d.damage)
     d.protected = frozenset(d.protected)
+    d.drawn_since_volley_taken = tuple(d.drawn_since_volley_taken)
+    d.drawn_since_skip_taken = tuple(d.drawn_since_skip_taken)
 
 
 def seal(d: Draft) -> GameState:

@@ -25,6 +25,10 @@ def _seen_from(public: dict[str, Any], state: GameState, seat: int | None) -> di
     return {**public, "seat": seat, "hand": list(state.hands[seat]) if seat is not None else None}
 
 
+def _count(counts: tuple[int, ...], seat: int) -> int | None:
+    return counts[seat] if counts[seat] >= 0 else None
+
+
 def _public_view(state: GameState) -> dict[str, Any]:
     """What every viewer sees alike."""
     awaiting = state.awaiting
@@ -37,6 +41,12 @@ def _public_view(state: GameState) -> dict[str, Any]:
                 "max_hand": state.max_hand(s),
                 "protected": s in state.protected,
                 "eliminated": state.is_eliminated(s),
+                # Counted from the public log: cards drawn since the seat let a volley land
+                # without a Taptap / took a skip without a Strom (None: never).
+                "drawn_since_taken": {
+                    "volley": _count(state.drawn_since_volley_taken, s),
+                    "skip": _count(state.drawn_since_skip_taken, s),
+                },
             }
             for s in range(state.players)
         ],

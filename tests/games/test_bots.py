@@ -57,6 +57,31 @@ def test_a_world_agrees_with_everything_the_seat_can_see():
     assert checked > 300
 
 
+def test_worlds_deal_no_card_a_seat_would_have_answered_with():
+    """A seat that let a volley land (took a skip) held no Taptap (Strom) then, if it answers
+    whenever it can, as the normal bot does: only the cards drawn since may be one. The public
+    counts in the view say how many those are; the real hands (new cards join a hand's end) and
+    every world the hard bot deals keep to them."""
+    rng = random.Random(8)
+    checked = 0
+    for state, seat in _positions(2, 12, 21):
+        view = view_for(state, seat)
+        w = world(view, rng)
+        assert w is not None
+        for p in view["players"]:
+            if p["seat"] == seat:
+                continue
+            for reaction, card in (("volley", "taptap"), ("skip", "strom")):
+                drawn = p["drawn_since_taken"][reaction]
+                if drawn is None or drawn >= p["hand_size"]:
+                    continue
+                held = p["hand_size"] - drawn
+                assert card not in state.hands[p["seat"]][:held], (reaction, state.hands[p["seat"]], drawn)
+                assert card not in w.hands[p["seat"]][:held], (reaction, w.hands[p["seat"]], drawn)
+                checked += 1
+    assert checked > 100
+
+
 def test_levels_are_named_and_unknown_ones_refused():
     assert LEVELS == ("easy", "normal", "hard")
     with pytest.raises(ValueError):
