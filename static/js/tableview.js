@@ -88,6 +88,7 @@ export function seatTile(p, o) {
   if (deciding) classes.push("deciding", `deciding-${o.awaiting.kind}`);
   if (p.eliminated) classes.push("eliminated");
   if (p.you) classes.push("me");
+  if (p.presence && p.presence.cls === "bot") classes.push("bot");
   if (o.over && o.winner === p.seat) classes.push("winner");
   const initial = (p.name || "?").trim().charAt(0).toUpperCase() || "?";
   const avatar = el("span", { class: "avatar", "aria-hidden": "true" }, el("span", { class: "avatar-letter", text: initial }), ring());
