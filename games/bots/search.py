@@ -37,7 +37,7 @@ from ..engine.events import direction_value
 from .base import seeded_rng
 from .heuristic import heuristic_move
 
-PLAYOUTS = 600  # per decision, shared among the candidate moves
+PLAYOUTS = 500  # per decision, shared among the candidate moves
 MIN_PER_MOVE = 16
 HORIZON = 40  # decisions a playout looks ahead before the position is scored
 SEARCHED = ("turn", "volley", "skip", "discard")
