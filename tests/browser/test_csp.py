@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_game_page import sign_in, start_against_bots
+from tests.browser.ui import sign_in, start_against_bots
 from tests.support.stack import Stack
 from tests.support.stored_games import long_game, store_game
 

@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 
-from accounts.services import user_register, user_token
 from games.models import Game, GameSeat
-from tests.browser.ui import api, read, wait_loaded
+from tests.browser.ui import read, sign_in, start_against_bots, wait_loaded
 from tests.support.waits import wait_until
 
 REDIS_DB = 11
-PASSWORD = "hare-tree-house-42"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,31 +25,6 @@ SNAPSHOT = """() => ({
   prompt: document.getElementById('prompt').hidden ? '' : document.getElementById('prompt-title').innerText,
   seq: document.getElementById('game').dataset.seq,
 })"""
-
-
-def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:
-    """A new person hosts a table with `bots` bots and starts it; (table id, game id).
-
-    Long timers: the game waits for the person while the test looks at the page.
-    """
-    token = user_token(user=user_register(username=name, password=PASSWORD))
-    table = api(
-        base,
-        token,
-        "/api/tables/",
-        {"seats": bots + 1, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
-    )
-    for _ in range(bots):
-        api(base, token, f"/api/tables/{table['id']}/add-bot/")
-    return table["id"], api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
-
-
-def sign_in(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", name)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/lobby/")
 
 
 def wait_for_my_decision(page: Any, timeout: float = 20) -> dict[str, Any]:

@@ -12,39 +12,15 @@ from typing import Any
 
 import pytest
 
-from accounts.services import user_register, user_token
 from games.models import Game
-from tests.browser.ui import Player, api, read, wait_loaded
+from tests.browser.ui import Player, read, sign_in, start_against_bots, wait_loaded
 from tests.support.decks import SHORT_GAME_FOR_ONE, STACKED
 
 REDIS_DB = 11
-PASSWORD = "hare-tree-house-42"
 DEAL = SHORT_GAME_FOR_ONE  # what happens, turn by turn, is written beside it
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:
-    """A new person hosts a table with `bots` bots and starts it; (table id, game id)."""
-    token = user_token(user=user_register(username=name, password=PASSWORD))
-    table = api(
-        base,
-        token,
-        "/api/tables/",
-        {"seats": bots + 1, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
-    )
-    for _ in range(bots):
-        api(base, token, f"/api/tables/{table['id']}/add-bot/")
-    return table["id"], api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
-
-
-def sign_in(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", name)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/lobby/")
 
 
 def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(

@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 
-from accounts.services import user_register, user_token
 from games.eventlog import events_with_seq
 from games.models import Game
-from tests.browser.ui import Player, api, read, wait_loaded
+from tests.browser.ui import Player, api, person, read, sign_in, wait_loaded
 from tests.support.decks import EVERY_STATE, STACKED
 
 REDIS_DB = 12
-PASSWORD = "hare-tree-house-42"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 STATES = ("turn", "aiming", "answering", "discarding", "waiting", "eliminated", "end")
@@ -34,18 +32,6 @@ IN_VIEW = """(sel) => {
   const r = document.querySelector(sel).getBoundingClientRect();
   return r.top >= 0 && r.bottom <= innerHeight + 1 && r.height > 0;
 }"""
-
-
-def person(base: str, name: str) -> str:
-    return user_token(user=user_register(username=name, password=PASSWORD))
-
-
-def sign_in(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", name)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/lobby/")
 
 
 def two_people_and_two_bots(base: str, run: str) -> tuple[int, int, list[str]]:

@@ -14,29 +14,15 @@ from typing import Any
 
 import pytest
 
-from accounts.services import user_register, user_token
-from tests.browser.ui import Player, api, read, wait_loaded
+from tests.browser.ui import PASSWORD, Player, api, person, read, sign_in, wait_loaded
 from tests.support.decks import ONE_PERSON_EVADES, STACKED
 
 REDIS_DB = 12
-PASSWORD = "hare-tree-house-42"
 DESKTOP = {"width": 1280, "height": 800}
 DEAL = ONE_PERSON_EVADES  # what happens, round by round, is written beside it
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def person(base: str, name: str) -> str:
-    return user_token(user=user_register(username=name, password=PASSWORD))
-
-
-def sign_in(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", name)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/lobby/")
 
 
 def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: Any, browser: Any) -> None:

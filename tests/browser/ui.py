@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from accounts.services import user_register, user_token
+
 # A live game moves on without the test: a bot plays, a timer runs out, a refresh re-renders the
 # hand. A control read as enabled a moment ago may be disabled by the time it is clicked; the
 # player then reads the page again instead of waiting for a control that will not come back.
@@ -162,3 +164,36 @@ class Player:
             self.missed += 1
             return False
         return True
+
+
+PASSWORD = "hare-tree-house-42"
+
+
+def person(base: str, name: str) -> str:
+    """A new person's API token."""
+    return user_token(user=user_register(username=name, password=PASSWORD))
+
+
+def sign_in(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/lobby/")
+
+
+def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:
+    """A new person hosts a table with `bots` bots and starts it; (table id, game id).
+
+    Long timers: the game waits for the person while the test looks at the page.
+    """
+    token = person(base, name)
+    table = api(
+        base,
+        token,
+        "/api/tables/",
+        {"seats": bots + 1, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
+    )
+    for _ in range(bots):
+        api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    return table["id"], api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
