@@ -59,8 +59,7 @@ from bench.live import (
     GameSpec,
     _cpu_snapshot,
     _pids_named,
-    end_bench_games,
-    prepare_games,
+    prepared_stack,
     raise_file_limit,
     stack_processes,
 )
@@ -367,7 +366,22 @@ async def _connect(url: str) -> Any:
 # --- pages ---------------------------------------------------------------------------------------------
 
 
-class SocketPage:
+class _Page:
+    """What every page holds: its socket (if open) and its keep-alive HTTP connection."""
+
+    ws: Any
+    http: Http
+    closing: bool
+
+    async def close(self) -> None:
+        self.closing = True
+        ws = self.ws
+        if ws is not None:
+            await ws.close()
+        self.http.close()
+
+
+class SocketPage(_Page):
     """A page with a live game socket: reconnects after a loss, as live.js does."""
 
     bit = 0
@@ -495,13 +509,6 @@ class SocketPage:
             self.ctx.stats.seq_gaps += 1
             self.resume_asked_at = now
             self.send({"type": "resume", "after": self.event_seq})
-
-    async def close(self) -> None:
-        self.closing = True
-        ws = self.ws
-        if ws is not None:
-            await ws.close()
-        self.http.close()
 
 
 class SeatPage(SocketPage):
@@ -668,7 +675,7 @@ class WatchPage(SocketPage):
             await asyncio.sleep(every)
 
 
-class LobbyPage:
+class LobbyPage(_Page):
     """The lobby: its socket (`new`), or static/js/poll.js polling the table list (`old`)."""
 
     def __init__(self, ctx: RunContext, ws_base: str, http_base: str) -> None:
@@ -734,13 +741,6 @@ class LobbyPage:
             return
         if status != 200:
             self.ctx.stats.http_errors[f"{kind} {status}"] += 1
-
-    async def close(self) -> None:
-        self.closing = True
-        ws = self.ws
-        if ws is not None:
-            await ws.close()
-        self.http.close()
 
 
 # --- one game: its pages, its schedule and its moves in flight -----------------------------------------
@@ -1040,37 +1040,33 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
     """Set up fresh games, start the servers from `cfg.code_root`, open every page, drive, report."""
     from django.db import connection
 
-    from tests.support.stack import live_stack
-
     if cfg.games < 1 or cfg.servers < 1 or cfg.mean_gap <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; mean gap and duration are positive")
     # Sockets and keep-alive connections: about three per page, at both ends of loopback.
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
-    prepared = prepare_games(
-        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, jitter_seconds=cfg.jitter_seconds
-    )
-    specs, setup_s = prepared.specs, prepared.setup_s
-    reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
-    write(
-        f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker from "
-        f"{cfg.code_label}, {cfg.client} browser client ..."
-    )
-    with live_stack(
+    with prepared_stack(
         database_url=cfg.database_url,
         redis_url=cfg.redis_url,
+        games=cfg.games,
+        migrate_first=cfg.migrate,
+        jitter_seconds=cfg.jitter_seconds,
         servers=cfg.servers,
         worker=cfg.worker,
         log_dir=cfg.log_dir,
+        write=write,
+        code=f" from {cfg.code_label}, {cfg.client} browser client",
         root=cfg.code_root,
-        **{**http_db_env(cfg), **dict(cfg.server_env)},
-    ) as stack:
+        server_env={**http_db_env(cfg), **dict(cfg.server_env)},
+    ) as (prepared, stack):
         servers = [(stack.ws_url(i), stack.url(i)) for i in range(len(stack.servers))]
         named = stack_processes(stack)
         dbname = urlparse(cfg.database_url).path.lstrip("/")
-        stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, specs, servers, named, dbname, write))
-    end_bench_games([spec.game_id for spec in specs])
+        drive = _drive_all(cfg, prepared.specs, servers, named, dbname, write)
+        stats, connect_s, window_s, cpu = uvloop.run(drive)
     connection.close()
-    result = BrowserResult(cfg, stats, setup_s, connect_s, window_s, cpu, [], reference_ms, jitter_ms)
+    result = BrowserResult(
+        cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
+    )
     result.lines = format_browser_report(result)
     write("")
     for line in result.lines:

@@ -30,7 +30,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -645,34 +646,67 @@ def prepare_games(
     return Prepared(specs, setup_s, reference_ms, jitter_ms)
 
 
-def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
-    """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
+@contextmanager
+def prepared_stack(
+    *,
+    database_url: str,
+    redis_url: str,
+    games: int,
+    migrate_first: bool,
+    jitter_seconds: float,
+    servers: int,
+    worker: bool,
+    log_dir: Path,
+    write: Callable[[str], None],
+    code: str = "",
+    root: Path = ROOT,
+    server_env: dict[str, str] | None = None,
+) -> Iterator[tuple[Prepared, Any]]:
+    """What every live bench does around its drive: prepare the games (`prepare_games`), start
+    the servers and a worker from the checkout at `root` (`code` says which, in the log), and,
+    once the drive is over and the processes stopped, end the games it set up."""
     from tests.support.stack import live_stack
 
+    prepared = prepare_games(database_url, redis_url, games, migrate_first, write, jitter_seconds)
+    write(f"set up in {prepared.setup_s:.1f} s; starting {servers} server(s) and a worker{code} ...")
+    with live_stack(
+        database_url=database_url,
+        redis_url=redis_url,
+        servers=servers,
+        worker=worker,
+        log_dir=log_dir,
+        root=root,
+        **(server_env or {}),
+    ) as stack:
+        yield prepared, stack
+    end_bench_games([spec.game_id for spec in prepared.specs])
+
+
+def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
+    """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
     if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
         raise ValueError("games and servers are at least 1; rate and duration are positive")
     raise_file_limit(cfg.games * SEATS)
-    prepared = prepare_games(
-        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, jitter_seconds=cfg.jitter_seconds
-    )
-    specs, setup_s = prepared.specs, prepared.setup_s
-    reference_ms, jitter_ms = prepared.reference_ms, prepared.jitter_ms
-    write(f"set up in {setup_s:.1f} s; starting {cfg.servers} server(s) and a worker ...")
-    with live_stack(
+    with prepared_stack(
         database_url=cfg.database_url,
         redis_url=cfg.redis_url,
+        games=cfg.games,
+        migrate_first=cfg.migrate,
+        jitter_seconds=cfg.jitter_seconds,
         servers=cfg.servers,
         worker=cfg.worker,
         log_dir=cfg.log_dir,
-        **dict(cfg.server_env),
-    ) as stack:
+        write=write,
+        server_env=dict(cfg.server_env),
+    ) as (prepared, stack):
         ws_urls = [stack.ws_url(i) for i in range(len(stack.servers))]
         named = stack_processes(stack)
         # The clients share the cores with the servers: on uvloop, as the servers run, they take
         # a quarter less CPU (12 % of a core instead of 16 % at 150 games).
-        stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, specs, ws_urls, named, write))
-    end_bench_games([spec.game_id for spec in specs])
-    result = LiveResult(cfg, stats, setup_s, connect_s, window_s, cpu, [], reference_ms, jitter_ms)
+        stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, prepared.specs, ws_urls, named, write))
+    result = LiveResult(
+        cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
+    )
     result.lines = format_report(result)
     write("")
     for line in result.lines:
