@@ -287,12 +287,27 @@ if admin.site.is_registered(User):
 admin.site.register(User, ModeratedUserAdmin)
 
 
-@admin.register(Sanction)
-class SanctionAdmin(ReadOnlyAdmin):
-    list_display = ("user", "kind", "until", "reason", "created_by", "created_at", "lifted_at", "lifted_by")
-    list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
+class PenaltyAdmin(ReadOnlyAdmin):
+    """A sanction or a mute: whom, until when, why, by whom, and whether and by whom it was lifted."""
+
+    list_display: tuple[str, ...] = (
+        "user",
+        "until",
+        "reason",
+        "created_by",
+        "created_at",
+        "lifted_at",
+        "lifted_by",
+    )
+    list_filter: tuple[Any, ...] = (("lifted_at", admin.EmptyFieldListFilter),)
     search_fields = ("user__username", "reason")
     list_select_related = ("user", "created_by", "lifted_by")
+
+
+@admin.register(Sanction)
+class SanctionAdmin(PenaltyAdmin):
+    list_display = ("user", "kind", *PenaltyAdmin.list_display[1:])
+    list_filter = ("kind", *PenaltyAdmin.list_filter)
 
 
 # --- games and replays -----------------------------------------------------------------------
@@ -444,11 +459,8 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
 
 
 @admin.register(Mute)
-class MuteAdmin(ReadOnlyAdmin):
-    list_display = ("user", "until", "reason", "created_by", "created_at", "lifted_at", "lifted_by")
-    list_filter = (("lifted_at", admin.EmptyFieldListFilter),)
-    search_fields = ("user__username", "reason")
-    list_select_related = ("user", "created_by", "lifted_by")
+class MuteAdmin(PenaltyAdmin):
+    pass
 
 
 hide_messages = _action(
