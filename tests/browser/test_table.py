@@ -81,6 +81,8 @@ class Shooter(Player):
             self.first_screen.append(
                 self.page.evaluate(IN_VIEW, "#prompt") and self.page.evaluate(IN_VIEW, "#hand")
             )
+        if state == "discarding" and any(c["picked"] for c in read(self.page)["cards"]):
+            state = "discarding-picked"  # the chosen cards' badges, once one is chosen
         if state and state not in self.shot:
             self.shot.add(state)
             self.page.evaluate("window.scrollTo(0, 0)")
