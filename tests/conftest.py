@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import user_register, user_token
-from tests.support.stack import Stack, stack_for_test
+from tests.support.stack import OUTPUT, Stack, stack_for_test
 
 _names = itertools.count(1)
 
@@ -80,8 +80,35 @@ def client_for() -> Callable[[Any], APIClient]:
     return make
 
 
+@pytest.fixture(scope="session")
+def servers_close_their_connections(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """Before the test database is dropped, end every connection to it but this process's own.
+
+    Otherwise DROP DATABASE may refuse ("being accessed by other users") and leave the database
+    behind. Seen after the browser tests: idle connections whose last query was the content-type
+    lookup of a test's flush, opened as the browser tests began (the sync Playwright API runs the
+    test beside its event loop, and Django keeps a connection per async context). Which
+    connections were ended is written to test-output/lingering-connections.txt."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, application_name, backend_start, state, left(query, 200)"
+            " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        rows = cursor.fetchall()
+        for pid, *_ in rows:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    if rows:
+        OUTPUT.mkdir(exist_ok=True)
+        (OUTPUT / "lingering-connections.txt").write_text("".join(f"{row}\n" for row in rows))
+
+
 @pytest.fixture
-def stack(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
+def stack(
+    transactional_db: Any, servers_close_their_connections: None, request: pytest.FixtureRequest
+) -> Iterator[Stack]:
     """Real ASGI servers (two unless told) and a Celery worker on the test database and Redis, as
     the test's `stack` marker asks: `pytest.mark.stack(redis_db=9, servers=2, worker=True,
     **environment)` (tests/support/stack.py: stack_for_test)."""

@@ -22,7 +22,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture
-def site(transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Stack]:
+def site(
+    transactional_db: Any, servers_close_their_connections: None, request: pytest.FixtureRequest
+) -> Iterator[Stack]:
     """One ASGI server and one Celery worker on the test database; bots move without delay.
 
     A test module's SITE_ENV (a dict) adds to the processes' environment, e.g. a deck to deal."""
