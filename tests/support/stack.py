@@ -137,6 +137,18 @@ def live_stack(
         stack.stop()
 
 
+def forget_site_state(redis_url: str) -> None:
+    """Empty what running servers and a worker keep in Redis (the cache's throttle counters,
+    lockouts and presence, and the tasks not yet run) but keep Celery's queue bindings, which
+    the worker declares once at its start: without them the broker drops every new task."""
+    import redis
+
+    r = redis.Redis.from_url(redis_url)
+    doomed = [key for key in r.scan_iter(count=1000) if not key.startswith(b"_kombu.binding.")]
+    if doomed:
+        r.delete(*doomed)
+
+
 @contextmanager
 def stack_for_test(
     name: str, *, redis_db: int, servers: int = 2, worker: bool = True, **extra_env: str
