@@ -85,10 +85,11 @@ def servers_close_their_connections(django_db_setup: Any, django_db_blocker: Any
     """Before the test database is dropped, end every connection to it but this process's own.
 
     Otherwise DROP DATABASE may refuse ("being accessed by other users") and leave the database
-    behind. Seen after the browser tests: idle connections whose last query was the content-type
-    lookup of a test's flush, opened as the browser tests began (the sync Playwright API runs the
-    test beside its event loop, and Django keeps a connection per async context). Which
-    connections were ended is written to test-output/lingering-connections.txt."""
+    behind. Seen in a whole run: three to five idle connections, opened during the socket and
+    browser tests, most last used by the content-type lookup of a test's flush. Django keeps one
+    connection per thread and async context, and the threads of async tests and the context
+    beside Playwright's event loop are never closed by the test teardown. Which connections were
+    ended is written to test-output/lingering-connections.txt."""
     yield
     from django.db import connection
 
