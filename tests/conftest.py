@@ -106,15 +106,30 @@ def servers_close_their_connections(django_db_setup: Any, django_db_blocker: Any
         (OUTPUT / "lingering-connections.txt").write_text("".join(f"{row}\n" for row in rows))
 
 
-@pytest.fixture
-def stack(
-    transactional_db: Any, servers_close_their_connections: None, request: pytest.FixtureRequest
+@pytest.fixture(scope="module")
+def module_stack(
+    request: pytest.FixtureRequest, django_db_blocker: Any, servers_close_their_connections: None
 ) -> Iterator[Stack]:
-    """Real ASGI servers (two unless told) and a Celery worker on the test database and Redis, as
-    the test's `stack` marker asks: `pytest.mark.stack(redis_db=9, servers=2, worker=True,
-    **environment)` (tests/support/stack.py: stack_for_test)."""
+    """The servers and worker a test module's `stack` marker asks for, started once per module."""
     marker = request.node.get_closest_marker("stack")
     if marker is None or marker.args:
         raise pytest.UsageError("the stack fixture needs pytest.mark.stack(redis_db=..., ...) with keywords")
-    with stack_for_test(request.node.name, **marker.kwargs) as st:
+    with (
+        django_db_blocker.unblock(),
+        stack_for_test(request.module.__name__.rpartition(".")[2], **marker.kwargs) as st,
+    ):
         yield st
+
+
+@pytest.fixture
+def stack(module_stack: Stack, transactional_db: Any, request: pytest.FixtureRequest) -> Stack:
+    """Real ASGI servers (two unless told) and a Celery worker on the test database and Redis, as
+    the module's `stack` marker asks: `pytestmark = pytest.mark.stack(redis_db=9, servers=2,
+    worker=True, **environment)` (tests/support/stack.py: stack_for_test).
+
+    They are started once per module and handed to each test as new (`Stack.as_new`): a server a
+    test killed is replaced, Redis is emptied before the test and the database after it."""
+    if any(m.name == "stack" for m in request.node.own_markers):
+        raise pytest.UsageError("the stack marker belongs to the module (pytestmark): its servers are shared")
+    module_stack.as_new()
+    return module_stack

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.stack import Stack, forget_site_state, stack_for_test
+from tests.support.stack import Stack, stack_for_test
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -49,7 +49,7 @@ def site(module_site: Stack, transactional_db: Any) -> Stack:
     """The module's server and worker, as a fresh site: the database is emptied after each test
     (transactional_db) and the processes' Redis state (cache, queued tasks) before each one.
     Starting them once per module instead of once per test saves about three seconds a test."""
-    forget_site_state(module_site.env["REDIS_URL"])
+    module_site.as_new()
     return module_site
 
 

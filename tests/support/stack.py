@@ -48,6 +48,10 @@ class Stack:
         return f"ws://127.0.0.1:{self.servers[i][1]}"
 
     def start_server(self, worker: str = "none") -> int:
+        self.servers.append(self._server(worker))
+        return len(self.servers) - 1
+
+    def _server(self, worker: str) -> tuple[subprocess.Popen[bytes], int]:
         port = free_port()
         log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(
@@ -57,9 +61,17 @@ class Stack:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        self.servers.append((proc, port))
         _wait_http(f"http://127.0.0.1:{port}/api/tables/", proc)
-        return len(self.servers) - 1
+        return proc, port
+
+    def as_new(self) -> None:
+        """Make a running stack fit for the next test, as if just started (its database aside):
+        start a new server in place of each one a test killed, and empty what the processes keep
+        in Redis (`forget_site_state`)."""
+        for i, (proc, _) in enumerate(self.servers):
+            if proc.poll() is not None:
+                self.servers[i] = self._server("none")
+        forget_site_state(self.env["REDIS_URL"])
 
     def start_worker(self) -> None:
         log = open(self.log_dir / f"worker-{len(self.workers)}.log", "wb")  # noqa: SIM115
@@ -157,7 +169,8 @@ def stack_for_test(
     `redis_db` of the test Redis (emptied first), logging to test-output/servers/`name`, with the
     settings of tests/support/server_settings.py unless `extra_env` names others.
 
-    The `stack` fixture (tests/conftest.py) starts it as a test's `stack` marker says."""
+    The `stack` fixture (tests/conftest.py) starts it once per module, as the module's `stack`
+    marker says; the browser tests' `site` fixture once per browser test module."""
     import redis
     from django.db import connection
 
