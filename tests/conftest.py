@@ -39,7 +39,13 @@ def _fast_password_hashing() -> Iterator[None]:
 @pytest.fixture(scope="session", autouse=True)
 def _flush_may_truncate_the_logs() -> None:
     """The test database's teardown empties every table with TRUNCATE, which the logs refuse
-    unless the transaction says it means it (harehra_site/append_only.py)."""
+    unless the transaction says it means it (harehra_site/append_only.py).
+
+    The servers and worker of a module stay up between its tests, so a bot may still be moving
+    while the tables are emptied: the TRUNCATE can then deadlock with the bot's transaction
+    (each waits for a table the other holds). The flush is one transaction, so it is tried again
+    (tests/support/test_flush.py)."""
+    from django.db import OperationalError
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     from harehra_site.append_only import TRUNCATE_SETTING
@@ -47,7 +53,13 @@ def _flush_may_truncate_the_logs() -> None:
     flush = DatabaseOperations.execute_sql_flush
 
     def execute_sql_flush(self: Any, sql_list: list[str]) -> None:
-        flush(self, [f"SET LOCAL {TRUNCATE_SETTING} = 'yes'", *sql_list])
+        for attempt in range(5):
+            try:
+                flush(self, [f"SET LOCAL {TRUNCATE_SETTING} = 'yes'", *sql_list])
+                return
+            except OperationalError as e:
+                if getattr(e.__cause__, "sqlstate", None) != "40P01" or attempt == 4:  # deadlock_detected
+                    raise
 
     DatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
 
