@@ -93,7 +93,7 @@ def client_for() -> Callable[[Any], APIClient]:
 
 
 @pytest.fixture(scope="session")
-def servers_close_their_connections(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+def end_lingering_connections(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
     """Before the test database is dropped, end every connection to it but this process's own.
 
     Otherwise DROP DATABASE may refuse ("being accessed by other users") and leave the database
@@ -119,16 +119,26 @@ def servers_close_their_connections(django_db_setup: Any, django_db_blocker: Any
 
 
 @pytest.fixture(scope="module")
-def module_stack(
-    request: pytest.FixtureRequest, django_db_blocker: Any, servers_close_their_connections: None
-) -> Iterator[Stack]:
-    """The servers and worker a test module's `stack` marker asks for, started once per module."""
+def stack_options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """What a module's servers are started with: its `stack` marker's keywords. (The browser
+    tests give theirs in tests/browser/conftest.py.)"""
     marker = request.node.get_closest_marker("stack")
     if marker is None or marker.args:
         raise pytest.UsageError("the stack fixture needs pytest.mark.stack(redis_db=..., ...) with keywords")
+    return dict(marker.kwargs)
+
+
+@pytest.fixture(scope="module")
+def module_stack(
+    request: pytest.FixtureRequest,
+    stack_options: dict[str, Any],
+    django_db_blocker: Any,
+    end_lingering_connections: None,
+) -> Iterator[Stack]:
+    """The servers and worker of a test module (`stack_options`), started once per module."""
     with (
         django_db_blocker.unblock(),
-        stack_for_test(request.module.__name__.rpartition(".")[2], **marker.kwargs) as st,
+        stack_for_test(request.module.__name__.rpartition(".")[2], **stack_options) as st,
     ):
         yield st
 
@@ -136,8 +146,9 @@ def module_stack(
 @pytest.fixture
 def stack(module_stack: Stack, transactional_db: Any, request: pytest.FixtureRequest) -> Stack:
     """Real ASGI servers (two unless told) and a Celery worker on the test database and Redis, as
-    the module's `stack` marker asks: `pytestmark = pytest.mark.stack(redis_db=9, servers=2,
-    worker=True, **environment)` (tests/support/stack.py: stack_for_test).
+    the module's `stack_options` say; by default its `stack` marker: `pytestmark =
+    pytest.mark.stack(redis_db=9, servers=2, worker=True, **environment)` (tests/support/stack.py:
+    stack_for_test).
 
     They are started once per module and handed to each test as new (`Stack.as_new`): a server a
     test killed is replaced, Redis is emptied before the test and the database after it."""

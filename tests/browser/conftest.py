@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.stack import Stack, stack_for_test
+from tests.support.stack import Stack
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -22,35 +22,25 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="module")
-def module_site(
-    request: pytest.FixtureRequest, django_db_blocker: Any, servers_close_their_connections: None
-) -> Iterator[Stack]:
-    """One ASGI server and one Celery worker on the test database for a whole test module; bots
-    move without delay. A module's SITE_ENV (a dict) adds to the processes' environment, e.g. a
-    deck to deal, and its REDIS_DB picks the Redis database."""
-    with (
-        django_db_blocker.unblock(),
-        stack_for_test(
-            request.module.__name__.rpartition(".")[2],
-            redis_db=getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB),
-            servers=1,
-            worker=True,
-            BOT_DELAY_SECONDS=os.environ.get("BROWSER_BOT_DELAY", "0.3"),
-            AWAY_GRACE_SECONDS="2",
-            DEBUG="0",
-            **getattr(request.module, "SITE_ENV", {}),
-        ) as stack,
-    ):
-        yield stack
+def stack_options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """One ASGI server and one Celery worker per browser test module; bots move without delay.
+    A module's SITE_ENV (a dict) adds to the processes' environment, e.g. a deck to deal, and
+    its REDIS_DB picks the Redis database."""
+    return {
+        "redis_db": getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB),
+        "servers": 1,
+        "worker": True,
+        "BOT_DELAY_SECONDS": os.environ.get("BROWSER_BOT_DELAY", "0.3"),
+        "AWAY_GRACE_SECONDS": "2",
+        "DEBUG": "0",
+        **getattr(request.module, "SITE_ENV", {}),
+    }
 
 
 @pytest.fixture
-def site(module_site: Stack, transactional_db: Any) -> Stack:
-    """The module's server and worker, as a fresh site: the database is emptied after each test
-    (transactional_db) and the processes' Redis state (cache, queued tasks) before each one.
-    Starting them once per module instead of once per test saves about three seconds a test."""
-    module_site.as_new()
-    return module_site
+def site(stack: Stack) -> Stack:
+    """The module's server and worker (tests/conftest.py: `stack`), as a fresh site."""
+    return stack
 
 
 # Module scope: Playwright's sync API keeps an event loop running while it is open, which would

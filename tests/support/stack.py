@@ -169,8 +169,8 @@ def stack_for_test(
     `redis_db` of the test Redis (emptied first), logging to test-output/servers/`name`, with the
     settings of tests/support/server_settings.py unless `extra_env` names others.
 
-    The `stack` fixture (tests/conftest.py) starts it once per module, as the module's `stack`
-    marker says; the browser tests' `site` fixture once per browser test module."""
+    The `stack` fixture (tests/conftest.py) starts it once per module, with the module's
+    `stack_options`."""
     import redis
     from django.db import connection
 
