@@ -26,6 +26,7 @@ from games.services.seats import game_replay_set_hidden
 from games.services.tables import user_remove_from_play
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
+from harehra_site.text import without_bidi_controls
 
 from .access import access_moderator
 from .models import (
@@ -285,7 +286,7 @@ def report_create(
         text = ""
     if not isinstance(text, str) or len(text.strip()) > REPORT_TEXT_MAX:
         raise ServiceError("bad_text", f"the details are text of at most {REPORT_TEXT_MAX} characters")
-    text = text.strip()
+    text = without_bidi_controls(text).strip()
     if reason == ReportReason.OTHER and not text:
         raise ServiceError("bad_text", "say what happened")
     target = None
