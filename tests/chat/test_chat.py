@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from chat.models import ChatHide, ChatMessage
 from games.models import Game, Table
+from harehra_site.text import BIDI_CONTROLS
 from moderation.models import AuditEntry, Report
 from moderation.services import chat_message_hide, user_mute, user_unmute
 from tests.games.helpers import post, seated_game, send
@@ -76,9 +77,7 @@ def test_bidirectional_controls_are_removed_so_a_line_cannot_read_as_someone_els
     r = say(c, tid, "gg \u202e:syas bob\u202c \u2066isolated\u2069 \u200fmark\u061c")
     assert r.status_code == 201 and r.json()["text"] == "gg :syas bob isolated mark"
     stored = ChatMessage.objects.get(pk=r.json()["id"]).text
-    assert not any(
-        ch in stored for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
-    )
+    assert len(BIDI_CONTROLS) == 12 and not BIDI_CONTROLS & set(stored)
     assert say(c, tid, "\u202e\u202e ").json()["code"] == "chat_empty"  # nothing left to say
     assert say(c, tid, "שלום חברים").json()["text"] == "שלום חברים"  # right-to-left letters stay
 
