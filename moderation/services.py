@@ -232,7 +232,9 @@ def game_abort(*, moderator: Any, game: Game, reason: Any) -> int:
     """End a running game with no winner; returns the seq of its GameAborted event.
 
     Nothing in the log is edited: games appends the event through its one append path, so every
-    client sees it live; the reason stays here, in the audit log.
+    client sees it live; the reason stays here, in the audit log. A game whose log does not end
+    where its row says (set aside by the sweep) is ended on its row alone, its log left as found:
+    the returned seq is then the row's last.
     """
     access_moderator(moderator, "abort")
     reason = _reason(reason)
