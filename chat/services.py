@@ -16,6 +16,7 @@ from games.access import AnyUser, access_signed_in, access_table_host, access_ta
 from games.models import Table
 from games.publish import publish_table_changed
 from harehra_site.errors import ServiceError
+from harehra_site.text import without_bidi_controls
 
 from .models import MAX_CHARS, ChatMessage
 from .publish import publish_chat_message, publish_chat_state
@@ -25,10 +26,11 @@ RATE_COUNT, RATE_SECONDS = 5, 10  # at most 5 messages in any 10 seconds per per
 
 
 def clean_text(text: Any) -> str:
-    """Plain text of 1 to 300 characters: control characters (line breaks included) refused."""
+    """Plain text of 1 to 300 characters: control characters (line breaks included) refused,
+    bidirectional controls removed (harehra_site/text.py)."""
     if not isinstance(text, str):
         raise ServiceError("chat_bad_text", "a chat message is text")
-    text = text.strip()
+    text = without_bidi_controls(text).strip()
     if not text:
         raise ServiceError("chat_empty", "say something first")
     if len(text) > MAX_CHARS:

@@ -221,3 +221,29 @@ class CommandRecord(models.Model):
                 fields=["game", "user", "client_cmd_id"], name="command_unique_client_id"
             ),
         ]
+
+
+class GameFault(models.Model):
+    """A game whose periodic work (its timeout, its bot's move, its seats' presence) failed.
+
+    The beat's sweep records each failure here and goes on with the other games; a game that
+    keeps failing, or whose log does not match its row, is set aside: the sweep passes it over
+    until a moderator ends it (moderators see every set-aside game on their reports page).
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="fault", primary_key=True)
+    failures = models.PositiveIntegerField(default=0)  # in a row, since `first_failed_at`
+    stage = models.CharField(max_length=32)  # which work failed last: "deadline", "bot", "log"...
+    error = models.TextField()  # the last failure's kind and message, for the moderators
+    first_failed_at = models.DateTimeField()
+    last_failed_at = models.DateTimeField()
+    set_aside_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-last_failed_at"]
+        indexes = [
+            models.Index(fields=["game"], condition=Q(set_aside_at__isnull=False), name="gamefault_set_aside")
+        ]
+
+    def __str__(self) -> str:
+        return f"Fault of game {self.game_id}"

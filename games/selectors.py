@@ -126,7 +126,10 @@ def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
 
 def game_events_for(game: Game, user: AnyUser, after: int = 0) -> list[dict[str, Any]]:
     seat = access_game_view(game, user)
-    return [{"seq": seq, "event": event_for(e, seat)} for seq, e in events_with_seq(game, after=after)]
+    return [
+        {"seq": seq, "event": event_for(e, seat)}
+        for seq, e in events_with_seq(game, after=after, upto=game.last_seq)
+    ]
 
 
 def user_game_stats(user: AnyUser) -> dict[str, int]:

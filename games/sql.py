@@ -88,15 +88,20 @@ def _locked_game_sql(db: BaseDatabaseWrapper) -> str:
     # PostgreSQL locks the rows of a FOR UPDATE OF list in the list's order: the table, then the
     # game, the one lock order of every writer (a move that ends a game updates its table, and
     # leaving a table hands the seat to a bot, so the opposite order in either would deadlock).
+    # The log's last seq rides along (one probe of the (game, seq) index): a log that does not end
+    # where the row says is found before anything is decided or written.
     return (
-        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)} FROM {_table(db, Table)} t "
+        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)}, "
+        f"(SELECT COALESCE(MAX(e.seq), 0) FROM {_table(db, GameEvent)} e WHERE e.game_id = g.id) "
+        f"FROM {_table(db, Table)} t "
         f"JOIN {_table(db, Game)} g ON g.table_id = t.id WHERE g.id = %s" + _for_update(db, "t, g")
     )
 
 
-def locked_game(game_id: int) -> Game:
-    """The game row with its table, both locked for this transaction (the table first: see above);
-    Game.DoesNotExist if there is none. Every writer to a game takes its lock through this."""
+def locked_game(game_id: int) -> tuple[Game, int]:
+    """The game row with its table, both locked for this transaction (the table first: see above),
+    and the last seq its log holds; Game.DoesNotExist if there is none. Every writer to a game
+    takes its lock through this."""
     db = _db()
     sql = statement(db, "locked_game", _locked_game_sql)
     with cursor(db) as cur:
@@ -104,10 +109,10 @@ def locked_game(game_id: int) -> Game:
         row = cur.fetchone()
     if row is None:
         raise Game.DoesNotExist(f"no game {game_id}")
-    n = len(_GAME.fields)
+    n, m = len(_GAME.fields), len(_TABLE.fields)
     game = _GAME.build(db, row[:n])
-    game.table = _TABLE.build(db, row[n:])
-    return game
+    game.table = _TABLE.build(db, row[n : n + m])
+    return game, int(row[n + m])
 
 
 @dataclass(frozen=True)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from celery import shared_task
 
-from .services.autoplay import (
-    due_deadlines,
-    game_bot_move,
-    game_deadline_expire,
-    game_timer_fired,
-    overdue_bot_moves,
-)
-from .services.presence import presence_sweep, seat_mark_away, seats_gone_away
+from .services.autoplay import game_bot_move, game_timer_fired
+from .services.presence import seat_mark_away
+from .services.sweep import sweep_run
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -32,14 +30,10 @@ def deadline_expire(game_id: int, seq: int, armed_for: str | None = None) -> Non
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> None:
-    """The safety net under the countdown tasks: a lost task delays a timeout by one sweep at most."""
-    for game_id, seq in due_deadlines():
-        game_deadline_expire(game_id=game_id, guard_seq=seq)
-    for game_id, seq in overdue_bot_moves():  # a bot whose wake-up was lost with its worker
-        game_bot_move(game_id=game_id, guard_seq=seq)
-    presence_sweep()  # counts left behind by sockets that ended unseen
-    for game_id, seat in seats_gone_away():
-        seat_mark_away(game_id=game_id, seat=seat)
+    """The safety net under the countdown tasks, each game's work isolated (services/sweep.py)."""
+    report = sweep_run()
+    if report.failed or report.unread:
+        log.warning("sweep: %s", report.line())
 
 
 @shared_task(ignore_result=True)

@@ -3,7 +3,8 @@
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -50,3 +51,33 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     detail = getattr(exc, "detail", str(exc))
     response.data = {"code": str(code), "detail": str(detail)}
     return response
+
+
+# Django's own error views, for what never reaches DRF's handler (an unexpected exception, a
+# request Django refuses before any view): under /api/ they answer JSON like every API error.
+_API_ERROR_WORDS = {
+    400: ("bad_request", "the request is not valid"),
+    403: ("permission_denied", "you may not do that"),
+    500: ("server_error", "something went wrong on our side; it has been logged"),
+}
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _api_error(status: int) -> JsonResponse:
+    code, detail = _API_ERROR_WORDS[status]
+    return JsonResponse({"code": code, "detail": detail}, status=status)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _api_error(500) if _is_api(request) else defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _api_error(400) if _is_api(request) else defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _api_error(403) if _is_api(request) else defaults.permission_denied(request, exception)

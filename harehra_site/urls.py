@@ -33,3 +33,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
 ]
+
+# Under /api/ an error Django answers itself (an unexpected exception, a refused request) is
+# JSON with a stable code, like every other API error.
+handler400 = "harehra_site.api_errors.bad_request"
+handler403 = "harehra_site.api_errors.permission_denied"
+handler500 = "harehra_site.api_errors.server_error"

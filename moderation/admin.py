@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString
 
 from chat.models import ChatHide
 from games.models import GameSeat
+from games.services.faults import games_set_aside
 from harehra_site.errors import ServiceError
 
 from . import services
@@ -328,10 +329,50 @@ unhide_replays = _action(
 )
 
 
+class SetAsideFilter(admin.SimpleListFilter):
+    """Running games the beat's sweep has set aside (games/services/faults.py): they wait for a
+    moderator, who looks at the failure and aborts them."""
+
+    title = "set aside by the sweep"
+    parameter_name = "set_aside"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "running and set aside")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            return queryset.filter(pk__in=games_set_aside().values("game_id"))
+        return queryset
+
+
+def _set_aside_notice(request: HttpRequest) -> None:
+    count = games_set_aside().count()
+    if count:
+        url = reverse("admin:moderation_moderatedgame_changelist") + "?set_aside=yes"
+        messages.warning(
+            request,
+            format_html(
+                '{} running game(s) keep failing and wait for a moderator: <a href="{}">look and abort</a>',
+                count,
+                url,
+            ),
+        )
+
+
 @admin.register(ModeratedGame)
 class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
-    list_display = ("id", "table", "number", "status", "result", "player_list", "replay_hidden", "created_at")
-    list_filter = ("status", "replay_hidden")
+    list_display = (
+        "id",
+        "table",
+        "number",
+        "status",
+        "result",
+        "player_list",
+        "replay_hidden",
+        "set_aside",
+        "created_at",
+    )
+    list_filter = ("status", "replay_hidden", SetAsideFilter)
     search_fields = ("=id", "game_seats__user__username")
     actions = [abort_games, hide_replays, unhide_replays]
     fields = (
@@ -343,6 +384,7 @@ class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
         "player_list",
         "last_seq",
         "replay_hidden",
+        "fault",
         "moderation_history",
         "reports",
         "created_at",
@@ -351,7 +393,12 @@ class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        return super().get_queryset(request).select_related("table").prefetch_related("game_seats__user")
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("table", "fault")
+            .prefetch_related("game_seats__user")
+        )
 
     @admin.display(description="players")
     def player_list(self, obj: Any) -> str:
@@ -362,6 +409,20 @@ class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
                 who += " (bot playing)"
             names.append(f"{gs.seat}: {who}")
         return ", ".join(names)
+
+    @admin.display(description="set aside", boolean=True)
+    def set_aside(self, obj: Any) -> bool:
+        fault = getattr(obj, "fault", None)
+        return fault is not None and fault.set_aside_at is not None
+
+    @admin.display(description="the sweep's failures")
+    def fault(self, obj: Any) -> str:
+        fault = getattr(obj, "fault", None)
+        if fault is None:
+            return "none"
+        aside = f"; set aside {fault.set_aside_at:%Y-%m-%d %H:%M:%S}" if fault.set_aside_at else ""
+        since = f"{fault.first_failed_at:%Y-%m-%d %H:%M:%S}"
+        return f"{fault.failures} in a row ({fault.stage}) since {since}{aside}: {fault.error}"
 
     @admin.display(description="past moderator actions")
     def moderation_history(self, obj: Any) -> SafeString | str:
@@ -427,6 +488,8 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
         # The queue: with no filter chosen, show the open reports (oldest problems stay visible).
         if request.method == "GET" and not request.GET:
             return HttpResponseRedirect(f"{request.path}?status__exact={ReportStatus.OPEN}")
+        if request.method == "GET":
+            _set_aside_notice(request)  # games the sweep set aside are reported with the queue
         return super().changelist_view(request, extra_context)
 
     @admin.display(description="reporter")

@@ -26,6 +26,7 @@ from games.services.seats import game_replay_set_hidden
 from games.services.tables import user_remove_from_play
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
+from harehra_site.text import without_bidi_controls
 
 from .access import access_moderator
 from .models import (
@@ -231,7 +232,9 @@ def game_abort(*, moderator: Any, game: Game, reason: Any) -> int:
     """End a running game with no winner; returns the seq of its GameAborted event.
 
     Nothing in the log is edited: games appends the event through its one append path, so every
-    client sees it live; the reason stays here, in the audit log.
+    client sees it live; the reason stays here, in the audit log. A game whose log does not end
+    where its row says (set aside by the sweep) is ended on its row alone, its log left as found:
+    the returned seq is then the row's last.
     """
     access_moderator(moderator, "abort")
     reason = _reason(reason)
@@ -285,7 +288,7 @@ def report_create(
         text = ""
     if not isinstance(text, str) or len(text.strip()) > REPORT_TEXT_MAX:
         raise ServiceError("bad_text", f"the details are text of at most {REPORT_TEXT_MAX} characters")
-    text = text.strip()
+    text = without_bidi_controls(text).strip()
     if reason == ReportReason.OTHER and not text:
         raise ServiceError("bad_text", "say what happened")
     target = None

@@ -47,8 +47,11 @@ def parse_perspective(value: str | None, grant: ReplayGrant | None, players: int
 
 
 def game_events(game: Game) -> list[SeqEvent]:
+    """The log up to where the game's row says it ends (a row written past it is nobody's move)."""
     rows = (
-        GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "type", "version", "payload")
+        GameEvent.objects.filter(game=game, seq__lte=game.last_seq)
+        .order_by("seq")
+        .values_list("seq", "type", "version", "payload")
     )
     return [(seq, {**payload, "type": kind, "version": version}) for seq, kind, version, payload in rows]
 

@@ -9,6 +9,7 @@ committed, publishes what every viewer needs and caches the new state.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from datetime import timedelta
 
@@ -16,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from harehra_site.errors import ServiceError
 from ratings.services import ratings_record_game
 
 from .. import sql
@@ -27,15 +29,35 @@ from ..publish import publish_game_push, publish_table_changed
 from ..push import SEAT_CONTROL_EVENTS, push_message
 from ..selectors import presence_of, seat_names
 
+log = logging.getLogger(__name__)
 # The snapshot is refreshed when the log crosses a multiple of this, so a cold load folds fewer
 # than this many events on top of it, and most moves skip the snapshot write.
 SNAPSHOT_EVERY = 64
 
 
-def game_lock(game_id: int) -> Game:
+class LogMismatch(ServiceError):
+    """The game's log does not end at the seq its row says (a row written past it, or one
+    missing): nothing can be appended until a moderator ends the game."""
+
+    def __init__(self, game_id: int, row_seq: int, log_seq: int) -> None:
+        super().__init__(
+            "log_mismatch",
+            "this game's record is damaged and it cannot go on; moderators have been told",
+            409,
+        )
+        self.game_id, self.row_seq, self.log_seq = game_id, row_seq, log_seq
+
+
+def game_lock(game_id: int, *, log_must_match: bool = True) -> Game:
     """The game row with its table, both locked for this transaction: the table first, then the
-    game, the one lock order of every writer. Game.DoesNotExist if there is none."""
-    return sql.locked_game(game_id)
+    game, the one lock order of every writer. Game.DoesNotExist if there is none; LogMismatch if
+    it is running and its log does not end where its row says (unless `log_must_match` is off;
+    an ended game's writers refuse it for being over)."""
+    game, log_seq = sql.locked_game(game_id)
+    if log_seq != game.last_seq and log_must_match and game.status == GameStatus.RUNNING:
+        log.error("game %s: its row says seq %s, its log ends at %s", game_id, game.last_seq, log_seq)
+        raise LogMismatch(game_id, game.last_seq, log_seq)
+    return game
 
 
 def game_append(
@@ -76,6 +98,31 @@ def game_append(
         save_snapshot(game, after)
     _after_commit(game, appended, before, after, frozenset(bot_seats))
     return appended
+
+
+def game_end_unappendable(game: Game) -> None:
+    """End a running game whose log cannot be appended to (LogMismatch) as aborted, on its row
+    alone: its log is left exactly as it is (nothing rewritten, nothing added after rows nobody
+    can vouch for), and every reader stops at the row's last seq. The caller holds its lock."""
+    game.status, game.result, game.winner_seat = GameStatus.ABORTED, "aborted", None
+    game.awaiting_seat, game.awaiting_kind, game.deadline_at, game.timer_armed_for = None, "", None, None
+    game.finished_at = timezone.now()
+    Game.objects.filter(pk=game.pk).update(
+        status=game.status,
+        result=game.result,
+        winner_seat=None,
+        awaiting_seat=None,
+        awaiting_kind="",
+        deadline_at=None,
+        timer_armed_for=None,
+        finished_at=game.finished_at,
+    )
+    people = Seat.objects.filter(table_id=game.table_id, user__isnull=False).exists()
+    Table.objects.filter(pk=game.table_id).update(
+        status=TableStatus.BETWEEN if people else TableStatus.CLOSED
+    )
+    table_id = game.table_id
+    transaction.on_commit(lambda: publish_table_changed(table_id))
 
 
 def _timer_for(table: Table, kind: Decision) -> int:

@@ -19,6 +19,7 @@ from ..eventlog import load_state
 from ..models import Game, GameEvent, GameSeat, GameStatus
 from .append import game_lock
 from .commands import CommandOutcome, game_command_submit_for_seat
+from .faults import set_aside
 from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
     quiet = GameEvent.objects.filter(game=OuterRef("pk"), seq=OuterRef("last_seq"), created_at__lte=cutoff)
     return list(
         Game.objects.filter(status=GameStatus.RUNNING, awaiting_seat__isnull=False)
+        .exclude(set_aside())
         .filter(Exists(bot_awaited), Exists(quiet))
         .values_list("pk", "last_seq")[:limit]
     )
@@ -149,6 +151,7 @@ def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
     """(game, seq) pairs whose deadline has passed: the sweep's work list."""
     return list(
         Game.objects.filter(status=GameStatus.RUNNING, deadline_at__lte=timezone.now())
+        .exclude(set_aside())
         .order_by("deadline_at")
         .values_list("pk", "last_seq")[:limit]
     )

@@ -14,7 +14,7 @@ from ..access import AnyUser, access_game_seat_row
 from ..engine import EngineError, Event, abort, parse_command, step
 from ..eventlog import events_with_seq, load_state
 from ..models import Game, GameSeat, GameStatus
-from .append import game_append, game_lock
+from .append import game_append, game_end_unappendable, game_lock
 from .shuffle import deck_shuffle
 
 # Refusals that depend on the game's state answer 409; a malformed command is a 400.
@@ -119,9 +119,13 @@ def game_abort(*, game: Game, actor_id: int | None) -> int:
     """End a running game with no winner (GameAborted); returns its seq. The caller checks who may
     (a moderator) and keeps its own record of why: the game's log is public with its replay."""
     with transaction.atomic():
-        game = game_lock(game.pk)
+        game = game_lock(game.pk, log_must_match=False)
         if game.status != GameStatus.RUNNING:
             raise ServiceError("game_over", "only a running game can be aborted", 409)
+        _, log_seq = sql.locked_game(game.pk)  # held already: this only reads where the log ends
+        if log_seq != game.last_seq:
+            game_end_unappendable(game)
+            return game.last_seq
         state = load_state(game)
         events, new_state = abort(state)
         appended = game_append(game, events, before=state, after=new_state, actor_id=actor_id)

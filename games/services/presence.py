@@ -24,6 +24,7 @@ from ..models import Game, GameSeat, GameStatus
 from ..publish import publish_game_meta
 from ..selectors import presence_of
 from .append import game_lock
+from .faults import set_aside
 from .seats import seat_hand_to_bot
 
 
@@ -88,35 +89,49 @@ def _check_later(game_id: int, seat: int, countdown: float | None = None) -> Non
     )
 
 
-def presence_sweep() -> int:
-    """Seats counted as connected whose lease ran out: their sockets ended unseen. Their count
-    goes to 0, dated from their last renewal. Returns how many seats were set right."""
+def presence_stale_seats() -> list[tuple[int, int, float]]:
+    """(game, seat, last renewal) of seats counted as connected whose lease ran out: their
+    sockets ended unseen. Games set aside by the sweep (GameFault) are passed over."""
     rows = list(
         GameSeat.objects.filter(
             game__status=GameStatus.RUNNING, user__isnull=False, bot_playing=False, connections__gt=0
-        ).values_list("game_id", "seat")
+        )
+        .exclude(set_aside("game_id"))
+        .values_list("game_id", "seat")
     )
     if not rows:
-        return 0
+        return []
     seen = cache.get_many([_lease_key(g, s) for g, s in rows])
     now = time.time()
     lease = settings.PRESENCE_LEASE_SECONDS
-    fixed = 0
+    stale = []
     for game_id, seat in rows:
         last = seen.get(_lease_key(game_id, seat))
         last = float(last) if last is not None else now - lease
-        if last > now - lease:
-            continue
-        with transaction.atomic():
-            n = GameSeat.objects.filter(game_id=game_id, seat=seat, connections__gt=0).update(
-                connections=0, disconnected_at=datetime.fromtimestamp(last, tz=UTC)
-            )
-            if n:
-                fixed += 1
-                _announce(game_id)
-                left = max(0.0, settings.AWAY_GRACE_SECONDS - (now - last)) + 0.5
-                transaction.on_commit(lambda g=game_id, s=seat, c=left: _check_later(g, s, c))
-    return fixed
+        if last <= now - lease:
+            stale.append((game_id, seat, last))
+    return stale
+
+
+def seat_presence_reset(*, game_id: int, seat: int, last_seen: float) -> bool:
+    """The seat's count goes to 0, its leaving dated from its last renewal `last_seen`."""
+    with transaction.atomic():
+        n = GameSeat.objects.filter(game_id=game_id, seat=seat, connections__gt=0).update(
+            connections=0, disconnected_at=datetime.fromtimestamp(last_seen, tz=UTC)
+        )
+        if not n:
+            return False
+        _announce(game_id)
+        left = max(0.0, settings.AWAY_GRACE_SECONDS - (time.time() - last_seen)) + 0.5
+        transaction.on_commit(lambda: _check_later(game_id, seat, left))
+    return True
+
+
+def presence_sweep() -> int:
+    """Every stale seat set right (`presence_stale_seats`); returns how many were."""
+    return sum(
+        seat_presence_reset(game_id=g, seat=s, last_seen=last) for g, s, last in presence_stale_seats()
+    )
 
 
 def seats_gone_away() -> list[tuple[int, int]]:
@@ -129,7 +144,9 @@ def seats_gone_away() -> list[tuple[int, int]]:
             bot_playing=False,
             connections=0,
             disconnected_at__lte=cutoff,
-        ).values_list("game_id", "seat")
+        )
+        .exclude(set_aside("game_id"))
+        .values_list("game_id", "seat")
     )
 
 

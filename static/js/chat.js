@@ -50,10 +50,12 @@ function add(message) {
   shown.add(message.id);
   const li = document.createElement("li");
   li.dataset.id = String(message.id);
-  const who = document.createElement("span");
+  // <bdi>: a name or a message in a right-to-left script is laid out on its own and cannot
+  // reorder what stands beside it. textContent: a name or a message is never markup.
+  const who = document.createElement("bdi");
   who.className = "chat-author";
-  who.textContent = message.user; // textContent: a name or a message is never markup
-  const text = document.createElement("span");
+  who.textContent = message.user;
+  const text = document.createElement("bdi");
   text.className = "chat-text";
   text.textContent = message.text;
   li.append(who, text);

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from chat.models import ChatHide, ChatMessage
 from games.models import Game, Table
+from harehra_site.text import BIDI_CONTROLS
 from moderation.models import AuditEntry, Report
 from moderation.services import chat_message_hide, user_mute, user_unmute
 from tests.games.helpers import post, seated_game, send
@@ -66,6 +67,19 @@ def test_text_is_plain_one_line_and_at_most_300_characters(table: dict[str, Any]
     assert say(c, tid, "two\nlines").json()["code"] == "chat_bad_text"
     hostile = say(c, tid, HOSTILE)
     assert hostile.status_code == 201 and hostile.json()["text"] == HOSTILE  # stored as typed, shown as text
+
+
+def test_bidirectional_controls_are_removed_so_a_line_cannot_read_as_someone_elses(
+    table: dict[str, Any],
+) -> None:
+    c, tid = table["clients"][0], table["id"]
+    # U+202E shows what follows backwards: "I resign" + RLO + "bob says: " reads as bob's words.
+    r = say(c, tid, "gg \u202e:syas bob\u202c \u2066isolated\u2069 \u200fmark\u061c")
+    assert r.status_code == 201 and r.json()["text"] == "gg :syas bob isolated mark"
+    stored = ChatMessage.objects.get(pk=r.json()["id"]).text
+    assert len(BIDI_CONTROLS) == 12 and not BIDI_CONTROLS & set(stored)
+    assert say(c, tid, "\u202e\u202e ").json()["code"] == "chat_empty"  # nothing left to say
+    assert say(c, tid, "שלום חברים").json()["text"] == "שלום חברים"  # right-to-left letters stay
 
 
 def test_five_messages_in_ten_seconds_then_a_clear_error(table: dict[str, Any]) -> None:

@@ -63,7 +63,7 @@ def test_a_forged_game_ended_inserted_by_hand_is_found(game, capsys):
 
 @pytest.mark.django_db(transaction=True)
 def test_truncate_is_refused_even_for_the_owner(game):
-    for table in ("games_gameevent", "moderation_auditentry"):
+    for table in ("games_gameevent", "moderation_auditentry", "chat_chatmessage"):
         with (
             pytest.raises(DatabaseError, match="append-only: TRUNCATE refused"),
             transaction.atomic(),
@@ -86,6 +86,8 @@ def test_the_application_role_may_read_and_append_the_logs_only(game):
                 "DELETE FROM games_gameevent",
                 "TRUNCATE games_gameevent",
                 "UPDATE moderation_auditentry SET reason = 'x'",
+                "TRUNCATE chat_chatmessage",
+                "DELETE FROM chat_chatmessage",
                 "ALTER TABLE games_gameevent DISABLE TRIGGER ALL",
                 "SET session_replication_role = replica",
             ):

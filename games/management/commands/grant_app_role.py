@@ -12,11 +12,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from psycopg import sql
 
+from chat.models import ChatMessage
 from games.models import GameEvent
 from moderation.models import AuditEntry
 
 # The logs: the application's role may read and append to them, never change or empty them.
-APPEND_ONLY_TABLES = (GameEvent._meta.db_table, AuditEntry._meta.db_table)
+APPEND_ONLY_TABLES = (GameEvent._meta.db_table, AuditEntry._meta.db_table, ChatMessage._meta.db_table)
 
 
 class Command(BaseCommand):
