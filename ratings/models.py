@@ -51,6 +51,10 @@ class RatedGame(models.Model):
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="rated_game")
     pool = models.CharField(max_length=8, choices=Pool.choices)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set by `rebuild_ratings --write` when the rule of which games are rated no longer rates this
+    # one: the refold leaves it out and the history shown skips it, but the row and its changes stay
+    # as the record of what was once applied (the rating history is not rewritten).
+    voided_at = models.DateTimeField(null=True, blank=True)
 
 
 class Rating(models.Model):

@@ -4,12 +4,18 @@ The last player left is first; the others follow in reverse order of elimination
 eliminated by the same move share a place; a turn-limit draw shares first place among the players
 left. A person whose seat a bot was playing when the game ended, and who was still in the game when
 the bot took the seat (they left, went away or ran out of time and never took it back), is placed
-last, whatever the bot reached; several such seats share last place.
+last, whatever the bot reached: below every other seat, bots included. Several such seats share
+last place, which is place `players` (not the place after the others), so two people who both
+leave a two-seat table are both second, never both first.
+
+Whether a game may be rated depends on who decided: `outcome_from_log` is told which seats a
+person's own command made a decision for (the log's actor, which the caller reads) and
+`Outcome.contested_by` answers whether any person played their seat to the end themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +23,9 @@ from typing import Any
 _DECISIONS = frozenset(
     {"TurnStarted", "CardsPlayed", "ReactionPlayed", "ReactionDeclined", "CardsDiscarded", "CardBurned"}
 )
+# The events a command writes for the seat that decided (each carries that `seat`): one written by a
+# person's own command, not the timer's autopilot or a bot, is that person's decision.
+COMMAND_DECISIONS = _DECISIONS - {"TurnStarted"}
 SEAT_TAKEN_BY_BOT = "SeatTakenByBot"  # games/seat_events.py's names (a log's words do not change)
 SEAT_RECLAIMED = "SeatReclaimed"
 
@@ -36,10 +45,19 @@ class Outcome:
     places: list[int]  # per seat, 1 = first; shared places repeat
     abandoned: frozenset[int]
     stats: list[SeatStats] = field(default_factory=list)
+    decided: frozenset[int] = frozenset()  # seats whose own person made a decision by command
+
+    def contested_by(self, people: Collection[int]) -> bool:
+        """Whether a person (of the seats `people`) made a decision of their own and still held
+        their seat at the end (or was eliminated holding it): only such a game measures anyone.
+        Without one, nobody played (the timer's autopilot and bots moved for everyone) or every
+        person left, and placing the leavers against each other would hand out free results."""
+        return any(s in self.decided and s not in self.abandoned for s in people)
 
 
-def outcome_from_log(events: Iterable[Mapping[str, Any]]) -> Outcome:
-    """The placings of a finished game (not an aborted one: ValueError)."""
+def outcome_from_log(events: Iterable[Mapping[str, Any]], decided: Collection[int] = ()) -> Outcome:
+    """The placings of a finished game (not an aborted one: ValueError). `decided`: the seats a
+    person made a decision for by their own command (the log's events carry no actor)."""
     players = 0
     move = 0  # counts decisions: eliminations with none between them came from one move
     eliminated: dict[int, int] = {}  # seat -> the move that eliminated it
@@ -87,5 +105,17 @@ def outcome_from_log(events: Iterable[Mapping[str, Any]]) -> Outcome:
             key[seat] = -1
         else:
             key[seat] = last_move - eliminated[seat]
-    places = [1 + sum(1 for other in range(players) if key[other] < key[seat]) for seat in range(players)]
-    return Outcome(players=players, result=result, places=places, abandoned=abandoned, stats=stats)
+    # Counted as in sport, except the abandoned: they share the very last place, so at two seats
+    # two leavers are both second (counted as in sport they would both be first).
+    places = [
+        players if seat in abandoned else 1 + sum(1 for other in range(players) if key[other] < key[seat])
+        for seat in range(players)
+    ]
+    return Outcome(
+        players=players,
+        result=result,
+        places=places,
+        abandoned=abandoned,
+        stats=stats,
+        decided=frozenset(decided),
+    )

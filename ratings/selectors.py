@@ -66,9 +66,10 @@ def user_ratings(user: Any) -> dict[str, Any]:
 
 
 def rating_history(user: Any, pool: str = Pool.ALL, limit: int = 500) -> list[dict[str, Any]]:
-    """The player's rating after each rated game, oldest first (the last `limit` games)."""
+    """The player's rating after each rated game, oldest first (the last `limit` games). A game
+    whose rating was voided by a rebuild is left out: it no longer counts in the rating."""
     rows = list(
-        RatingChange.objects.filter(user_id=user.pk, pool=pool)
+        RatingChange.objects.filter(user_id=user.pk, pool=pool, rated_game__voided_at__isnull=True)
         .select_related("rated_game")
         .order_by("-rated_game_id")[:limit]
     )

@@ -3,8 +3,9 @@
 `ratings_record_game` runs in the transaction that ends the game (games/services/append.py calls
 it after writing the last events), so a game is rated if and only if it ended: a rolled-back end
 rates nothing, and a second call for the same game (a retry, a race) finds its placings and does
-nothing. Only games at rated tables with at least one person change ratings; every finished game
-gets its placings (profiles show casual games too). Aborted games are neither placed nor rated.
+nothing. Only games at rated tables that a person played, making decisions by their own commands and
+holding their seat to the end, change ratings (`Outcome.contested_by`); every finished game gets its
+placings (profiles show casual and unrated games too). Aborted games are neither placed nor rated.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import sql
-from games.models import Game, GameSeat, GameStatus
+from games.models import Game, GameEvent, GameSeat, GameStatus
 
 from .models import Placing, Pool, RatedGame, Rating, RatingChange
-from .placings import Outcome, outcome_from_log
+from .placings import COMMAND_DECISIONS, Outcome, outcome_from_log
 from .rating import START, Skill, bot_skill, pool_of, rate
 
 
@@ -32,8 +33,36 @@ def _is_person(seat: GameSeat) -> bool:
     return seat.user_id is not None and not seat.is_bot
 
 
-def game_outcome(game: Game) -> Outcome:
-    return outcome_from_log(sql.events_between(game.pk, 0, game.last_seq))
+def _decided_seats(seats_by_game: dict[int, list[GameSeat]]) -> dict[int, set[int]]:
+    """Per game, the seats whose person made a decision by their own command: a decision event for
+    the seat whose actor is that seat's user (the timer's autopilot and bots write none)."""
+    person_of = {
+        (s.game_id, s.seat): s.user_id for seats in seats_by_game.values() for s in seats if _is_person(s)
+    }
+    out: dict[int, set[int]] = {g: set() for g in seats_by_game}
+    rows = (
+        GameEvent.objects.filter(
+            game_id__in=list(seats_by_game), type__in=COMMAND_DECISIONS, actor__isnull=False
+        )
+        .values_list("game_id", "payload__seat", "actor_id")
+        .distinct()
+    )
+    for game_id, seat, actor in rows:
+        if person_of.get((game_id, seat)) == actor:
+            out[game_id].add(seat)
+    return out
+
+
+def game_outcome(game: Game, seats: list[GameSeat] | None = None) -> Outcome:
+    """The game's placings, knowing which seats their persons decided for."""
+    if seats is None:
+        seats = list(GameSeat.objects.filter(game_id=game.pk).order_by("seat"))
+    decided = _decided_seats({game.pk: seats})[game.pk]
+    return outcome_from_log(sql.events_between(game.pk, 0, game.last_seq), decided=decided)
+
+
+def _people(seats: list[GameSeat]) -> list[int]:
+    return [s.seat for s in seats if _is_person(s)]
 
 
 def ratings_record_game(*, game_id: int) -> bool:
@@ -48,8 +77,8 @@ def ratings_record_game(*, game_id: int) -> bool:
         if Placing.objects.filter(game_id=game.pk).exists():
             return False
         seats = list(GameSeat.objects.filter(game_id=game.pk).order_by("seat"))
-        outcome = game_outcome(game)
-        rated = game.table.rated and any(_is_person(s) for s in seats)
+        outcome = game_outcome(game, seats)
+        rated = game.table.rated and outcome.contested_by(_people(seats))
         Placing.objects.bulk_create(
             [
                 Placing(
@@ -153,6 +182,8 @@ def _change(
 
 # --- rebuilding the projection -----------------------------------------------------------------
 
+PlacingFigures = tuple[int, bool, bool]  # place, abandoned, rated
+
 
 @dataclass
 class Refold:
@@ -161,13 +192,19 @@ class Refold:
     wins: dict[tuple[int, str], int] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)  # game ids, in the order they were folded
     unrecorded: list[int] = field(default_factory=list)  # rated games with no RatedGame row
+    # Games rated under an earlier rule that today's leaves unrated: their rating record is voided.
+    dropped: list[int] = field(default_factory=list)
+    # Per game read, per seat: the placing's figures as the log gives them today.
+    placings: dict[int, dict[int, PlacingFigures]] = field(default_factory=dict)
 
 
-def _games_to_refold() -> tuple[list[Game], list[int]]:
-    """Every finished game at a rated table with a person in it: the recorded ones in the order
-    they were rated (RatedGame's id), then any unrecorded one in the order it ended."""
-    recorded = [r.game for r in RatedGame.objects.select_related("game").order_by("id")]
-    seen = {g.pk for g in recorded}
+def _games_to_refold() -> tuple[list[Game], set[int]]:
+    """Every finished game at a rated table with a person in it, but those whose rating record is
+    voided: the recorded ones in the order they were rated (RatedGame's id), then the others in the
+    order they ended; and which of them are recorded."""
+    records = list(RatedGame.objects.select_related("game").order_by("id"))
+    recorded = [r.game for r in records if r.voided_at is None]
+    seen = {r.game_id for r in records}
     rest = [
         g
         for g in Game.objects.filter(
@@ -180,19 +217,31 @@ def _games_to_refold() -> tuple[list[Game], list[int]]:
         .order_by("finished_at", "id")
         if g.pk not in seen
     ]
-    return recorded + rest, [g.pk for g in rest]
+    return recorded + rest, {g.pk for g in recorded}
 
 
 def ratings_refold() -> Refold:
-    """Every rated game folded again from its event log, from nothing."""
+    """Every rated game folded again from its event log, from nothing, by today's rule of which
+    games are rated and how seats place."""
     out = Refold()
-    games, out.unrecorded = _games_to_refold()
-    seats_by_game: dict[int, list[GameSeat]] = {}
-    for s in GameSeat.objects.filter(game_id__in=[g.pk for g in games]).order_by("game_id", "seat"):
-        seats_by_game.setdefault(s.game_id, []).append(s)
+    games, recorded = _games_to_refold()
+    seats_by_game: dict[int, list[GameSeat]] = {g.pk: [] for g in games}
+    for s in GameSeat.objects.filter(game_id__in=list(seats_by_game)).order_by("game_id", "seat"):
+        seats_by_game[s.game_id].append(s)
+    decided = _decided_seats(seats_by_game)
     for game in games:
         seats = seats_by_game[game.pk]
-        outcome = game_outcome(game)
+        outcome = outcome_from_log(sql.events_between(game.pk, 0, game.last_seq), decided=decided[game.pk])
+        rated = outcome.contested_by(_people(seats))
+        out.placings[game.pk] = {
+            s.seat: (outcome.places[s.seat], s.seat in outcome.abandoned, rated) for s in seats
+        }
+        if not rated:
+            if game.pk in recorded:
+                out.dropped.append(game.pk)
+            continue
+        if game.pk not in recorded:
+            out.unrecorded.append(game.pk)
         out.order.append(game.pk)
         for pool in sorted({Pool.ALL.value, pool_of(outcome.players)}):
             before = [
@@ -209,10 +258,31 @@ def ratings_refold() -> Refold:
     return out
 
 
+def _stale_placings(refold: Refold) -> list[tuple[Placing, PlacingFigures]]:
+    """The stored placings of the refolded games that differ from the log, with their figures."""
+    out = []
+    for p in Placing.objects.filter(game_id__in=list(refold.placings)).order_by("game_id", "seat"):
+        want = refold.placings[p.game_id].get(p.seat)
+        if want is not None and (p.place, p.abandoned, p.rated) != want:
+            out.append((p, want))
+    return out
+
+
 def ratings_differences(refold: Refold, stored: Iterable[Rating] | None = None) -> list[str]:
-    """Where the stored ratings differ from the refold (nothing: they are equal, float for float)."""
+    """Where the stored ratings and placings differ from the refold (nothing: they are equal,
+    float for float)."""
     rows = {(r.user_id, r.pool): r for r in (stored if stored is not None else Rating.objects.all())}
     lines = [f"game {g} is rated but has no rating record" for g in refold.unrecorded]
+    lines += [
+        f"game {g} is rated but no person played it to the end with a decision of their own: "
+        "it is not rated now"
+        for g in refold.dropped
+    ]
+    lines += [
+        f"game {p.game_id} seat {p.seat}: placing stored (place, abandoned, rated) "
+        f"{(p.place, p.abandoned, p.rated)}, refolded {want}"
+        for p, want in _stale_placings(refold)
+    ]
     for key in sorted(set(rows) | set(refold.skills), key=lambda k: (k[0], k[1])):
         row, skill = rows.get(key), refold.skills.get(key)
         if row is None or skill is None:
@@ -230,11 +300,20 @@ def ratings_differences(refold: Refold, stored: Iterable[Rating] | None = None) 
 
 
 def ratings_write(refold: Refold) -> None:
-    """Store the refold as the ratings (the history rows are left as they were written)."""
+    """Store the refold as the ratings and placings. The rating history is left as it was written:
+    a dropped game's RatedGame is marked voided (its RatingChange rows stay, out of the history
+    shown, as the record of what was once applied), not deleted."""
     with transaction.atomic():
         for game_id in refold.unrecorded:
             game = Game.objects.get(pk=game_id)
             RatedGame.objects.get_or_create(game=game, defaults={"pool": pool_of(game.players)})
+        RatedGame.objects.filter(game_id__in=refold.dropped, voided_at__isnull=True).update(
+            voided_at=timezone.now()
+        )
+        stale = _stale_placings(refold)
+        for p, (place, abandoned, rated) in stale:
+            p.place, p.abandoned, p.rated = place, abandoned, rated
+        Placing.objects.bulk_update([p for p, _ in stale], ["place", "abandoned", "rated"])
         stored = {(r.user_id, r.pool): r for r in Rating.objects.select_for_update().order_by("user", "pool")}
         for key, skill in refold.skills.items():
             row = stored.pop(key, None) or Rating(user_id=key[0], pool=key[1])

@@ -130,3 +130,29 @@ def test_the_display_rating_is_conservative_and_starts_at_1000() -> None:
     (winner, loser) = rate([START, START], [1, 2])
     assert winner.display > 1000 and loser.display < winner.display
     assert bot_skill(None) == bot_skill("normal") == bot_skill("no-such-level")
+
+
+def _left(seat: int) -> dict[str, Any]:
+    return {"type": "SeatTakenByBot", "seat": seat, "reason": "left"}
+
+
+def test_two_people_leaving_a_two_seat_table_share_last_place_not_first() -> None:
+    log = [started(2), _left(0), _left(1), turn(0), out(1), won(0)]
+    outcome = outcome_from_log(log, decided={0, 1})
+    assert outcome.abandoned == {0, 1}
+    assert outcome.places == [2, 2]
+    assert not outcome.contested_by([0, 1])  # every person left: not a game to rate
+
+
+def test_abandoned_seats_share_the_tables_last_place() -> None:
+    log = [started(4), turn(0), _left(1), _left(2), turn(3), out(0), won(3)]
+    assert outcome_from_log(log, decided={0}).places == [2, 4, 4, 1]
+
+
+def test_a_game_is_contested_only_by_a_person_who_decided_and_stayed() -> None:
+    log = [started(3), turn(0), _left(1), turn(2), out(0), won(2)]
+    people = [0, 1]  # seat 2 is a bot
+    assert outcome_from_log(log, decided={0}).contested_by(people)
+    assert not outcome_from_log(log, decided=set()).contested_by(people)  # the autopilot moved
+    assert not outcome_from_log(log, decided={1}).contested_by(people)  # the one who decided left
+    assert not outcome_from_log(log, decided={2}).contested_by(people)  # only the bot decided

@@ -206,6 +206,7 @@ def test_a_turn_limit_draw_shares_first_place_among_the_players_left(make_user: 
 
     people = [make_user(), make_user(), make_user()]
     game = start_table(people)
+    _first_move_by_its_person(game)  # a game nobody played themselves is not rated
     with transaction.atomic():
         game = game_lock(game.pk)
         state = load_state(game)
@@ -222,3 +223,18 @@ def test_a_turn_limit_draw_shares_first_place_among_the_players_left(make_user: 
     first, second, last = (ratings[seats[s]] for s in (0, 1, 2))
     assert (first.mu, first.sigma) == (second.mu, second.sigma) and first.mu > last.mu
     assert first.wins == second.wins == 1 and last.wins == 0
+
+
+def _first_move_by_its_person(game: Game) -> int:
+    """The awaited seat's person makes a legal move by their own command; their seat."""
+    from games.engine import legal_commands
+    from games.eventlog import load_state
+    from games.services.commands import game_command_submit
+
+    state = load_state(Game.objects.get(pk=game.pk))
+    assert state.awaiting is not None
+    seat = state.awaiting.seat
+    user = GameSeat.objects.get(game=game, seat=seat).user
+    command = {k: v for k, v in legal_commands(state, seat)[0].items() if k != "seat"}
+    game_command_submit(game=game, user=user, command=command, client_cmd_id=f"first-{game.pk}")
+    return seat

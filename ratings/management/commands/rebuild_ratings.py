@@ -1,4 +1,5 @@
-"""Refold every rated finished game from its event log and compare with the stored ratings."""
+"""Refold every rated finished game from its event log, by today's rules, and compare with the stored
+ratings and placings."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ratings.services import ratings_differences, ratings_refold, ratings_write
 class Command(BaseCommand):
     help = (
         "Refold every rated finished game, in the order they were rated, from its event log; report "
-        "where the stored ratings differ (exit status 1), or with --write store the refold."
+        "where the stored ratings or placings differ, games rated that the rules no longer rate "
+        "included (exit status 1), or with --write store the refold."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -23,7 +25,8 @@ class Command(BaseCommand):
         if options["write"]:
             ratings_write(refold)
             self.stdout.write(
-                f"refolded {len(refold.order)} rated games; {len(refold.skills)} ratings written"
+                f"refolded {len(refold.order)} rated games; {len(refold.skills)} ratings written; "
+                f"{len(refold.dropped)} games no longer rated"
             )
             return
         lines = ratings_differences(refold)
