@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
-from games.publish import publish_user_signed_out
+from games.live.publish import publish_user_signed_out
 from harehra_site.errors import ServiceError
 from moderation.access import access_sign_in
 

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from harehra import Event, GameState, replay, snapshot_is_current, state_from_dict, state_to_dict
+
 from . import sql
-from .engine import Event, GameState, replay, snapshot_is_current, state_from_dict, state_to_dict
 from .models import Game, GameEvent, GameSnapshot
 
 # The newest state of recently used games in this process: (seq, state) by game. Every read

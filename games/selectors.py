@@ -9,10 +9,10 @@ from django.db.models import Count, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from harehra import event_for, legal_commands, view_for
 from ratings.selectors import display_ratings
 
 from .access import AnyUser, access_game_view, games_viewable
-from .engine import event_for, legal_commands, view_for
 from .eventlog import events_with_seq, load_state
 from .labels import bot_name
 from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility

@@ -7,7 +7,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from harehra_site.ws_auth import auth_stack, origin_checked  # noqa: E402
 
 application = ProtocolTypeRouter(

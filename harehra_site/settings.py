@@ -258,10 +258,10 @@ CELERY_BEAT_SCHEDULE = {
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every
 # PRESENCE_HEARTBEAT_SECONDS; a seat not renewed for PRESENCE_LEASE_SECONDS has lost its sockets,
-# however they ended (games/sockets.py, games/services/presence.py).
+# however they ended (games/live/sockets.py, games/services/presence.py).
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
-# Messages a socket may send: a burst, then this many a second on average (games/sockets.py).
+# Messages a socket may send: a burst, then this many a second on average (games/live/sockets.py).
 SOCKET_MESSAGES_PER_SECOND = float(os.environ.get("SOCKET_MESSAGES_PER_SECOND", "10"))
 SOCKET_MESSAGES_BURST = float(os.environ.get("SOCKET_MESSAGES_BURST", "30"))
 # Sockets one user may have open at one game, per server process.

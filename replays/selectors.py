@@ -15,10 +15,10 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
-from games.engine import GameState, apply, event_for, make_ruleset, view_for
 from games.labels import bot_name
 from games.models import Game, GameEvent, GameSeat, GameStatus, ReplayAccess
 from games.selectors import seat_labels
+from harehra import GameState, apply, event_for, make_ruleset, view_for
 from harehra_site.errors import ServiceError
 
 from .access import ALL, SPECTATOR, ReplayGrant

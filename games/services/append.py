@@ -17,16 +17,16 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.live.publish import publish_game_push, publish_table_changed
+from games.live.push import SEAT_CONTROL_EVENTS, push_message
+from harehra import Decision, Event, GameState, Result
 from harehra_site.errors import ServiceError
 from ratings.services import ratings_record_game
 
 from .. import sql
-from ..engine import Decision, Event, GameState, Result
 from ..eventlog import number_events, remember_state_at, save_snapshot
 from ..followups import followups_arm
 from ..models import Game, GameSeat, GameStatus, Seat, Table, TableStatus
-from ..publish import publish_game_push, publish_table_changed
-from ..push import SEAT_CONTROL_EVENTS, push_message
 from ..selectors import presence_of, seat_names
 
 log = logging.getLogger(__name__)

@@ -7,11 +7,11 @@ from typing import Any
 
 from django.db import transaction
 
+from harehra import EngineError, Event, abort, parse_command, step
 from harehra_site.errors import ServiceError
 
 from .. import sql
 from ..access import AnyUser, access_game_seat_row
-from ..engine import EngineError, Event, abort, parse_command, step
 from ..eventlog import events_with_seq, load_state
 from ..models import Game, GameSeat, GameStatus
 from .append import game_append, game_end_unappendable, game_lock

@@ -11,9 +11,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_register, user_token
-from games.engine import legal_commands
 from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent
+from harehra import legal_commands
 from harehra_site.asgi import application
 from tests.games.helpers import seated_game
 from tests.support.waits import until

@@ -186,7 +186,7 @@ def _card_lists(data):
     elif isinstance(data, dict):
         for k, v in data.items():
             # A view's discard pile is public: every card in it was played face up. The simulator's
-            # view check (games/simulation.py) makes sure it is the pile and nothing else.
+            # view check (harehra/simulation.py) makes sure it is the pile and nothing else.
             if k != "discard_pile":
                 yield from _card_lists(v)
 

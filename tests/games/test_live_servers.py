@@ -10,9 +10,9 @@ import uuid
 import pytest
 import websockets
 
-from games.engine import event_for, legal_commands, view_for
 from games.eventlog import events_with_seq
 from games.models import Game, GameEvent
+from harehra import event_for, legal_commands, view_for
 from replays.selectors import build_frames, seat_names, states_at_each_step
 from tests.games.live_client import LiveClient
 from tests.support.waits import db_thread, until

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-import games.publish as publish
+import games.live.publish as publish
 from accounts.services import user_token
 from games.models import Game, Visibility
 from games.services.tables import (

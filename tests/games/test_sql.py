@@ -11,10 +11,10 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.db.models import QuerySet
 
 from games import sql
-from games.engine import legal_commands
 from games.eventlog import load_state
 from games.models import Game, GameEvent, Table
 from games.services.commands import game_command_submit
+from harehra import legal_commands
 from tests.games.helpers import seated_game
 from tests.support.waits import wait_until
 

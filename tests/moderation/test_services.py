@@ -12,10 +12,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.access import access_finished_game
-from games.engine import Result
 from games.eventlog import events_with_seq, fold_from_log
 from games.models import Game, GameSeat, GameStatus, Seat, TableStatus
 from games.services.tables import TableSettings, table_create, table_join
+from harehra import Result
 from harehra_site.errors import ServiceError
 from moderation import services
 from moderation.models import AuditEntry, Report, ReportStatus

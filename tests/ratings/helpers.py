@@ -6,11 +6,11 @@ import itertools
 import random
 from typing import Any
 
-from games.engine import legal_commands
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus, Table
 from games.services.commands import game_command_submit, game_command_submit_for_seat
 from games.services.tables import TableSettings, table_add_bot, table_create, table_join, table_start
+from harehra import legal_commands
 
 _ids = itertools.count(1)
 

@@ -73,8 +73,8 @@ def test_a_game_only_the_timer_and_bots_moved_in_is_not_rated(make_user: Any) ->
     alice, bob = make_user(), make_user()
     game = start_table([alice, bob])
     rng = random.Random(9)
-    from games.engine import legal_commands
     from games.eventlog import load_state
+    from harehra import legal_commands
 
     while (game := Game.objects.get(pk=game.pk)).status == GameStatus.RUNNING:
         state = load_state(game)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import view_for
+from harehra import view_for
 from replays.access import ALL
 from replays.describe import describe
 from replays.selectors import build_frames, game_events, seat_names, states_at_each_step

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bots.base import LEVELS
-from games.bots.tournament import play
 from games.management.commands.simulate import progress_bar
+from harehra.bots.base import LEVELS
+from harehra.bots.tournament import play
 
 
 class Command(BaseCommand):

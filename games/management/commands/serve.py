@@ -109,7 +109,7 @@ class Command(BaseCommand):
             http="httptools",
             ws="websockets-sansio",
             ws_per_message_deflate=False,
-            ws_max_size=65536,  # no client message comes near it (games/sockets.py caps them lower)
+            ws_max_size=65536,  # no client message comes near it (games/live/sockets.py caps them lower)
             lifespan="off",
             log_level="warning",
             access_log=False,

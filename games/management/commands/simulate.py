@@ -7,8 +7,8 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine import EngineError
-from games.simulation import Progress, simulate
+from harehra import EngineError
+from harehra.simulation import Progress, simulate
 
 
 def progress_bar(stream: TextIO, total: int, min_total: int = 1000) -> Progress | None:

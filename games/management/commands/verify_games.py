@@ -9,9 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.engine import GameState, apply, snapshot_is_current, state_from_dict
 from games.eventlog import fold_from_log
 from games.models import Game, GameSnapshot, GameStatus
+from harehra import GameState, apply, snapshot_is_current, state_from_dict
 from replays.importing import DocumentRefused, validate_document
 from replays.selectors import export_document
 

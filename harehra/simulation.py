@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import (
+from . import (
     CARD_NAMES,
     EngineError,
     Event,
@@ -208,11 +208,11 @@ def play_game(
     count = len(events)
     choice = rng.choice
     if not record:  # a search playout's loop: the same rules, folded in place, no events
-        state = private_copy(state)
-        while state.result is None:
-            assert state.awaiting is not None
-            advance(state, choice(legal_moves(state, state.awaiting.seat)), shuffle)
-        return GameRecord(state.turn_number, 0, state.result, state.winner, violations)
+        draft = private_copy(state)
+        while draft.result is None:
+            assert draft.awaiting is not None
+            advance(draft, choice(legal_moves(draft, draft.awaiting.seat)), shuffle)
+        return GameRecord(draft.turn_number, 0, draft.result, draft.winner, violations)
     while state.result is None:
         assert state.awaiting is not None
         command = choice(legal_moves(state, state.awaiting.seat))

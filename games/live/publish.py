@@ -11,7 +11,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from .selectors import lobby_change
+from games.selectors import lobby_change
 
 log = logging.getLogger(__name__)
 

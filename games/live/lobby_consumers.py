@@ -11,14 +11,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
 from chat.sockets import ChatSocketMixin
+from games.access import AnyUser, access_table_view
+from games.live import jsontext
+from games.live.dispatch import DirectDispatch
+from games.models import Table
+from games.selectors import lobby_html
 from harehra_site.errors import ServiceError
 
-from . import jsontext
-from .access import AnyUser, access_table_view
-from .models import Table
 from .publish import LOBBY_GROUP, table_group, user_group
-from .selectors import lobby_html
-from .socket_dispatch import DirectDispatch
 from .sockets import Refused, parse_frame
 
 CLOSE_REFUSED = 4403  # the game socket's code for "you may not watch this"

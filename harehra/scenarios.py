@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.engine import (
+from . import (
     CCW,
     CW,
     EngineError,
@@ -30,7 +30,7 @@ from games.engine import (
     start_events,
     step,
 )
-from games.engine.ruleset import DEFAULT_TURN_LIMIT
+from .ruleset import DEFAULT_TURN_LIMIT
 
 COMMAND_KEYS = ("play", "react", "discard", "burn")
 EXPECT_KEYS = frozenset(

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 
-from . import jsontext
+from games.live import jsontext
 
 MAX_FRAME_CHARS = 8192  # a command is a few dozen characters
 MAX_JSON_DEPTH = 4  # {"type": "command", "play": ["cumi"]} is 2 deep
@@ -168,7 +168,7 @@ def _start_heartbeat() -> None:
 async def _heartbeat() -> None:
     """Every PRESENCE_HEARTBEAT_SECONDS, one cache write renews the presence of every seat this
     process has a live socket for."""
-    from .services.presence import presence_renew
+    from games.services.presence import presence_renew
 
     while True:
         await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)

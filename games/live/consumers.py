@@ -10,20 +10,20 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from chat.sockets import ChatSocketMixin
+from games.access import access_game_socket
+from games.live import jsontext
+from games.live.dispatch import DirectDispatch
+from games.models import Game
+from games.selectors import game_events_for, game_view, presence_of
+from games.services.commands import game_command_submit
+from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
+from games.services.seats import seat_reclaim
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 from replays.services import HEARTBEAT_SECONDS, watcher_beat
 
-from . import jsontext
-from .access import access_game_socket
-from .models import Game
 from .publish import game_group, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
-from .selectors import game_events_for, game_view, presence_of
-from .services.commands import game_command_submit
-from .services.presence import game_mark_watched, presence_connect, presence_disconnect
-from .services.seats import seat_reclaim
-from .socket_dispatch import DirectDispatch
 from .sockets import (
     CLOSE_ABUSE,
     CLOSE_TOO_MANY,
@@ -79,7 +79,7 @@ class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
         self.rate = RateLimit()
-        self.presence_seat: int | None = None  # the seat this socket keeps present (games/sockets.py)
+        self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
         try:
             self.game, self.seat = await db(_open)(
                 int(self.scope["url_route"]["kwargs"]["game_id"]), self.user

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..engine import legal_commands, make_ruleset, replay, start_game, step, view_for
+from .. import legal_commands, make_ruleset, replay, start_game, step, view_for
 from ..simulation import rng_shuffle
 from . import get_bot
 from .search import SearchBot

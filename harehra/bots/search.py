@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ..engine import (
+from .. import (
     Awaiting,
     Command,
     Decision,
@@ -33,7 +33,7 @@ from ..engine import (
     legal_moves,
     parse_command,
 )
-from ..engine.events import direction_value
+from ..events import direction_value
 from .base import seeded_rng
 from .heuristic import heuristic_move
 
@@ -59,7 +59,7 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     if len(hidden) != sum(p["hand_size"] for p in players if p["seat"] != me) + view["draw_pile_size"]:
         return None
     rng.shuffle(hidden)
-    hands: list[list[str]] = []
+    hands: list[list[str] | tuple[str, ...]] = []
     for p in players:
         hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
     awaiting = view["awaiting"]
