@@ -21,7 +21,7 @@ from chat.selectors import chat_message_visible_to
 from games.access import access_game_view, access_signed_in
 from games.live.publish import publish_user_signed_out
 from games.models import Game
-from games.services.commands import game_abort as game_command_abort
+from games.services.moves import game_abort as game_command_abort
 from games.services.seats import game_replay_set_hidden
 from games.services.tables import user_remove_from_play
 from harehra_site.errors import ServiceError

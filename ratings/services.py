@@ -65,6 +65,12 @@ def _people(seats: list[GameSeat]) -> list[int]:
     return [s.seat for s in seats if _is_person(s)]
 
 
+def ratings_game_ended(game_id: int) -> None:
+    """Subscribed to games' "a game ended" (ratings/apps.py): placings and ratings, once, in the
+    transaction that ends the game, never per move."""
+    ratings_record_game(game_id=game_id)
+
+
 def ratings_record_game(*, game_id: int) -> bool:
     """Place (and, at a rated table, rate) a finished game; False when there is nothing to do:
     the game is not finished, or it was placed already. Safe to call again or concurrently."""

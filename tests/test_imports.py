@@ -18,7 +18,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-PACKAGES = ("accounts", "bench", "chat", "games", "harehra_site", "moderation", "ratings", "replays")
+PACKAGES = ("accounts", "bench", "chat", "games", "harehra", "harehra_site", "moderation", "ratings", "replays")
 
 
 def _imports(path: Path, package: str) -> set[str]:
@@ -69,7 +69,7 @@ def _cycle_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
 def test_no_import_circle_runs_through_the_services_or_the_tasks() -> None:
     graph = _graph("games")
     writers = [m for m in graph if m.startswith("games.services.") or m in ("games.tasks", "games.followups")]
-    assert "games.services.append" in writers and "games.tasks" in writers
+    assert "games.services.moves" in writers and "games.tasks" in writers
     cycles = [c for m in writers if (c := _cycle_through(graph, m))]
     assert cycles == []
     services = [m for m in graph if m.startswith("games.services")]

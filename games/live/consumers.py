@@ -15,7 +15,7 @@ from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Game
 from games.selectors import game_events_for, game_view, presence_of
-from games.services.commands import game_command_submit
+from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
 from harehra_site.errors import ServiceError

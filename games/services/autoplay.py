@@ -17,9 +17,8 @@ from harehra_site.errors import ServiceError
 from .. import followups
 from ..eventlog import load_state
 from ..models import Game, GameEvent, GameSeat, GameStatus
-from .append import game_lock
-from .commands import CommandOutcome, game_command_submit_for_seat
 from .faults import set_aside
+from .moves import CommandOutcome, game_command_submit_for_seat, game_lock
 from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,8 @@ from games.live.publish import publish_game_meta
 from ..followups import followups_check_away
 from ..models import Game, GameSeat, GameStatus
 from ..selectors import presence_of
-from .append import game_lock
 from .faults import set_aside
+from .moves import game_lock
 from .seats import seat_hand_to_bot
 
 

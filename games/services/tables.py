@@ -13,7 +13,7 @@ from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..models import BotLevel, Game, GameSeat, GameStatus, ReplayAccess, Seat, Table, TableStatus, Visibility
-from .append import game_append
+from .moves import game_append
 from .seats import seat_hand_to_bot
 from .shuffle import deck_shuffle
 

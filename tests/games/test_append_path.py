@@ -1,4 +1,4 @@
-"""Every event reaches a game's log through one function, `games.services.append.game_append`.
+"""Every event reaches a game's log through one function, `games.services.moves.game_append`.
 
 The source check finds any other code that could insert into the event table; the run check
 drives every kind of writer (a table's start and its next game, a person's command, a bot, a

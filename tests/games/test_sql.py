@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from games import sql
 from games.eventlog import load_state
 from games.models import Game, GameEvent, Table
-from games.services.commands import game_command_submit
+from games.services.moves import game_command_submit
 from harehra import legal_commands
 from tests.games.helpers import seated_game
 from tests.support.waits import wait_until

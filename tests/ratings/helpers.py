@@ -8,7 +8,7 @@ from typing import Any
 
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus, Table
-from games.services.commands import game_command_submit, game_command_submit_for_seat
+from games.services.moves import game_command_submit, game_command_submit_for_seat
 from games.services.tables import TableSettings, table_add_bot, table_create, table_join, table_start
 from harehra import legal_commands
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game, GameSeat, GameStatus, Table
-from games.services.commands import game_command_submit_for_seat
+from games.services.moves import game_command_submit_for_seat
 from games.services.tables import table_leave
 from ratings.models import Placing, RatedGame, Rating, RatingChange
 from ratings.rating import START, rate

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Game, GameSeat, Seat, Table
-from games.services.append import game_append
+from games.services.moves import game_append
 from harehra import legal_commands, make_ruleset, replay, start_game, step
 
 

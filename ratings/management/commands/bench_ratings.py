@@ -14,11 +14,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-import games.services.append as append
+import games.services.moves as append
 from accounts.services import user_register
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus
-from games.services.commands import game_command_submit
+from games.services.moves import game_command_submit
 from games.services.tables import TableSettings, table_create, table_join, table_start
 from harehra import legal_commands
 from ratings.services import ratings_record_game

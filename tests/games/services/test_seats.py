@@ -10,7 +10,7 @@ from django.db import transaction
 from games.eventlog import events_with_seq
 from games.models import Game, GameSeat
 from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
-from games.services.commands import game_abort
+from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot, seat_reclaim, seat_set_auto_answer
 from games.services.tables import TableSettings, table_create, table_join, table_start
 from harehra_site.errors import ServiceError
