@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -127,7 +128,9 @@ class PasswordView(APIView):
     def post(self, request: Request) -> Response:
         access_signed_in(request.user)
         data = validated_body(PasswordSerializer, request.data)
-        user_change_password(request=request._request, user=request.user, **data)
+        # The token making the change keeps working (one token per user: any other way ends it).
+        keep = request.auth.key if isinstance(request.auth, Token) else None
+        user_change_password(request=request._request, user=request.user, keep_token=keep, **data)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -81,16 +81,28 @@ def user_token(*, user: AbstractBaseUser) -> str:
 
 
 def user_change_password(
-    *, request: HttpRequest, user: AbstractBaseUser, old_password: str, new_password: str
+    *,
+    request: HttpRequest,
+    user: AbstractBaseUser,
+    old_password: str,
+    new_password: str,
+    keep_token: str | None = None,
 ) -> None:
+    """Ends every other session (Django's session hash) and every API token but `keep_token`:
+    what was signed in with the old password stops working, except what makes the change."""
     if not user.check_password(old_password or ""):
         raise ServiceError("bad_credentials", "the current password is wrong", 401)
     try:
         validate_password(new_password or "", user=user)
     except ValidationError as e:
         raise ServiceError("weak_password", " ".join(e.messages)) from e
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        tokens = Token.objects.filter(user=user)
+        if keep_token:
+            tokens = tokens.exclude(key=keep_token)
+        tokens.delete()
     update_session_auth_hash(request, user)
 
 
