@@ -26,7 +26,7 @@ from .services import (
     user_sign_out,
     user_token,
 )
-from .throttles import RegisterThrottle, SignInThrottle, client_address
+from .throttles import RegisterThrottle, SignInThrottle
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -93,7 +93,7 @@ class TokenView(APIView):
     @extend_schema(request=CredentialsSerializer, responses={200: TOKEN})
     def post(self, request: Request) -> Response:
         data = validated_body(CredentialsSerializer, request.data)
-        user = user_check_credentials(**data, address=client_address(request))
+        user = user_check_credentials(request=request._request, **data)
         return Response({"username": user.get_username(), "token": user_token(user=user)})
 
 
