@@ -134,3 +134,42 @@ def test_an_account_lock_ends_by_itself(make_user, monkeypatch):
     later = time.time() + throttles.LOCK_SECONDS + 1
     monkeypatch.setattr(throttles.time, "time", lambda: later)
     assert _token("fay", RIGHT, address="10.2.0.1").status_code == 200
+
+
+ADMIN_LOGIN = "/admin/login/?next=/admin/"
+
+
+def _admin(client: Client, username: str, password: str, address: str = "10.0.0.1"):
+    return client.post(ADMIN_LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_the_admin_sign_in_shares_the_lockout(django_user_model):
+    django_user_model.objects.create_superuser("boss", password=RIGHT)
+    c = Client()
+    for _ in range(LOCK_AFTER_FAILURES):
+        r = _admin(c, "boss", "wrong-password")
+        assert r.status_code == 200 and "Please enter the correct username and password" in r.content.decode()
+    r = _admin(c, "boss", RIGHT)  # the right password no longer helps from here
+    assert r.status_code == 429 and 0 < int(r["Retry-After"]) <= 15 * 60
+    assert "Too many wrong passwords for this account" in r.content.decode()
+    assert 'id="login-form"' in r.content.decode()  # the admin's own page, to try again later
+    assert _token("boss", RIGHT, address="10.0.0.1").json()["code"] == "locked"
+    # ... and wrong passwords elsewhere lock the admin's door too.
+    for _ in range(LOCK_AFTER_FAILURES):
+        _token("boss", "wrong-password", address="10.0.0.2")
+    assert _admin(Client(), "boss", RIGHT, address="10.0.0.2").status_code == 429
+    r = _admin(Client(), "boss", RIGHT, address="10.0.0.3")
+    assert r.status_code == 302 and r["Location"] == "/admin/"
+
+
+def test_the_admin_sign_in_is_throttled_per_address(django_user_model, monkeypatch):
+    from rest_framework.throttling import SimpleRateThrottle
+
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"sign_in": "3/min", "register": "3/hour"})
+    django_user_model.objects.create_superuser("boss", password=RIGHT)
+    codes = [_admin(Client(), f"nobody{i}", "wrong-password").status_code for i in range(4)]
+    assert codes == [200, 200, 200, 429]
+    r = _admin(Client(), "boss", RIGHT)
+    assert r.status_code == 429 and int(r["Retry-After"]) > 0
+    assert "Too many attempts from here" in r.content.decode()
+    assert _token("boss", RIGHT).status_code == 429  # one count for every way to sign in
