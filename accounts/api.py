@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,7 +26,7 @@ from .services import (
     user_sign_out,
     user_token,
 )
-from .throttles import RegisterThrottle, SignInThrottle, client_address
+from .throttles import RegisterThrottle, SignInThrottle
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -92,7 +93,7 @@ class TokenView(APIView):
     @extend_schema(request=CredentialsSerializer, responses={200: TOKEN})
     def post(self, request: Request) -> Response:
         data = validated_body(CredentialsSerializer, request.data)
-        user = user_check_credentials(**data, address=client_address(request))
+        user = user_check_credentials(request=request._request, **data)
         return Response({"username": user.get_username(), "token": user_token(user=user)})
 
 
@@ -127,7 +128,9 @@ class PasswordView(APIView):
     def post(self, request: Request) -> Response:
         access_signed_in(request.user)
         data = validated_body(PasswordSerializer, request.data)
-        user_change_password(request=request._request, user=request.user, **data)
+        # The token making the change keeps working (one token per user: any other way ends it).
+        keep = request.auth.key if isinstance(request.auth, Token) else None
+        user_change_password(request=request._request, user=request.user, keep_token=keep, **data)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -12,10 +12,12 @@ from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 from games.live.publish import publish_user_signed_out
+from harehra_site.client_address import client_address
 from harehra_site.errors import ServiceError
 from moderation.access import access_sign_in
 
-from .throttles import client_address, sign_in_check_lock, sign_in_failed, sign_in_succeeded
+from .devices import device_known, device_remember
+from .throttles import sign_in_check_lock, sign_in_failed, sign_in_succeeded
 
 USERNAME_MAX = 30
 
@@ -48,22 +50,26 @@ def user_register(*, username: str, password: str, email: str = "") -> AbstractB
         raise ServiceError("username_taken", "that username is taken", 409) from e
 
 
-def user_check_credentials(*, username: str, password: str, address: str = "") -> AbstractBaseUser:
-    """`address` is the client's: wrong passwords for one account from one address lock that
-    address out of that account for a while (accounts/throttles.py)."""
-    sign_in_check_lock(username, address)
+def user_check_credentials(*, request: HttpRequest, username: str, password: str) -> AbstractBaseUser:
+    """Every way to sign in asks here (pages, API, admin). Wrong passwords lock the account for a
+    while, per client address and per account (accounts/throttles.py); the right one makes this
+    browser known to the account (accounts/devices.py)."""
+    address = client_address(request)
+    device = device_known(request, username)
+    sign_in_check_lock(username, address, device)
     user = authenticate(username=username, password=password)
     if user is None:
-        sign_in_failed(username, address)
+        sign_in_failed(username, address, device)
         raise ServiceError("bad_credentials", "wrong username or password", 401)
-    sign_in_succeeded(username, address)
+    sign_in_succeeded(username, address, device)
     access_sign_in(user)  # a suspended or banned user is refused, with the reason
+    device_remember(request, username)
     return user
 
 
 def user_sign_in(*, request: HttpRequest, username: str, password: str) -> AbstractBaseUser:
     """Django's login() gives the session a new key, so a planted session id is worthless."""
-    user = user_check_credentials(username=username, password=password, address=client_address(request))
+    user = user_check_credentials(request=request, username=username, password=password)
     login(request, user)
     return user
 
@@ -81,16 +87,28 @@ def user_token(*, user: AbstractBaseUser) -> str:
 
 
 def user_change_password(
-    *, request: HttpRequest, user: AbstractBaseUser, old_password: str, new_password: str
+    *,
+    request: HttpRequest,
+    user: AbstractBaseUser,
+    old_password: str,
+    new_password: str,
+    keep_token: str | None = None,
 ) -> None:
+    """Ends every other session (Django's session hash) and every API token but `keep_token`:
+    what was signed in with the old password stops working, except what makes the change."""
     if not user.check_password(old_password or ""):
         raise ServiceError("bad_credentials", "the current password is wrong", 401)
     try:
         validate_password(new_password or "", user=user)
     except ValidationError as e:
         raise ServiceError("weak_password", " ".join(e.messages)) from e
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        tokens = Token.objects.filter(user=user)
+        if keep_token:
+            tokens = tokens.exclude(key=keep_token)
+        tokens.delete()
     update_session_auth_hash(request, user)
 
 

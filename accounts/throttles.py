@@ -1,14 +1,29 @@
 """Throttles on signing in and registering, kept in Django's cache (Redis in production, the
-process's memory when embedded), and the lockout of one account after repeated wrong passwords.
+process's memory when embedded), and the lockout of an account after wrong passwords.
 
-Per client address: `sign_in` (every try at /api/accounts/login/, /api/accounts/token/ and the
-sign-in page) and `register` (every registration, API or page); rates in settings
-(THROTTLE_SIGN_IN, THROTTLE_REGISTER). A refusal is a 429 with Retry-After.
+Every way to sign in goes through them: the sign-in page, /api/accounts/login/,
+/api/accounts/token/ and the admin's /admin/login/ (accounts/admin.py).
 
-The lockout counts wrong passwords for one account *from one address*: after
-LOCK_AFTER_FAILURES of them within LOCK_SECONDS, that address may not try that account again
-until LOCK_SECONDS after the lock began. Someone else's wrong passwords therefore never lock a
-player out from their own address, and no lock lasts longer than LOCK_SECONDS.
+Per client address (harehra_site/client_address.py: the socket's peer unless that is one of
+TRUSTED_PROXIES): `sign_in` (every try to sign in) and `register` (every registration, API or
+page); rates in settings (THROTTLE_SIGN_IN, THROTTLE_REGISTER). A refusal is a 429 with
+Retry-After.
+
+The lockout, for one account (usernames compared without case), counted over LOCK_SECONDS from
+the first wrong password and lasting LOCK_SECONDS (a 429 `locked`, with Retry-After):
+
+- from one address: after LOCK_AFTER_FAILURES wrong passwords, that address may not try that
+  account again; someone else's wrong passwords never lock a player out of their own address;
+- from anywhere: after ACCOUNT_LOCK_AFTER_FAILURES wrong passwords from browsers not known to the
+  account, from any addresses, no browser that is not known to it may try it;
+- a known browser (accounts/devices.py: one that signed in to the account with the right password
+  before, and carries the cookie saying so) is not stopped by the lock from anywhere; its own
+  wrong passwords do not count towards it but against that browser: after LOCK_AFTER_FAILURES
+  of them it is locked out of the account, from whatever address.
+
+So an attacker spread over many addresses gets at most ACCOUNT_LOCK_AFTER_FAILURES guesses per
+LOCK_SECONDS at an account, and the owner's own browsers still get in while they do. A program
+that signs in with /api/accounts/token/ is a known device only if it keeps cookies.
 """
 
 from __future__ import annotations
@@ -22,17 +37,19 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from rest_framework.throttling import SimpleRateThrottle
 
+from harehra_site.client_address import client_address
 from harehra_site.errors import ServiceError
 
 LOCK_AFTER_FAILURES = 5
+ACCOUNT_LOCK_AFTER_FAILURES = 20
 LOCK_SECONDS = 15 * 60
 
 
 class _PerAddress(SimpleRateThrottle):
-    """DRF's rate throttle keyed by the client's address (NUM_PROXIES says which one that is)."""
+    """DRF's rate throttle keyed by the client's address (harehra_site/client_address.py)."""
 
     def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
 
 class SignInThrottle(_PerAddress):
@@ -43,10 +60,6 @@ class RegisterThrottle(_PerAddress):
     scope = "register"
 
 
-def client_address(request: HttpRequest) -> str:
-    return str(SignInThrottle().get_ident(request))
-
-
 def throttle_wait(throttle_class: type[SimpleRateThrottle], request: HttpRequest) -> int | None:
     """For plain Django views: None if the request may go on, else the seconds to wait."""
     throttle = throttle_class()
@@ -55,30 +68,52 @@ def throttle_wait(throttle_class: type[SimpleRateThrottle], request: HttpRequest
     return max(1, math.ceil(throttle.wait() or 1))
 
 
-def _key(kind: str, username: str, address: str) -> str:
-    digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode()).hexdigest()[:32]
+def _key(kind: str, username: str, source: str) -> str:
+    digest = hashlib.sha256(f"{username.strip().lower()}|{source}".encode()).hexdigest()[:32]
     return f"sign-in-{kind}:{digest}"
 
 
-def sign_in_check_lock(username: str, address: str) -> None:
-    until = cache.get(_key("lock", username, address))
-    if until is not None and until > time.time():
-        wait = max(1, math.ceil(until - time.time()))
+def _sources(address: str, device: str | None) -> list[tuple[str, int]]:
+    """Whose wrong passwords for an account count together, and how many of them lock it: the
+    address, and the known browser or else everyone not known to the account."""
+    return [
+        (f"address:{address}", LOCK_AFTER_FAILURES),
+        (f"device:{device}", LOCK_AFTER_FAILURES) if device else ("account", ACCOUNT_LOCK_AFTER_FAILURES),
+    ]
+
+
+def sign_in_lock_wait(username: str, address: str, device: str | None = None) -> int | None:
+    """None if this client may try `username`'s password, else the seconds until it may."""
+    locks = cache.get_many([_key("lock", username, source) for source, _ in _sources(address, device)])
+    until = max(locks.values(), default=0.0)
+    if until <= time.time():
+        return None
+    return max(1, math.ceil(until - time.time()))
+
+
+def sign_in_check_lock(username: str, address: str, device: str | None = None) -> None:
+    wait = sign_in_lock_wait(username, address, device)
+    if wait is not None:
         detail = f"too many wrong passwords for this account; try again in {wait} s"
         raise ServiceError("locked", detail, 429, retry_after=wait)
 
 
-def sign_in_failed(username: str, address: str) -> None:
-    key = _key("fails", username, address)
-    cache.add(key, 0, LOCK_SECONDS)
-    try:
-        failures = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, failures := 1, LOCK_SECONDS)
-    if failures >= LOCK_AFTER_FAILURES:
-        cache.set(_key("lock", username, address), time.time() + LOCK_SECONDS, LOCK_SECONDS)
-        cache.delete(key)
+def sign_in_failed(username: str, address: str, device: str | None = None) -> None:
+    for source, limit in _sources(address, device):
+        key = _key("fails", username, source)
+        cache.add(key, 0, LOCK_SECONDS)
+        try:
+            failures = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, failures := 1, LOCK_SECONDS)
+        if failures >= limit:
+            cache.set(_key("lock", username, source), time.time() + LOCK_SECONDS, LOCK_SECONDS)
+            cache.delete(key)
 
 
-def sign_in_succeeded(username: str, address: str) -> None:
-    cache.delete(_key("fails", username, address))
+def sign_in_succeeded(username: str, address: str, device: str | None = None) -> None:
+    """The right password clears the count of its address and of its browser, not the account's:
+    the owner signing in must not give an attacker elsewhere fresh tries."""
+    cache.delete_many(
+        [_key("fails", username, source) for source, _ in _sources(address, device) if source != "account"]
+    )

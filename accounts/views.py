@@ -46,8 +46,14 @@ def _next_url(request: HttpRequest, default: str = "/lobby/") -> str:
     return default
 
 
-def _too_many(request: HttpRequest, template: str, form: Any, wait: int) -> HttpResponse:
-    form.add_error(None, _("Too many attempts from here. Try again in %(s)s seconds.") % {"s": wait})
+def _too_many(
+    request: HttpRequest, template: str, form: Any, wait: int, locked: bool = False
+) -> HttpResponse:
+    if locked:
+        words = _("Too many wrong passwords for this account. Try again in %(s)s seconds.")
+    else:
+        words = _("Too many attempts from here. Try again in %(s)s seconds.")
+    form.add_error(None, words % {"s": wait})
     response = render(request, template, {"form": form, "next": _next_url(request, "")}, status=429)
     response["Retry-After"] = str(wait)
     return response
@@ -81,7 +87,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
             user_sign_in(request=request, **form.cleaned_data)
         except ServiceError as e:
             if e.retry_after is not None:
-                return _too_many(request, "accounts/login.html", form, e.retry_after)
+                return _too_many(request, "accounts/login.html", form, e.retry_after, locked=True)
             form.add_error(None, _error_words(e))
         else:
             return _with_language(request, redirect(_next_url(request)))

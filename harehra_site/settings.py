@@ -4,6 +4,9 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from harehra_site.client_address import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -83,6 +86,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "accounts.devices.KnownDeviceMiddleware",
 ]
 
 ROOT_URLCONF = "harehra_site.urls"
@@ -167,14 +171,24 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # The API takes JSON bodies only (a form or multipart body is a 415, never read as defaults).
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    # Throttles (accounts/throttles.py) count in Django's cache, per client address; behind a
-    # proxy, NUM_PROXIES says how many X-Forwarded-For hops to trust.
+    # Throttles (accounts/throttles.py) count in Django's cache, per client address
+    # (harehra_site/client_address.py: TRUSTED_PROXIES below says which that is).
     "DEFAULT_THROTTLE_RATES": {
         "sign_in": os.environ.get("THROTTLE_SIGN_IN", "30/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
     },
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
+
+# The load balancers or reverse proxies in front of the servers: addresses or networks,
+# comma-separated. Only a connection from one of them is believed when its X-Forwarded-For says
+# whose request it carries (harehra_site/client_address.py); by default none is.
+TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUSTED_PROXIES", ""))
+if os.environ.get("NUM_PROXIES"):
+    # It counted hops of a header anyone can write; silently ignoring it would count every client
+    # behind the proxy as the proxy's one address.
+    raise ImproperlyConfigured(
+        "NUM_PROXIES is no longer read: set TRUSTED_PROXIES to your proxies' addresses"
+    )
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Harehra Online API",

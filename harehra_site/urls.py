@@ -6,6 +6,7 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import views as accounts_views
+from accounts.admin import admin_sign_in
 
 
 @csrf_exempt  # answers every method with the same 404: no form to protect
@@ -14,6 +15,8 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
 
 
 urlpatterns = [
+    # The admin's sign-in, throttled and locked like every other way to sign in (accounts/admin.py).
+    path("admin/login/", admin_sign_in),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),

@@ -18,7 +18,17 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-PACKAGES = ("accounts", "bench", "chat", "games", "harehra", "harehra_site", "moderation", "ratings", "replays")
+PACKAGES = (
+    "accounts",
+    "bench",
+    "chat",
+    "games",
+    "harehra",
+    "harehra_site",
+    "moderation",
+    "ratings",
+    "replays",
+)
 
 
 def _imports(path: Path, package: str) -> set[str]:

@@ -18,7 +18,7 @@ from harehra_site.schema import count_parameter
 from ..access import access_table_view
 from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_games_for, table_list_open
-from ..services.commands import game_command_submit
+from ..services.moves import game_command_submit
 from ..services.seats import seat_reclaim, seat_set_auto_answer
 from ..services.tables import TableSettings, table_act, table_create
 from .serializers import (

@@ -111,6 +111,10 @@ class Command(BaseCommand):
             ws_per_message_deflate=False,
             ws_max_size=65536,  # no client message comes near it (games/live/sockets.py caps them lower)
             lifespan="off",
+            # The application reads X-Forwarded-For from TRUSTED_PROXIES only
+            # (harehra_site/client_address.py); Uvicorn's own reading would believe it from any
+            # client on 127.0.0.1 and hand the application the address the client wrote.
+            proxy_headers=False,
             log_level="warning",
             access_log=False,
         )
