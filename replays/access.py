@@ -18,13 +18,11 @@ import secrets
 from dataclasses import dataclass
 
 from games.access import AnyUser, access_finished_game, access_game_view, game_seat_of
+from games.frames import ALL, SPECTATOR
 from games.models import Game, GameStatus
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 from moderation.access import is_moderator
-
-ALL = "all"
-SPECTATOR = "spectator"
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.frames import build_frames
 from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
 
 from .access import is_key_ref, open_replay
 from .importing import DocumentRefused, validate_document
 from .selectors import (
-    build_frames,
     game_events,
     parse_perspective,
     replay_export,

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from games.frames import frame_at
 from games.live import jsontext
 from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 from harehra import Event, GameState, apply, event_for, legal_commands, views_for_all
-from replays.selectors import frame_at
 
 SEAT_CONTROL_EVENTS = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
 SPECTATOR, WATCH = "spectator", "watch"  # a spectator's frame, and a watch page's (with replay frames)
