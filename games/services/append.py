@@ -39,7 +39,7 @@ class LogMismatch(ServiceError):
     """The game's log does not end at the seq its row says (a row written past it, or one
     missing): nothing can be appended until a moderator ends the game."""
 
-    def __init__(self, game_id: int, row_seq: int, log_seq: int) -> None:
+    def __init__(self, game_id: int, row_seq: int, log_seq: int | None) -> None:
         super().__init__(
             "log_mismatch",
             "this game's record is damaged and it cannot go on; moderators have been told",
@@ -48,16 +48,15 @@ class LogMismatch(ServiceError):
         self.game_id, self.row_seq, self.log_seq = game_id, row_seq, log_seq
 
 
-def game_lock(game_id: int, *, log_must_match: bool = True) -> Game:
+def game_lock(game_id: int) -> Game:
     """The game row with its table, both locked for this transaction: the table first, then the
-    game, the one lock order of every writer. Game.DoesNotExist if there is none; LogMismatch if
-    it is running and its log does not end where its row says (unless `log_must_match` is off;
-    an ended game's writers refuse it for being over)."""
-    game, log_seq = sql.locked_game(game_id)
-    if log_seq != game.last_seq and log_must_match and game.status == GameStatus.RUNNING:
-        log.error("game %s: its row says seq %s, its log ends at %s", game_id, game.last_seq, log_seq)
-        raise LogMismatch(game_id, game.last_seq, log_seq)
-    return game
+    game, the one lock order of every writer. Game.DoesNotExist if there is none."""
+    return sql.locked_game(game_id)
+
+
+def log_mismatch(game: Game, log_seq: int) -> LogMismatch:
+    log.error("game %s: its row says seq %s, its log ends at %s", game.pk, game.last_seq, log_seq)
+    return LogMismatch(game.pk, game.last_seq, log_seq)
 
 
 def game_append(
@@ -90,7 +89,13 @@ def game_append(
     if bot_seats is None:
         bot_seats = set(GameSeat.objects.filter(game=game, bot_playing=True).values_list("seat", flat=True))
     followups_arm(game, bot_to_move=game.awaiting_seat in bot_seats)
-    sql.write_move(game, first_seq, events, actor_id, record)
+    try:
+        sql.write_move(game, first_seq, events, actor_id, record)
+    except sql.LogOutOfStep as e:
+        # A row already holds one of these seqs: the move is refused, and its transaction (which
+        # the failed statement has spoilt) rolls back whole. The sweep sets the game aside.
+        log.error("game %s: seq %s is taken in its log, past its row's last seq", game.pk, first_seq)
+        raise LogMismatch(game.pk, first_seq - 1, None) from e
     if ended and game.status == GameStatus.FINISHED:
         # Placings and ratings, once, in the transaction that ends the game (never per move).
         ratings_record_game(game_id=game.pk)

@@ -14,7 +14,7 @@ from ..access import AnyUser, access_game_seat_row
 from ..engine import EngineError, Event, abort, parse_command, step
 from ..eventlog import events_with_seq, load_state
 from ..models import Game, GameSeat, GameStatus
-from .append import game_append, game_end_unappendable, game_lock
+from .append import game_append, game_end_unappendable, game_lock, log_mismatch
 from .shuffle import deck_shuffle
 
 # Refusals that depend on the game's state answer 409; a malformed command is a 400.
@@ -52,6 +52,8 @@ def game_command_submit(
     with transaction.atomic():
         game = game_lock(game.pk)
         read = sql.move_read(game.pk, user.pk, client_cmd_id)
+        if read.log_seq != game.last_seq and game.status == GameStatus.RUNNING:
+            raise log_mismatch(game, read.log_seq)
         rows = read.seats
         row = access_game_seat_row(game, user, rows, sanctioned=read.sanctioned)
         seat = row.seat
@@ -119,11 +121,10 @@ def game_abort(*, game: Game, actor_id: int | None) -> int:
     """End a running game with no winner (GameAborted); returns its seq. The caller checks who may
     (a moderator) and keeps its own record of why: the game's log is public with its replay."""
     with transaction.atomic():
-        game = game_lock(game.pk, log_must_match=False)
+        game = game_lock(game.pk)
         if game.status != GameStatus.RUNNING:
             raise ServiceError("game_over", "only a running game can be aborted", 409)
-        _, log_seq = sql.locked_game(game.pk)  # held already: this only reads where the log ends
-        if log_seq != game.last_seq:
+        if sql.log_end(game.pk) != game.last_seq:
             game_end_unappendable(game)
             return game.last_seq
         state = load_state(game)
