@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections, models
+from django.db import IntegrityError, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
@@ -88,20 +88,15 @@ def _locked_game_sql(db: BaseDatabaseWrapper) -> str:
     # PostgreSQL locks the rows of a FOR UPDATE OF list in the list's order: the table, then the
     # game, the one lock order of every writer (a move that ends a game updates its table, and
     # leaving a table hands the seat to a bot, so the opposite order in either would deadlock).
-    # The log's last seq rides along (one probe of the (game, seq) index): a log that does not end
-    # where the row says is found before anything is decided or written.
     return (
-        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)}, "
-        f"(SELECT COALESCE(MAX(e.seq), 0) FROM {_table(db, GameEvent)} e WHERE e.game_id = g.id) "
-        f"FROM {_table(db, Table)} t "
+        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)} FROM {_table(db, Table)} t "
         f"JOIN {_table(db, Game)} g ON g.table_id = t.id WHERE g.id = %s" + _for_update(db, "t, g")
     )
 
 
-def locked_game(game_id: int) -> tuple[Game, int]:
-    """The game row with its table, both locked for this transaction (the table first: see above),
-    and the last seq its log holds; Game.DoesNotExist if there is none. Every writer to a game
-    takes its lock through this."""
+def locked_game(game_id: int) -> Game:
+    """The game row with its table, both locked for this transaction (the table first: see above);
+    Game.DoesNotExist if there is none. Every writer to a game takes its lock through this."""
     db = _db()
     sql = statement(db, "locked_game", _locked_game_sql)
     with cursor(db) as cur:
@@ -109,10 +104,28 @@ def locked_game(game_id: int) -> tuple[Game, int]:
         row = cur.fetchone()
     if row is None:
         raise Game.DoesNotExist(f"no game {game_id}")
-    n, m = len(_GAME.fields), len(_TABLE.fields)
+    n = len(_GAME.fields)
     game = _GAME.build(db, row[:n])
-    game.table = _TABLE.build(db, row[n : n + m])
-    return game, int(row[n + m])
+    game.table = _TABLE.build(db, row[n:])
+    return game
+
+
+def _log_end_sql(db: BaseDatabaseWrapper) -> str:
+    return f"(SELECT COALESCE(MAX(e.seq), 0) FROM {_table(db, GameEvent)} e WHERE e.game_id = %s)"
+
+
+def log_end(game_id: int) -> int:
+    """The last seq the game's log holds (one probe of the (game, seq) index). Read it after
+    locking the game: a statement begun before the lock was granted would not see the events
+    the lock's holder committed."""
+    db = _db()
+    with cursor(db) as cur:
+        cur.execute("SELECT " + statement(db, "log_end", _log_end_sql), [game_id])
+        return int(cur.fetchone()[0])
+
+
+class LogOutOfStep(Exception):
+    """A move's events would take seqs the log already holds: its row is behind its log."""
 
 
 @dataclass(frozen=True)
@@ -122,12 +135,14 @@ class MoveRead:
     seats: list[GameSeat]
     sanctioned: bool  # the mover is suspended or banned now
     record: tuple[int, int, int] | None  # (seat, first_seq, last_seq) of an earlier same cmd_id
+    log_seq: int  # the last seq the log holds (the game row should say the same)
 
 
 def _move_read_sql(db: BaseDatabaseWrapper) -> str:
 
     return (
-        f"SELECT {_SEAT.columns(db)}, {sanction_in_force_sql(db)}, r.seat, r.first_seq, r.last_seq "
+        f"SELECT {_SEAT.columns(db)}, {sanction_in_force_sql(db)}, r.seat, r.first_seq, r.last_seq, "
+        f"{_log_end_sql(db)} "
         f"FROM {_table(db, GameSeat)} s LEFT JOIN {_table(db, CommandRecord)} r "
         "ON r.game_id = s.game_id AND r.user_id = %s AND r.client_cmd_id = %s "
         "WHERE s.game_id = %s ORDER BY s.seat"
@@ -142,13 +157,13 @@ def move_read(game_id: int, user_id: int | None, client_cmd_id: str) -> MoveRead
     db = _db()
     sql = statement(db, "move_read", _move_read_sql)
     with cursor(db) as cur:
-        cur.execute(sql, [*sanction_in_force_params(db, user_id), user_id, client_cmd_id, game_id])
+        cur.execute(sql, [*sanction_in_force_params(db, user_id), game_id, user_id, client_cmd_id, game_id])
         rows = cur.fetchall()
     ns = len(_SEAT.fields)
     seats = [_SEAT.build(db, row[:ns]) for row in rows]
-    sanctioned, seat, first_seq, last_seq = rows[0][ns:] if rows else (False, None, None, None)
+    sanctioned, seat, first_seq, last_seq, log_seq = rows[0][ns:] if rows else (False, None, None, None, 0)
     record = None if seat is None else (seat, first_seq, last_seq)
-    return MoveRead(seats, bool(sanctioned), record)
+    return MoveRead(seats, bool(sanctioned), record, int(log_seq))
 
 
 def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
@@ -321,7 +336,24 @@ def write_move(
 ) -> None:
     """Append a move's events (seqs first_seq, ...), its command record and the game row's new
     state. On PostgreSQL that is one statement (the inserts as data-modifying WITH clauses): a
-    move's round trips and statements are most of what PostgreSQL spends on it."""
+    move's round trips and statements are most of what PostgreSQL spends on it. LogOutOfStep if
+    the log already holds one of those seqs (the transaction is then unusable: let it roll back)."""
+    try:
+        _write_move(game, first_seq, events, actor_id, record)
+    except IntegrityError as e:
+        # PostgreSQL names the constraint; SQLite names its columns.
+        if not any(name in str(e) for name in ("gameevent_unique_seq", "games_gameevent.seq")):
+            raise
+        raise LogOutOfStep(f"game {game.pk}: seq {first_seq} is taken") from e
+
+
+def _write_move(
+    game: Game,
+    first_seq: int,
+    events: Sequence[dict[str, Any]],
+    actor_id: int | None,
+    record: CommandRecordRow | None,
+) -> None:
     db = _db()
     last_seq = first_seq + len(events) - 1
     parts = [_insert_events(db, game.pk, first_seq, events, actor_id)]

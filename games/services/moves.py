@@ -2,9 +2,9 @@
 
 A person's command reads top to bottom (`game_command_submit`):
 
-1. lock: the game's table and row, in the one lock order (`game_lock`); a log that does not end
-   where the row says is refused here (`LogMismatch`);
-2. read: the seats, the mover's sanction and an earlier command with the same client id;
+1. lock: the game's table and row, in the one lock order (`game_lock`);
+2. read: the seats, the mover's sanction, an earlier command with the same client id and where
+   the log ends (a log that does not end where the row says is refused: `LogMismatch`);
 3. check: may this user move for this seat now;
 4. load: the state at the row's last seq (games/eventlog.py, the read side);
 5. decide: the rules engine's `step` (harehra), shuffles recorded in its events;
@@ -73,7 +73,7 @@ class LogMismatch(ServiceError):
     """The game's log does not end at the seq its row says (a row written past it, or one
     missing): nothing can be appended until a moderator ends the game."""
 
-    def __init__(self, game_id: int, row_seq: int, log_seq: int) -> None:
+    def __init__(self, game_id: int, row_seq: int, log_seq: int | None) -> None:
         super().__init__(
             "log_mismatch",
             "this game's record is damaged and it cannot go on; moderators have been told",
@@ -85,16 +85,15 @@ class LogMismatch(ServiceError):
 # --- 1. lock ------------------------------------------------------------------------------------
 
 
-def game_lock(game_id: int, *, log_must_match: bool = True) -> Game:
+def game_lock(game_id: int) -> Game:
     """The game row with its table, both locked for this transaction: the table first, then the
-    game, the one lock order of every writer. Game.DoesNotExist if there is none; LogMismatch if
-    it is running and its log does not end where its row says (unless `log_must_match` is off;
-    an ended game's writers refuse it for being over)."""
-    game, log_seq = sql.locked_game(game_id)
-    if log_seq != game.last_seq and log_must_match and game.status == GameStatus.RUNNING:
-        log.error("game %s: its row says seq %s, its log ends at %s", game_id, game.last_seq, log_seq)
-        raise LogMismatch(game_id, game.last_seq, log_seq)
-    return game
+    game, the one lock order of every writer. Game.DoesNotExist if there is none."""
+    return sql.locked_game(game_id)
+
+
+def log_mismatch(game: Game, log_seq: int | None) -> LogMismatch:
+    log.error("game %s: its row says seq %s, its log ends at %s", game.pk, game.last_seq, log_seq)
+    return LogMismatch(game.pk, game.last_seq, log_seq)
 
 
 # --- the writers --------------------------------------------------------------------------------
@@ -118,6 +117,8 @@ def game_command_submit(
     with transaction.atomic():
         game = game_lock(game.pk)
         read = sql.move_read(game.pk, user.pk, client_cmd_id)
+        if read.log_seq != game.last_seq and game.status == GameStatus.RUNNING:
+            raise log_mismatch(game, read.log_seq)
         row = access_game_seat_row(game, user, read.seats, sanctioned=read.sanctioned)
         seat = row.seat
         if read.record is not None:
@@ -160,10 +161,10 @@ def game_abort(*, game: Game, actor_id: int | None) -> int:
     """End a running game with no winner (GameAborted); returns its seq. The caller checks who may
     (a moderator) and keeps its own record of why: the game's log is public with its replay."""
     with transaction.atomic():
-        game, log_seq = sql.locked_game(game.pk)  # the one lock; a damaged log is handled here
+        game = game_lock(game.pk)
         if game.status != GameStatus.RUNNING:
             raise ServiceError("game_over", "only a running game can be aborted", 409)
-        if log_seq != game.last_seq:
+        if sql.log_end(game.pk) != game.last_seq:
             game_end_unappendable(game)
             return game.last_seq
         state = load_state(game)
@@ -251,7 +252,13 @@ def game_append(
     if bot_seats is None:
         bot_seats = set(GameSeat.objects.filter(game=game, bot_playing=True).values_list("seat", flat=True))
     followups_arm(game, bot_to_move=game.awaiting_seat in bot_seats)
-    sql.write_move(game, first_seq, events, actor_id, record)
+    try:
+        sql.write_move(game, first_seq, events, actor_id, record)
+    except sql.LogOutOfStep as e:
+        # A row already holds one of these seqs: the move is refused, and its transaction (which
+        # the failed statement has spoilt) rolls back whole. The sweep sets the game aside.
+        log.error("game %s: seq %s is taken in its log, past its row's last seq", game.pk, first_seq)
+        raise LogMismatch(game.pk, first_seq - 1, None) from e
     if ended and game.status == GameStatus.FINISHED:
         game_ended(game.pk)
     if before is None or after.over or (first_seq - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
-from games.models import CommandRecord, Game, GameEvent, GameFault
+from games.models import CommandRecord, Game, GameEvent, GameFault, GameSeat
+from games.services.autoplay import game_bot_move, game_deadline_expire
+from games.services.moves import LogMismatch
 from games.tasks import sweep_deadlines
 from moderation.models import AuditEntry
 from moderation.services import game_abort
@@ -51,6 +55,27 @@ def test_a_command_gets_log_mismatch_and_writes_nothing(broken: dict[str, Any]) 
     assert r.json()["code"] == "log_mismatch" and "moderators" in r.json()["detail"]
     assert _log(game) == before and not CommandRecord.objects.filter(game=game).exists()
     assert Game.objects.get(pk=game.pk).last_seq == game.last_seq
+
+
+def test_a_timer_or_a_bot_on_it_is_refused_too(broken: dict[str, Any]) -> None:
+    game = broken["game"]
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(LogMismatch):
+        game_deadline_expire(game_id=game.pk, guard_seq=game.last_seq)
+    before = _log(game)
+    GameSeat.objects.filter(game=game, seat=game.awaiting_seat).update(bot_playing=True)
+    assert game_bot_move(game_id=game.pk, guard_seq=game.last_seq) is None  # refused, logged
+    assert _log(game) == before
+
+
+def test_racing_commands_see_the_log_their_lock_holder_wrote(broken: dict[str, Any]) -> None:
+    """The log's end is read after the lock (a statement begun while waiting for the lock would
+    not see what its holder committed): a healthy game is never taken for a damaged one."""
+    from games.sql import log_end, move_read
+
+    game = broken["game"]
+    assert log_end(game.pk) == game.last_seq + 1
+    assert move_read(game.pk, None, "x").log_seq == game.last_seq + 1
 
 
 def test_readers_stop_where_the_row_says_the_log_ends(broken: dict[str, Any]) -> None:

@@ -118,8 +118,8 @@ def test_locked_game_waits_for_a_lock_held_on_its_table(make_user, client_for):
             cur.execute("SET LOCAL lock_timeout = '300ms'")
         sql.locked_game(game.pk)
     with transaction.atomic():
-        locked, log_seq = sql.locked_game(game.pk)
-        assert locked.table.pk == game.table_id and log_seq == locked.last_seq == game.last_seq
+        locked = sql.locked_game(game.pk)
+        assert locked.table.pk == game.table_id and sql.log_end(game.pk) == locked.last_seq == game.last_seq
 
 
 def _waiting_for_a_lock() -> int:
