@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "chat",
+    "bench",
     "csp",
 ]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.management.commands.simulate import progress_bar
+from bench.management.commands.simulate import progress_bar
 from harehra.bots.base import LEVELS
 from harehra.bots.tournament import play
 
