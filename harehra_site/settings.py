@@ -71,7 +71,9 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "chat",
+    "profiles",
     "bench",
+    "harehra_site",  # the composition root's own commands: serve, grant_app_role
     "csp",
 ]
 

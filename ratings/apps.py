@@ -6,8 +6,11 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self) -> None:
-        from games.ended import on_game_ended
+        from games.ended import game_ended
+        from games.selectors import player_ratings
 
+        from .selectors import display_ratings
         from .services import ratings_game_ended
 
-        on_game_ended(ratings_game_ended)
+        game_ended.subscribe(ratings_game_ended)
+        player_ratings.subscribe(display_ratings)  # beside players' names in the lobby

@@ -260,7 +260,7 @@ def game_append(
         log.error("game %s: seq %s is taken in its log, past its row's last seq", game.pk, first_seq)
         raise LogMismatch(game.pk, first_seq - 1, None) from e
     if ended and game.status == GameStatus.FINISHED:
-        game_ended(game.pk)
+        game_ended.send(game.pk)
     if before is None or after.over or (first_seq - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
         _save_snapshot(game, after)
     _push_after_commit(game, appended, before, after, frozenset(bot_seats))

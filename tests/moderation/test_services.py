@@ -11,6 +11,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from accounts.standing import user_is_sanctioned
 from games.access import access_finished_game
 from games.eventlog import events_with_seq, fold_from_log
 from games.models import Game, GameSeat, GameStatus, Seat, TableStatus
@@ -19,7 +20,6 @@ from harehra import Result
 from harehra_site.errors import ServiceError
 from moderation import services
 from moderation.models import AuditEntry, Report, ReportStatus
-from moderation.selectors import user_is_sanctioned
 from tests.moderation.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
