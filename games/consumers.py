@@ -10,9 +10,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from chat.sockets import ChatSocketMixin
+from harehra_site.client_address import scope_client_address
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
-from replays.services import HEARTBEAT_SECONDS, watcher_beat
+from replays.services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
 
 from . import jsontext
 from .access import access_game_socket
@@ -72,6 +73,8 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
         self.frames = _flag_from(self.scope, "frames")
         self.view_seq = 0  # the seq of the last view this socket was sent
         self.watching: str | None = None  # a watch page's client id, once it has said so
+        # Whom its heartbeats count: the user, else the address (replays/services.py).
+        self.viewer_key = watcher_key(self.user, scope_client_address(self.scope))
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
         self.presence_seat: int | None = None  # the seat this socket keeps present (games/sockets.py)
@@ -115,7 +118,9 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.watching is not None:
-            await db(watcher_beat)(game=self.game, client_id=self.watching, leaving=True)
+            await db(watcher_beat)(
+                game=self.game, viewer=self.viewer_key, client_id=self.watching, leaving=True
+            )
         if self.joined and self.seat is not None:
             await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
 
@@ -189,7 +194,9 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
             await self.send_json({"type": "error", "code": "bad_message", "detail": "only spectators watch"})
             return
         try:
-            count = await db(watcher_beat)(game=self.game, client_id=message.get("client_id"))
+            count = await db(watcher_beat)(
+                game=self.game, viewer=self.viewer_key, client_id=message.get("client_id")
+            )
         except ServiceError as e:
             await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
             return

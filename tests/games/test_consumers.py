@@ -294,10 +294,12 @@ def test_a_watch_page_counts_itself_over_its_socket_and_its_socket_ending_says_g
     from replays.services import watcher_count
 
     game_id, _users, tokens = _setup()
+    # Two people (one signed out, one signed in): two pages of one person would count once.
+    spectator = user_token(user=user_register(username=f"spec{game_id}", password="horse-battery-staple"))
 
     async def run() -> list[int]:
         counts = []
-        first, second = _connect(game_id), _connect(game_id)
+        first, second = _connect(game_id), _connect(game_id, spectator)
         seated = _connect(game_id, tokens[0])
         for comm in (first, second, seated):
             assert (await comm.connect())[0]
