@@ -281,6 +281,11 @@ PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
 # Messages a socket may send: a burst, then this many a second on average (games/live/sockets.py).
 SOCKET_MESSAGES_PER_SECOND = float(os.environ.get("SOCKET_MESSAGES_PER_SECOND", "10"))
 SOCKET_MESSAGES_BURST = float(os.environ.get("SOCKET_MESSAGES_BURST", "30"))
+# The server pings every socket this often and closes one whose pong is this late: a client whose
+# connection is still open but that no longer answers (a frozen or suspended page, a dead network
+# path) ends within the sum of both, then AWAY_GRACE_SECONDS later a bot plays its seat.
+WEBSOCKET_PING_INTERVAL_SECONDS = float(os.environ.get("WEBSOCKET_PING_INTERVAL_SECONDS", "10"))
+WEBSOCKET_PING_TIMEOUT_SECONDS = float(os.environ.get("WEBSOCKET_PING_TIMEOUT_SECONDS", "10"))
 # Sockets one user may have open at one game, per server process.
 SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
 # How long a reaction window lasts for a seat that chose "answer for me when I can't".

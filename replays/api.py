@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.frames import build_frames
+from harehra_site.client_address import client_address
 from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
 
@@ -26,7 +27,7 @@ from .selectors import (
     replay_meta,
     seat_names,
 )
-from .services import HEARTBEAT_SECONDS, watcher_beat, watcher_count
+from .services import HEARTBEAT_SECONDS, watcher_beat, watcher_count, watcher_key
 
 ERROR = inline_serializer("ReplayError", {"code": serializers.CharField(), "detail": serializers.CharField()})
 IMPORT_ERROR = inline_serializer(
@@ -246,6 +247,10 @@ class ReplayWatchersView(APIView):
 
     @extend_schema(
         summary="A watch page's heartbeat (or its goodbye with leaving=true)",
+        description=(
+            "Counts people, not pages: a signed-in spectator once whatever their client ids, a "
+            "signed-out one once per address."
+        ),
         request=inline_serializer(
             "WatcherBeat",
             {"client_id": serializers.CharField(), "leaving": serializers.BooleanField(required=False)},
@@ -256,6 +261,9 @@ class ReplayWatchersView(APIView):
         grant = open_replay(ref, request.user)
         body = request.data if isinstance(request.data, dict) else {}
         count = watcher_beat(
-            game=grant.game, client_id=body.get("client_id"), leaving=bool(body.get("leaving"))
+            game=grant.game,
+            viewer=watcher_key(request.user, client_address(request)),
+            client_id=body.get("client_id"),
+            leaving=bool(body.get("leaving")),
         )
         return Response({"count": count, "heartbeat": HEARTBEAT_SECONDS})

@@ -18,19 +18,17 @@ from games.selectors import game_events_for, game_view, presence_of
 from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
+from harehra_site.client_address import scope_client_address
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
-from replays.services import HEARTBEAT_SECONDS, watcher_beat
+from replays.services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
 
 from .publish import game_group, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
 from .sockets import (
-    CLOSE_ABUSE,
+    CLOSE_REFUSED,
     CLOSE_TOO_MANY,
-    REFUSALS_BEFORE_CLOSE,
-    RateLimit,
-    Refused,
-    parse_frame,
+    LimitedSocket,
     socket_register,
     socket_unregister,
     valid_cmd_id,
@@ -48,7 +46,6 @@ def db(func: Any) -> Any:
 
 
 RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
-CLOSE_REFUSED = 4403
 
 
 def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
@@ -58,7 +55,7 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
     return game, access_game_socket(game, user)
 
 
-class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
+class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
     game: Game
     seat: int | None
     last_seq: int
@@ -76,19 +73,20 @@ class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
         self.frames = _flag_from(self.scope, "frames")
         self.view_seq = 0  # the seq of the last view this socket was sent
         self.watching: str | None = None  # a watch page's client id, once it has said so
+        # Whom its heartbeats count: the user, else the address (replays/services.py).
+        self.viewer_key = watcher_key(self.user, scope_client_address(self.scope))
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
-        self.rate = RateLimit()
         self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
         try:
             self.game, self.seat = await db(_open)(
                 int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
             )
         except ServiceError:
-            await self.close(code=CLOSE_REFUSED)
+            await self.refuse(CLOSE_REFUSED)
             return
         if not socket_register(self, self.user.pk if self.user.is_authenticated else None, self.game.pk):
-            await self.close(code=CLOSE_TOO_MANY)  # this user has enough sockets at this game
+            await self.refuse(CLOSE_TOO_MANY)  # this user has enough sockets at this game
             return
         self.viewer = viewer_key(self.seat, frames=self.frames)
         self.joined = [game_group(self.game.pk)]
@@ -120,7 +118,9 @@ class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.watching is not None:
-            await db(watcher_beat)(game=self.game, client_id=self.watching, leaving=True)
+            await db(watcher_beat)(
+                game=self.game, viewer=self.viewer_key, client_id=self.watching, leaving=True
+            )
         if self.joined and self.seat is not None:
             await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
 
@@ -142,18 +142,7 @@ class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
 
     # --- client to server -----------------------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.rate.take():
-            if self.rate.refused > REFUSALS_BEFORE_CLOSE:
-                await self.close(code=CLOSE_ABUSE)
-                return
-            await self.send_json({"type": "error", "code": "rate_limited", "detail": "too many messages"})
-            return
-        try:
-            message = parse_frame(text_data)
-        except Refused as e:
-            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
-            return
+    async def receive_message(self, message: Any) -> None:
         if not isinstance(message, dict):
             await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are objects"})
             return
@@ -205,7 +194,9 @@ class GameConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
             await self.send_json({"type": "error", "code": "bad_message", "detail": "only spectators watch"})
             return
         try:
-            count = await db(watcher_beat)(game=self.game, client_id=message.get("client_id"))
+            count = await db(watcher_beat)(
+                game=self.game, viewer=self.viewer_key, client_id=message.get("client_id")
+            )
         except ServiceError as e:
             await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
             return

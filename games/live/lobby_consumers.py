@@ -19,9 +19,7 @@ from games.selectors import lobby_html
 from harehra_site.errors import ServiceError
 
 from .publish import LOBBY_GROUP, table_group, user_group
-from .sockets import Refused, parse_frame
-
-CLOSE_REFUSED = 4403  # the game socket's code for "you may not watch this"
+from .sockets import CLOSE_REFUSED, LimitedSocket
 
 
 def db(func: Any) -> Any:
@@ -40,7 +38,7 @@ def db(func: Any) -> Any:
     return database_sync_to_async(call, thread_sensitive=False)
 
 
-class _PushConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
+class _PushConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
     """A socket that mostly listens: its groups, a ping, and an error for anything else."""
 
     groups_joined: list[str]
@@ -61,12 +59,7 @@ class _PushConsumer(ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=jsontext.dumps(data))
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            message = parse_frame(text_data)
-        except Refused as e:
-            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
-            return
+    async def receive_message(self, message: Any) -> None:
         if isinstance(message, dict) and message.get("type") == "ping":
             await self.send_json({"type": "pong"})
             return
@@ -114,10 +107,7 @@ class TableConsumer(_PushConsumer):
         try:
             await db(_open_table)(self.table_id, user, invite)
         except ServiceError:
-            # Accepted first: a socket closed during its handshake reaches a browser as 1006, which
-            # a page cannot tell from a lost connection; 4403 tells it not to reconnect.
-            await self.accept()
-            await self.close(code=CLOSE_REFUSED)
+            await self.refuse(CLOSE_REFUSED)  # 4403: don't reconnect
             return
         # The user's group: signing out closes the socket, as it does the game socket.
         groups = [table_group(self.table_id)]

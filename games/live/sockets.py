@@ -13,7 +13,7 @@ import asyncio
 import re
 import time
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
@@ -27,6 +27,7 @@ RATE_BURST = 30.0
 CLOSE_ABUSE = 4008  # policy violation: a socket that keeps sending past its limit is closed
 REFUSALS_BEFORE_CLOSE = 100
 CLOSE_TOO_MANY = 4429
+CLOSE_REFUSED = 4403  # not allowed to see this (an unknown game or table, a private one, signed out)
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -85,6 +86,51 @@ class RateLimit:
             return True
         self.refused += 1
         return False
+
+
+class LimitedSocket:
+    """What every socket (game, lobby, table) does with a client's frame before reading it: the
+    rate limit, then the size and depth limits. Each refusal is an `error` and the socket stays
+    open, until a client keeps sending past its rate (REFUSALS_BEFORE_CLOSE): then it is closed
+    with CLOSE_ABUSE. A consumer puts this class before Channels' and handles what passes in
+    `receive_message`; its `send_json` sends one message."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rate = RateLimit()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.take():
+            if self.rate.refused > REFUSALS_BEFORE_CLOSE:
+                await self.close(code=CLOSE_ABUSE)
+                return
+            await self.send_json({"type": "error", "code": "rate_limited", "detail": "too many messages"})
+            return
+        try:
+            message = parse_frame(text_data)
+        except Refused as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+            return
+        await self.receive_message(message)
+
+    async def receive_message(self, message: Any) -> None:
+        raise NotImplementedError
+
+    async def refuse(self, code: int) -> None:
+        """Turn a connecting socket away with `code` (CLOSE_REFUSED, CLOSE_TOO_MANY). Accepted
+        first: a socket closed during its handshake reaches a client as HTTP 403 (a browser sees
+        1006), which it cannot tell from a lost connection; the code tells it why and whether to
+        try again."""
+        await self.accept()
+        await self.close(code=code)
+
+    if TYPE_CHECKING:
+
+        async def send_json(self, data: dict[str, Any]) -> None: ...
+
+        async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None: ...
+
+        async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
 
 # --- the process's sockets --------------------------------------------------------------------

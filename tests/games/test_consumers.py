@@ -46,6 +46,14 @@ def _connect(
     return WebsocketCommunicator(application, path, headers=[(b"origin", origin)])
 
 
+async def _refused_code(comm: WebsocketCommunicator) -> int:
+    """A refused socket is accepted, then closed before anything is sent: the close code says why."""
+    assert (await comm.connect())[0]
+    out = await comm.receive_output(timeout=5)
+    assert out["type"] == "websocket.close", out
+    return int(out["code"])
+
+
 async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
     while True:
         message = await comm.receive_json_from(timeout=timeout)
@@ -240,14 +248,12 @@ def test_foreign_origin_banned_user_and_private_stranger_are_refused():
 
     async def run() -> None:
         foreign = _connect(game_id, tokens[0], origin=b"http://evil.example")
-        assert (await foreign.connect())[0] is False
+        assert (await foreign.connect())[0] is False  # refused at the handshake, as a browser's CSRF
         stranger = _connect(game_id)
-        assert (await stranger.connect())[0] is False
+        assert await _refused_code(stranger) == 4403
         await database_sync_to_async(get_user_model().objects.filter(pk=users[0].pk).update)(is_active=False)
         banned = _connect(game_id, tokens[0])
-        connected, _ = await banned.connect()
-        if connected:  # token auth refuses inactive users before the consumer does
-            pytest.fail("a banned user was let in")
+        assert await _refused_code(banned) == 4403
         ok = _connect(game_id, tokens[1])
         assert (await ok.connect())[0] is True
         await ok.disconnect()
@@ -288,10 +294,12 @@ def test_a_watch_page_counts_itself_over_its_socket_and_its_socket_ending_says_g
     from replays.services import watcher_count
 
     game_id, _users, tokens = _setup()
+    # Two people (one signed out, one signed in): two pages of one person would count once.
+    spectator = user_token(user=user_register(username=f"spec{game_id}", password="horse-battery-staple"))
 
     async def run() -> list[int]:
         counts = []
-        first, second = _connect(game_id), _connect(game_id)
+        first, second = _connect(game_id), _connect(game_id, spectator)
         seated = _connect(game_id, tokens[0])
         for comm in (first, second, seated):
             assert (await comm.connect())[0]

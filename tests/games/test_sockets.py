@@ -4,6 +4,7 @@ sockets one user may open at one game."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -91,13 +92,14 @@ def test_one_user_may_open_only_so_many_sockets_at_one_game(settings):
         opened, results = [], []
         for _ in range(5):
             comm = _connect(game_id, tokens[0])
-            ok, code = await comm.connect()
-            if ok:
-                await _until(comm, "state")
+            assert (await comm.connect())[0]  # accepted, then closed: a client can read the code
+            first = await comm.receive_output(timeout=5)
+            if first["type"] == "websocket.send":
+                assert json.loads(first["text"])["type"] == "state"
                 opened.append(comm)
                 results.append(True)
             else:
-                assert code == CLOSE_TOO_MANY
+                assert first == {"type": "websocket.close", "code": CLOSE_TOO_MANY}
                 results.append(False)
         other = _connect(game_id, tokens[1])  # another user is not affected
         results.append((await other.connect())[0])

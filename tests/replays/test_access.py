@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, GameStatus
 from games.services.tables import TableSettings, table_create, table_join, table_start
+from replays.models import Watcher
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db
@@ -131,10 +132,15 @@ def test_spectator_count(two: list[Any]) -> None:
     c = _as(None)
     url = f"/api/replays/{game.pk}/watchers/"
     assert c.post(url, {"client_id": "watcher-one"}, format="json").json()["count"] == 1
-    assert c.post(url, {"client_id": "watcher-two"}, format="json").json()["count"] == 2
-    assert c.post(url, {"client_id": "watcher-one"}, format="json").json()["count"] == 2
-    assert c.post(url, {"client_id": "watcher-one", "leaving": True}, format="json").json()["count"] == 1
+    # People are counted, not client ids: signed out, once per address.
+    assert c.post(url, {"client_id": "watcher-two"}, format="json").json()["count"] == 1
+    elsewhere = APIClient(REMOTE_ADDR="10.1.2.3")
+    assert elsewhere.post(url, {"client_id": "watcher-three"}, format="json").json()["count"] == 2
+    # Only the page that beat last ends a person's presence.
+    assert c.post(url, {"client_id": "watcher-one", "leaving": True}, format="json").json()["count"] == 2
+    assert c.post(url, {"client_id": "watcher-two", "leaving": True}, format="json").json()["count"] == 1
     assert c.post(url, {"client_id": "x"}, format="json").status_code == 400
+    assert Watcher.objects.filter(viewer__contains="10.1.2.3").count() == 0  # no address is stored
 
 
 def test_pages_and_schema(two: list[Any]) -> None:

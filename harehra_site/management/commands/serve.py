@@ -110,6 +110,9 @@ class Command(BaseCommand):
             ws="websockets-sansio",
             ws_per_message_deflate=False,
             ws_max_size=65536,  # no client message comes near it (games/live/sockets.py caps them lower)
+            # Uvicorn's own 20 s and 20 s left a frozen client's seat held for up to 40 s more.
+            ws_ping_interval=settings.WEBSOCKET_PING_INTERVAL_SECONDS,
+            ws_ping_timeout=settings.WEBSOCKET_PING_TIMEOUT_SECONDS,
             lifespan="off",
             # The application reads X-Forwarded-For from TRUSTED_PROXIES only
             # (harehra_site/client_address.py); Uvicorn's own reading would believe it from any
