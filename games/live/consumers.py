@@ -9,7 +9,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
-from chat.sockets import ChatSocketMixin
 from games.access import access_game_socket
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
@@ -18,10 +17,8 @@ from games.selectors import game_events_for, game_view, presence_of
 from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
-from harehra_site.client_address import scope_client_address
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
-from replays.services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
 
 from .publish import game_group, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
@@ -29,6 +26,7 @@ from .sockets import (
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
     LimitedSocket,
+    SocketFeatures,
     socket_register,
     socket_unregister,
     valid_cmd_id,
@@ -55,7 +53,7 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
     return game, access_game_socket(game, user)
 
 
-class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
+class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
     game: Game
     seat: int | None
     last_seq: int
@@ -72,9 +70,6 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
         # watch page draws them); the game page needs only the view.
         self.frames = _flag_from(self.scope, "frames")
         self.view_seq = 0  # the seq of the last view this socket was sent
-        self.watching: str | None = None  # a watch page's client id, once it has said so
-        # Whom its heartbeats count: the user, else the address (replays/services.py).
-        self.viewer_key = watcher_key(self.user, scope_client_address(self.scope))
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
         self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
@@ -109,18 +104,11 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
         if self.seat is None:
             await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
 
-    def chat_table_id(self) -> int:
-        return self.game.table_id
-
     async def disconnect(self, code: int) -> None:
         socket_unregister(self)
-        await self.chat_leave()
+        await self.leave_more()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.watching is not None:
-            await db(watcher_beat)(
-                game=self.game, viewer=self.viewer_key, client_id=self.watching, leaving=True
-            )
         if self.joined and self.seat is not None:
             await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
 
@@ -161,10 +149,8 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
             await self.on_reclaim()
         elif kind == "sync":
             await self.send_view()
-        elif kind == "watching":
-            await self.on_watching(message)
-        elif await self.chat_receive(message):
-            pass  # the table chat (chat/sockets.py)
+        elif await self.receive_more(message):
+            pass  # a feature's (the table chat, the spectator count: harehra_site/routing.py)
         else:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
@@ -187,21 +173,6 @@ class GameConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocke
         await self.send_json(
             {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
         )
-
-    async def on_watching(self, message: dict[str, Any]) -> None:
-        """A watch page's heartbeat over its socket (no HTTP request every few seconds per page)."""
-        if self.seat is not None:
-            await self.send_json({"type": "error", "code": "bad_message", "detail": "only spectators watch"})
-            return
-        try:
-            count = await db(watcher_beat)(
-                game=self.game, viewer=self.viewer_key, client_id=message.get("client_id")
-            )
-        except ServiceError as e:
-            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
-            return
-        self.watching = message["client_id"]
-        await self.send_json({"type": "watchers", "count": count, "heartbeat": HEARTBEAT_SECONDS})
 
     async def on_reclaim(self) -> None:
         try:

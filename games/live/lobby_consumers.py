@@ -10,7 +10,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
-from chat.sockets import ChatSocketMixin
 from games.access import AnyUser, access_table_view
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
@@ -19,7 +18,7 @@ from games.selectors import lobby_html
 from harehra_site.errors import ServiceError
 
 from .publish import LOBBY_GROUP, table_group, user_group
-from .sockets import CLOSE_REFUSED, LimitedSocket
+from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
 
 
 def db(func: Any) -> Any:
@@ -38,13 +37,10 @@ def db(func: Any) -> Any:
     return database_sync_to_async(call, thread_sensitive=False)
 
 
-class _PushConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsocketConsumer):
+class _PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
     """A socket that mostly listens: its groups, a ping, and an error for anything else."""
 
     groups_joined: list[str]
-
-    def chat_can_join(self) -> bool:
-        return False  # the lobby has no chat; a table's socket has its table's
 
     async def join(self, groups: list[str]) -> None:
         self.groups_joined = groups
@@ -52,7 +48,7 @@ class _PushConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsock
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
-        await self.chat_leave()
+        await self.leave_more()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -63,8 +59,8 @@ class _PushConsumer(LimitedSocket, ChatSocketMixin, DirectDispatch, AsyncWebsock
         if isinstance(message, dict) and message.get("type") == "ping":
             await self.send_json({"type": "pong"})
             return
-        if isinstance(message, dict) and self.chat_can_join() and await self.chat_receive(message):
-            return  # the table chat (chat/sockets.py)
+        if isinstance(message, dict) and await self.receive_more(message):
+            return  # a feature's (the table chat on a table's socket: harehra_site/routing.py)
         await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
 
@@ -92,18 +88,12 @@ class TableConsumer(_PushConsumer):
     """Tells a table's page that the table changed; the page fetches its own view of it, which
     holds forms for that person only."""
 
-    def chat_can_join(self) -> bool:
-        return True
-
-    def chat_table_id(self) -> int:
-        return self.table_id
-
     async def connect(self) -> None:
         user = self.scope.get("user") or AnonymousUser()
         self.user = user
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
-        self.chat_invite = invite
+        self.invite = invite
         try:
             await db(_open_table)(self.table_id, user, invite)
         except ServiceError:
@@ -120,8 +110,6 @@ class TableConsumer(_PushConsumer):
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "changed", "table": self.table_id})
-        if self.chat_joined is not None:
-            await self.chat_join()  # sitting down or leaving moves a person between the channels
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_REFUSED)

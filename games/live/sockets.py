@@ -88,6 +88,20 @@ class RateLimit:
         return False
 
 
+class SocketFeatures:
+    """What a consumer offers the features mixed in above it at the composition root
+    (harehra_site/routing.py: the table chat, the spectator count): each feature takes the
+    messages that are its own and passes the rest on with super(), and lets go of what it holds
+    when the socket closes. The consumers below know no feature."""
+
+    async def receive_more(self, message: dict[str, Any]) -> bool:
+        """A message the consumer does not know; True once a feature took it."""
+        return False
+
+    async def leave_more(self) -> None:
+        """The socket is closing."""
+
+
 class LimitedSocket:
     """What every socket (game, lobby, table) does with a client's frame before reading it: the
     rate limit, then the size and depth limits. Each refusal is an `error` and the socket stays
