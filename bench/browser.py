@@ -75,8 +75,8 @@ MUST_SENT_SHARE = 0.98  # of the scheduled decisions; a few queued at the window
 
 # The pages' own timings (static/js/*.js).
 REFRESH_DEBOUNCE_S = 0.040  # game.js refreshSoon()
-PING_S = 20.0  # live.js
-NO_ANSWER_S = 5.0  # game.js: a command without an answer in 5 s gives the controls back
+PING_S = 20.0  # core/gamesocket.js
+NO_ANSWER_S = 5.0  # game/controller.js: a command without an answer in 5 s gives the controls back
 LOBBY_POLL_S = 2.0  # poll.js
 RESUME_RETRY_S = 3.0  # live.js askResume()
 HTTP_TIMEOUT_S = 30.0

@@ -29,7 +29,7 @@ def _name(names: Sequence[str], seat: Any) -> str:
 def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
     """One event (raw or filtered by `event_for`) in words; `names` are the seats' display names.
 
-    The same sentences as the pages' describer (static/js/words.js) says for a reader who holds
+    The same sentences as the pages' describer (static/js/table/words.js) says for a reader who holds
     no seat, so a link preview, the frames API and the replay viewer read alike (a test compares
     them); names stay as their owners typed them.
     """

@@ -80,7 +80,7 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
 
     # An illegal action is refused by the server and explained in words.
     kind = read(page)["kind"]
-    page.evaluate("window.harehraGame.send({play: ['taptap']})")
+    page.evaluate("document.dispatchEvent(new CustomEvent('harehra:command', {detail: {play: ['taptap']}}))")
     error = page.locator("#error")
     error.wait_for(state="visible")
     # On a turn Hare Taptap is never played; in any other decision a play is not what is asked.
@@ -191,4 +191,78 @@ def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: A
     wait_for_my_decision(page)
     decide_by_clicking(page)
     page.wait_for_function(f"() => Number(document.getElementById('game').dataset.seq) > {seq}")
+    context.close()
+
+
+def pump_until(page: Any, test: Any, what: str, timeout: float = 8) -> None:
+    """Wait for `test` while the page runs (Playwright's handlers run only while it is waited on)."""
+    end = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < end, what
+        page.wait_for_timeout(50)
+
+
+def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: Any, browser: Any) -> None:
+    base = site.url(0)
+    name = f"erin{int(time.time()) % 100000}"
+    _, game = start_against_bots(base, name, bots=1)
+
+    context = browser.new_context()
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    sign_in(page, base, name)
+    # Real sockets; on the first, everything the server says after the page's first command is
+    # lost (its ack too), and then the connection drops.
+    link: dict[str, Any] = {"sockets": [], "commands": [], "answers": []}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        index = len(link["sockets"])
+        link["sockets"].append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            m = json.loads(message)
+            if m.get("type") == "command":
+                link["commands"].append((index, m))
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if index == 0 and link["commands"]:
+                return
+            items = json.loads(message)
+            for m in items if isinstance(items, list) else [items]:
+                if m.get("type") in ("ack", "error"):
+                    link["answers"].append((index, m))
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket("**/ws/games/**", route)
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+    wait_for_my_decision(page)
+    seq = read(page)["seq"]
+
+    decide_by_clicking(page)
+    pump_until(page, lambda: bool(link["commands"]), "the page sent no command")
+    # The server made the move; its answer is lost with the connection.
+    pump_until(page, lambda: Game.objects.get(pk=game).last_seq > seq, "the server never made the move")
+    link["sockets"][0].close(code=4000, reason="lost")
+
+    # The page reconnects, sends the same command again, and the server answers with the first
+    # outcome: the move was made once, and the page shows it.
+    shown = f"() => Number(document.getElementById('game').dataset.seq) > {seq}"
+    page.wait_for_function(shown, timeout=10_000)
+    first = link["commands"][0]
+    again = [m for i, m in link["commands"] if i == 1]
+    assert first[0] == 0 and again, link["commands"]
+    assert again[0]["cmd_id"] == first[1]["cmd_id"]
+    assert again[0]["expected_seq"] == seq
+    assert {k: v for k, v in again[0].items() if k != "expected_seq"} == first[1]
+    answers = lambda: [m for i, m in link["answers"] if i == 1 and m.get("cmd_id") == first[1]["cmd_id"]]  # noqa: E731
+    pump_until(page, lambda: bool(answers()), "the resent command got no answer")
+    answer = answers()[0]
+    assert answer["type"] == "ack" and answer["duplicate"] is True, answer
+    assert page.is_hidden("#error")
     context.close()

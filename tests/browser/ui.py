@@ -108,7 +108,7 @@ class Player:
             else:
                 self._button("decline", use_keys)
         elif kind == "discard":
-            need = int(self.page.evaluate("window.harehraGame.state.view.discard_count"))
+            need = int(self.page.get_attribute("#prompt", "data-count"))
             # Cards chosen before a missed click stay chosen: choosing them again would un-choose them.
             chosen = sum(c["picked"] for c in ui["cards"])
             more = [c for c in ui["cards"] if not c["picked"]][: max(0, need - chosen)]

@@ -1,6 +1,7 @@
 // A table's page, kept current by the table socket: on each change (and once on every
 // (re)connect) it fetches this person's view of the table, whose forms carry their CSRF token.
-import { focusKey, liveSocket, restoreFocus } from "./socket.js";
+import { focusKey, restoreFocus } from "../core/dom.js";
+import { Socket } from "../core/socket.js";
 
 const root = document.getElementById("table-live");
 let fetching = false;
@@ -47,6 +48,8 @@ function followGame() {
   }
 }
 
-liveSocket(root.dataset.socket, (m) => {
-  if (m.type === "changed") refresh();
-});
+new Socket(() => root.dataset.socket, {
+  onMessage(m) {
+    if (m.type === "changed") refresh();
+  },
+}).start();

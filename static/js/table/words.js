@@ -1,5 +1,5 @@
 // Events and errors in plain words. Every string goes through the JS translation catalog.
-/* global gettext, ngettext, interpolate */
+import { gettext, interpolate, ngettext } from "../core/dom.js";
 
 export function cardName(cards, id) {
   const c = cards.find((x) => x.id === id);

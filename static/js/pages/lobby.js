@@ -1,6 +1,7 @@
 // The lobby's table list, kept current by the lobby socket: the whole list on every (re)connect,
 // then one row per change (its new markup, or null once the lobby no longer lists the table).
-import { focusKey, liveSocket, restoreFocus } from "./socket.js";
+import { focusKey, restoreFocus } from "../core/dom.js";
+import { Socket } from "../core/socket.js";
 
 const root = document.getElementById("lobby-tables");
 
@@ -66,8 +67,10 @@ function syncAll(html) {
   showEmpty();
 }
 
-liveSocket(root.dataset.socket, (m) => {
-  if (m.type === "lobby") syncAll(m.html);
-  else if (m.type === "table") placeRow(m.table, m.html);
-});
+new Socket(() => root.dataset.socket, {
+  onMessage(m) {
+    if (m.type === "lobby") syncAll(m.html);
+    else if (m.type === "table") placeRow(m.table, m.html);
+  },
+}).start();
 root.querySelectorAll(".table-list > .table-item").forEach(markMine);

@@ -2,10 +2,10 @@
 // back through the events so far (spectator perspective only). Each push on the live socket
 // (/ws/games/<id>/?frames=1) carries the new frames; the frames API is read only on load and to
 // fill a gap after a reconnect (never a hidden card either way).
-import { chatIncoming, chatOpened } from "./chatbridge.js";
-import { ReplayViewer, csrfToken, fetchFrames, readBoot } from "./replay.js";
+import { csrfToken, gettext } from "../core/dom.js";
+import { Socket } from "../core/socket.js";
+import { ReplayViewer, fetchFrames, readBoot } from "../table/replayviewer.js";
 
-const gettext = window.gettext || ((s) => s);
 const { boot, cards } = readBoot();
 const clientId = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now()).slice(0, 64);
 
@@ -13,7 +13,6 @@ let following = true; // at the newest step: new events move the view along
 let fetching = null;
 let again = false;
 let over = !boot.meta.live;
-let socket = null;
 let viewer = null;
 
 const liveButton = document.getElementById("watch-live");
@@ -64,7 +63,6 @@ viewer = new ReplayViewer(document.getElementById("replay"), {
     liveButton.hidden = following;
   },
 });
-window.replayViewer = viewer;
 if (initial[initial.length - 1].state.over) showOver();
 liveButton.addEventListener("click", () => {
   following = true;
@@ -90,34 +88,22 @@ function onPushedFrames(frames) {
   if (viewer.frames[viewer.frames.length - 1].state.over) showOver();
 }
 
-function connect() {
-  if (over) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const last = viewer.frames[viewer.frames.length - 1].seq;
-  const ws = new WebSocket(`${scheme}://${location.host}${boot.socket_path}?batch=1&frames=1&after=${last}`);
-  socket = ws;
-  ws.addEventListener("open", () => {
-    beat();
-    chatOpened((obj) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(obj)));
-  });
-  ws.addEventListener("message", (m) => {
-    let data;
-    try { data = JSON.parse(m.data); } catch { return; }
-    for (const one of Array.isArray(data) ? data : [data]) {
-      if (chatIncoming(one)) continue;
+// The live socket resumes after the last frame shown; it stops reconnecting once the game is over.
+const socket = new Socket(
+  () => `${boot.socket_path}?batch=1&frames=1&after=${viewer.frames[viewer.frames.length - 1].seq}`,
+  {
+    onOpen: () => beat(),
+    onMessage(one) {
       if (one.type === "watchers") showCount(one.count);
       else if (one.type === "view" && one.frames) onPushedFrames(one.frames);
       // A view without frames answers a resume (a reconnect): read what was missed, if anything.
       else if (one.type === "view" && one.seq > viewer.frames[viewer.frames.length - 1].seq) refresh();
       else if (one.type === "state") refresh();
-    }
-  });
-  ws.addEventListener("close", () => {
-    socket = null;
-    if (!over) setTimeout(connect, 2000);
-  });
-}
-connect();
+    },
+    keepGoing: () => !over,
+  },
+);
+if (!over) socket.start();
 
 // The spectator count: a heartbeat over the socket while it is open (the socket's end says
 // goodbye), over HTTP while it is not.
@@ -128,10 +114,7 @@ function showCount(count) {
 }
 
 async function beat(leaving = false) {
-  if (!leaving && socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify({ type: "watching", client_id: clientId }));
-    return;
-  }
+  if (!leaving && socket.send({ type: "watching", client_id: clientId })) return;
   try {
     const r = await fetch(boot.watchers_url, {
       method: "POST",
@@ -148,4 +131,4 @@ async function beat(leaving = false) {
 }
 beat();
 setInterval(() => { if (!over) beat(); }, (boot.heartbeat || 10) * 1000);
-addEventListener("pagehide", () => { if (!socket) beat(true); });
+addEventListener("pagehide", () => { if (!socket.open) beat(true); });

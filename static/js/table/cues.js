@@ -1,7 +1,6 @@
 // Your turn, impossible to miss: the tab's title and icon change while a decision is yours, an
 // optional sound plays (off by default) and, when the tab is hidden and the person allowed it, a
 // browser notification. The settings are kept in this browser (localStorage).
-/* global gettext */
 
 const ICON_TURN = "/static/img/turn.svg";
 const KEY_SOUND = "harehra.sound";

@@ -1,42 +1,19 @@
 // The replay viewer: steps through precomputed frames (no request per step). A plain ES module.
-// Pages boot it from the JSON in #replay-boot: mode "replay" (a stored game), "import" (a checked
-// document, never stored) or "watch" (watch.js drives it for a live game).
+// The replay and import pages boot it (pages/replay.js) from the JSON in #replay-boot; the watch
+// page (pages/watch.js) drives it for a live game.
 
+import { el, gettext, interpolate } from "../core/dom.js";
 import { drawTable as drawSeats, setRing } from "./tableview.js";
 import { describe } from "./words.js";
 import { Motion } from "./motion.js";
 
-const gettext = window.gettext || ((s) => s);
-const interpolate =
-  window.interpolate ||
-  ((fmt, obj, named) =>
-    named ? fmt.replace(/%\((\w+)\)s/g, (_, k) => String(obj[k])) : fmt.replace(/%s/g, () => String(obj.shift())));
 const COLORS = ["#2f6b3a", "#c2410c", "#1d4ed8", "#9333ea", "#b45309", "#0f766e"];
 const BASE_DELAY_MS = 900;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    // Styles through the CSSOM: a style attribute is inline style, which the CSP refuses.
-    else if (k === "style") for (const [p, val] of Object.entries(v)) node.style.setProperty(p, val);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
 
 export function readBoot() {
   const boot = JSON.parse(document.getElementById("replay-boot").textContent);
   const cards = JSON.parse(document.getElementById("replay-card-names").textContent);
   return { boot, cards };
-}
-
-export function csrfToken() {
-  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return m ? decodeURIComponent(m[1]) : "";
 }
 
 export class ReplayViewer {
@@ -416,25 +393,7 @@ export class ReplayViewer {
   }
 }
 
-function bindCopy(viewer) {
-  const button = document.getElementById("replay-copy");
-  if (!button) return;
-  button.addEventListener("click", async () => {
-    const link = viewer.link();
-    const done = document.getElementById("replay-copied");
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      const input = document.getElementById("replay-link");
-      input.select();
-      document.execCommand("copy");
-    }
-    done.textContent = gettext("Link copied");
-    setTimeout(() => (done.textContent = ""), 2500);
-  });
-}
-
-async function getJson(url, init) {
+export async function getJson(url, init) {
   const r = await fetch(url, { credentials: "same-origin", ...init });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw Object.assign(new Error(body.detail || r.statusText), { body, status: r.status });
@@ -445,65 +404,3 @@ export async function fetchFrames(url, perspective, from = 0) {
   const q = new URLSearchParams({ perspective, from: String(from) });
   return (await getJson(`${url}?${q}`)).frames;
 }
-
-function bootReplay(boot, cards) {
-  const viewer = new ReplayViewer(document.getElementById("replay"), {
-    meta: boot.meta,
-    frames: boot.frames,
-    perspective: boot.perspective,
-    step: boot.step,
-    cardNames: cards,
-    sharePath: boot.share_path,
-    loadFrames: (p) => fetchFrames(boot.frames_url, p),
-  });
-  bindCopy(viewer);
-  window.replayViewer = viewer;
-}
-
-function bootImport(boot, cards) {
-  const form = document.getElementById("replay-import-form");
-  const error = document.getElementById("replay-import-error");
-  let viewer = null;
-  const post = (doc, perspective) =>
-    getJson(`${boot.import_url}?perspective=${encodeURIComponent(perspective)}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: doc,
-    });
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    error.textContent = "";
-    const file = document.getElementById("replay-import-file").files[0];
-    const text = file ? await file.text() : document.getElementById("replay-import-text").value;
-    try {
-      JSON.parse(text);
-    } catch {
-      error.textContent = gettext("This is not JSON.");
-      return;
-    }
-    try {
-      const data = await post(text, "all");
-      document.getElementById("replay-import-viewer").hidden = false;
-      if (viewer) viewer.destroy();
-      const root = document.getElementById("replay");
-      const fresh = root.cloneNode(true); // drop the old viewer's listeners
-      root.replaceWith(fresh);
-      viewer = new ReplayViewer(fresh, {
-        meta: data.game,
-        frames: data.frames,
-        perspective: "all",
-        step: 0,
-        cardNames: cards,
-        updateUrl: false,
-        loadFrames: async (p) => (await post(text, p)).frames,
-      });
-      window.replayViewer = viewer;
-    } catch (err) {
-      error.textContent = err.body && err.body.detail ? err.body.detail : String(err.message || err);
-    }
-  });
-}
-
-const started = document.getElementById("replay-boot") && readBoot();
-if (started && started.boot.mode === "replay") bootReplay(started.boot, started.cards);
-if (started && started.boot.mode === "import") bootImport(started.boot, started.cards);

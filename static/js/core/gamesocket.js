@@ -1,60 +1,39 @@
-// The live game socket: keeps the last seq, reconnects with backoff (?after=lastSeq),
-// and asks to resume when it sees a gap. Handlers get only in-order, de-duplicated events, and
-// after each push the viewer's own view and legal commands (a "view" message).
+// The live game socket: keeps the last seq, reconnects through the one Socket (core/socket.js)
+// naming it (?after=lastSeq), and asks to resume when it sees a gap. Handlers get only in-order,
+// de-duplicated events, and after each push the viewer's own view and legal commands (a "view"
+// message). A command sent on a socket that was lost before its answer came is sent again, with
+// the same cmd_id, on the next connection: the server answers a cmd_id it already has with the
+// first outcome, so a move is never made twice; and the resent command names the seq its sender
+// had seen (expected_seq), so one the server never got is refused as stale, not applied to a
+// game that moved on meanwhile.
 
-import { chatIncoming, chatOpened } from "./chatbridge.js";
+import { Socket } from "./socket.js";
 
 export class LiveGame {
   constructor(gameId, handlers) {
     this.gameId = gameId;
     this.h = handlers;
     this.lastSeq = null; // null until the first state: connect without ?after to get one
-    this.retry = 0;
     this.resuming = false;
     this.resumeTimer = null;
-    this.pingTimer = null;
-    this.closedByUs = false;
     this.ids = 0;
+    this.unacked = new Map(); // cmd_id -> the command message, until its ack or error
+    this.socket = new Socket(() => this.path(), {
+      onMessage: (m) => this.handle(m),
+      onOpen: () => this.resend(),
+      onStatus: (status, info) => this.h.onStatus(status, info),
+      pingEvery: 20000,
+    });
   }
 
-  url() {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
+  path() {
     // batch=1: the messages of one push arrive as one frame (an array).
     const after = this.lastSeq === null ? "" : `&after=${this.lastSeq}`;
-    return `${proto}://${location.host}/ws/games/${this.gameId}/?batch=1${after}`;
+    return `/ws/games/${this.gameId}/?batch=1${after}`;
   }
 
   connect() {
-    const ws = new WebSocket(this.url());
-    this.ws = ws;
-    ws.onopen = () => {
-      this.retry = 0;
-      this.h.onStatus("open");
-      clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
-      chatOpened((obj) => this.ws === ws && this.send(obj));
-    };
-    ws.onmessage = (msg) => {
-      let m;
-      try {
-        m = JSON.parse(msg.data);
-      } catch {
-        return;
-      }
-      for (const one of Array.isArray(m) ? m : [m]) if (!chatIncoming(one)) this.handle(one);
-    };
-    ws.onclose = (ev) => {
-      clearInterval(this.pingTimer);
-      if (this.ws !== ws || this.closedByUs) return;
-      if (ev.code === 4403) {
-        this.h.onStatus("refused");
-        return;
-      }
-      const delay = Math.min(10000, 500 * 2 ** this.retry) + Math.random() * 300;
-      this.retry += 1;
-      this.h.onStatus("reconnecting", delay);
-      setTimeout(() => this.connect(), delay);
-    };
+    this.socket.start();
   }
 
   handle(m) {
@@ -92,9 +71,11 @@ export class LiveGame {
         this.h.onPresence(m.seats || []);
         break;
       case "ack":
+        this.unacked.delete(m.cmd_id);
         this.h.onAck(m);
         break;
       case "error":
+        if (m.cmd_id !== undefined) this.unacked.delete(m.cmd_id);
         this.h.onError(m);
         break;
       default:
@@ -117,14 +98,22 @@ export class LiveGame {
   }
 
   send(obj) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(obj));
-    return true;
+    return this.socket.send(obj);
   }
 
+  // Sends a command now; null when the socket is not open (nothing is kept to send later).
   command(cmd) {
     this.ids += 1;
     const cmdId = `c${Date.now().toString(36)}-${this.ids}`;
-    return this.send({ type: "command", cmd_id: cmdId, ...cmd }) ? cmdId : null;
+    const message = { type: "command", cmd_id: cmdId, ...cmd };
+    if (!this.send(message)) return null;
+    if (message.expected_seq === undefined && this.lastSeq !== null) message.expected_seq = this.lastSeq;
+    this.unacked.set(cmdId, message);
+    return cmdId;
+  }
+
+  // A new connection: the commands whose answer the lost one never brought, in the order sent.
+  resend() {
+    for (const message of this.unacked.values()) this.send(message);
   }
 }

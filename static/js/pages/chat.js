@@ -1,9 +1,9 @@
 // The table chat panel (templates/chat/_panel.html). It talks over the page's own socket through
 // chatbridge.js: asks for its channel's history when the socket opens, shows messages as plain
 // text (never as markup), sends, and lets a person report a message and the host turn chat off.
-import { chatSender } from "./chatbridge.js";
+import { csrfToken, gettext } from "../core/dom.js";
+import { chatSender } from "../core/chatbridge.js";
 
-const gettext = window.gettext || ((s) => s);
 const panel = document.getElementById("chat");
 const log = document.getElementById("chat-log");
 const form = document.getElementById("chat-form");
@@ -22,17 +22,12 @@ function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
-function csrf() {
-  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return m ? decodeURIComponent(m[1]) : "";
-}
-
 async function report(message, button) {
   button.disabled = true;
   const r = await fetch(`/api/chat/messages/${message.id}/report/`, {
     method: "POST",
     credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
     body: JSON.stringify({ reason: "abuse" }),
   }).catch(() => null);
   if (r && r.ok) {

@@ -4,27 +4,10 @@
 // a countdown ring on whoever must decide; the draw pile, a large face-up discard and the
 // direction of play in the middle.
 
+import { el, fmt, gettext, ngettext } from "../core/dom.js";
 
 export const STATIC_CARDS = "/static/cards/";
 const RING = 2 * Math.PI * 21;
-
-const gettext = window.gettext || ((s) => s);
-const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
-const fmt = (t, v) =>
-  window.interpolate ? window.interpolate(t, v, true) : t.replace(/%\((\w+)\)s/g, (_, k) => String(v[k]));
-
-export function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
-  return e;
-}
 
 function svg(tag, attrs) {
   const e = document.createElementNS("http://www.w3.org/2000/svg", tag);

@@ -1,0 +1,21 @@
+// ESLint for the page scripts (static/js: browser ES modules) and their unit tests (tests/js: Node).
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  js.configs.recommended,
+  {
+    files: ["static/js/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      // Django's JavaScript catalogue (gettext, ngettext, interpolate) is reached through
+      // core/dom.js only, which falls back to English where a page does not load it.
+      globals: { ...globals.browser },
+    },
+  },
+  {
+    files: ["tests/js/**/*.js", "eslint.config.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+  },
+];

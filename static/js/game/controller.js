@@ -1,0 +1,263 @@
+// The game page's controller: keeps the state (game/state.js) from the live socket's messages,
+// renders the page from it, and sends this player's decisions.
+
+import { $, csrfToken, fmt, gettext } from "../core/dom.js";
+import { LiveGame } from "../core/gamesocket.js";
+import { Cues } from "../table/cues.js";
+import { Motion } from "../table/motion.js";
+import { errorWords } from "../table/words.js";
+import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
+import { renderHand } from "./hand.js";
+import { loadHistory, logEvent, noteOut, showError } from "./log.js";
+import { renderPlayers, syncPresence } from "./players.js";
+import { focusPrompt, renderPrompt, renderTurn, turnWords } from "./prompt.js";
+import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, newState } from "./state.js";
+
+export function startGame(cfg) {
+  const S = newState(cfg);
+  const g = { cfg, S, render, send, showError, cancelAim };
+  const motion = new Motion($("fx"));
+  const cues = new Cues({ baseTitle: document.title });
+
+  const live = new LiveGame(cfg.game, {
+    onStatus(status, delay) {
+      const c = $("connection");
+      if (status === "open") {
+        c.textContent = "";
+        c.className = "connection";
+      } else if (status === "reconnecting") {
+        c.textContent = fmt(gettext("Connection lost. Reconnecting in %(s)s s…"), { s: Math.ceil(delay / 1000) });
+        c.className = "connection warn";
+      } else if (status === "limited") {
+        c.textContent = gettext("Too many connections or messages: close other tabs of this game and reload the page.");
+        c.className = "connection error";
+      } else {
+        c.textContent = gettext("You cannot watch this game.");
+        c.className = "connection error";
+      }
+    },
+    onState(m) {
+      S.view = m.view;
+      S.legal = m.legal;
+      S.seq = m.seq;
+      S.seats = m.seats;
+      syncPresence(g, m.seats);
+      S.status = m.status;
+      setDeadline(m.deadline, m.view.awaiting && m.view.awaiting.kind, m.view.awaiting && m.view.awaiting.seat);
+      S.ended = m.view.over;
+      if (S.loadedOver === undefined) S.loadedOver = m.view.over;
+      S.mode = null;
+      S.picked = [];
+      loadHistory(g, m.seq, () => {
+        if (S.view && S.view.over) renderEnd(g);
+      });
+      render();
+    },
+    onEvent(seq, e) {
+      logEvent(g, e, true);
+      noteOut(g, e);
+      motion.queue(e, cfg.seat);
+      if (e.type === "SeatTakenByBot" || e.type === "SeatReclaimed") {
+        S.presence[e.seat] = { ...(S.presence[e.seat] || {}), bot_playing: e.type === "SeatTakenByBot" };
+      }
+      if (e.type === "GameEnded" || e.type === "GameAborted") S.ended = true;
+    },
+    // Each push ends with this viewer's view and legal commands: the page renders from it alone.
+    onView(m) {
+      if (m.seq < S.seq) return;
+      const turnChanged = JSON.stringify(m.awaiting) !== JSON.stringify(S.view && S.view.awaiting);
+      S.view = m.view;
+      S.legal = m.legal;
+      S.seq = m.seq;
+      S.status = m.status;
+      if (m.deadline && m.awaiting) setDeadline(m.deadline, m.awaiting.kind, m.awaiting.seat);
+      else S.deadline = null;
+      if (turnChanged) {
+        S.mode = null;
+        S.picked = [];
+      }
+      render();
+      motion.flush();
+    },
+    onDeadline(m) {
+      setDeadline(m.deadline, m.kind, m.seat);
+      renderTurn(g);
+    },
+    onPresence(seats) {
+      for (const s of seats) S.presence[s.seat] = s;
+      render();
+    },
+    onNextGame(m) {
+      if (cfg.seat !== null && m.game !== cfg.game) goToGame(m.game);
+    },
+    onAck() {
+      S.pending = false;
+    },
+    onError(m) {
+      S.pending = false;
+      showError(errorWords(m.code, m.detail));
+      live.send({ type: "sync" }); // the game may have moved on: the socket sends the view as it is
+    },
+  });
+
+  function setDeadline(iso, kind, seat) {
+    S.deadline = iso ? Date.parse(iso) : null;
+    S.deadlineFor = `${kind}:${seat}`;
+    S.deadlineTotal = deadlineTotal(g, kind, seat);
+  }
+
+  function send(cmd) {
+    if (S.pending) return;
+    $("error").hidden = true;
+    if (!live.command(cmd)) {
+      showError(gettext("Not connected. Wait a moment and try again."));
+      return;
+    }
+    S.pending = true;
+    S.mode = null;
+    S.picked = [];
+    render();
+    const sent = ++S.sent;
+    setTimeout(() => {
+      // No answer in 5 s (the socket is reconnecting): give the controls back to try again.
+      if (S.pending && S.sent === sent) {
+        S.pending = false;
+        render();
+      }
+    }, 5000);
+  }
+
+  function cancelAim() {
+    S.mode = null;
+    S.picked = [];
+    render();
+  }
+
+  function togglePick(i, max) {
+    const at = S.picked.indexOf(i);
+    if (at >= 0) S.picked.splice(at, 1);
+    else if (S.picked.length < max) S.picked.push(i);
+    render();
+  }
+
+  function onCard(i) {
+    if (S.pending || away(g)) return;
+    const id = S.view.hand[i];
+    if (S.mode === "discard") {
+      togglePick(i, S.view.discard_count);
+      return;
+    }
+    if (mine(g, "volley")) {
+      if (id === "taptap" && canReact(g, "taptap")) send({ react: "taptap" });
+      return;
+    }
+    if (mine(g, "skip")) {
+      if (id === "strom" && canReact(g, "strom")) send({ react: "strom" });
+      return;
+    }
+    if (!mine(g, "turn")) return;
+    if (burnable(g).length) {
+      if (burnable(g).some((x) => x.burn === id)) send({ burn: id });
+      return;
+    }
+    if (id === "cumi" && legalPlays(g, "cumi").length) {
+      if (S.mode !== "cumi") {
+        S.mode = "cumi";
+        S.picked = [i];
+      } else {
+        togglePick(i, 99);
+        if (!S.picked.length) S.mode = null;
+      }
+      render();
+      focusPrompt();
+      return;
+    }
+    if (S.mode === "cumi") return;
+    if (S.legal.some((x) => x.play && x.play.length === 1 && x.play[0] === id && x.target === undefined)) {
+      send({ play: [id] });
+    }
+  }
+
+  function render() {
+    const v = S.view;
+    if (!v) return;
+    if (mine(g, "discard")) S.mode = "discard";
+    else if (S.mode === "discard") {
+      S.mode = null;
+      S.picked = [];
+    }
+    const game = $("game");
+    game.dataset.loading = "";
+    game.dataset.seq = S.seq;
+    game.dataset.status = S.status;
+    game.dataset.awaiting = v.awaiting ? `${v.awaiting.kind}:${v.awaiting.seat}` : "";
+    game.classList.toggle("over", Boolean(v.over));
+    game.dataset.mine = myTurn(g) && !v.over && !away(g) ? v.awaiting.kind : "";
+    renderPlayers(g);
+    renderTurn(g);
+    renderPrompt(g);
+    renderHand(g, onCard);
+    $("away-banner").hidden = !away(g) || !S.view || S.view.over;
+    renderOut(g);
+    renderEnd(g);
+    cues.update({
+      mine: myTurn(g) && !v.over && !away(g),
+      key: v.awaiting ? `${S.seq}:${v.awaiting.kind}:${v.turn_number}` : "",
+      kindKey: v.awaiting ? `${v.awaiting.kind}:${v.awaiting.seat}:${v.turn_number}` : "",
+      words: turnWords(g),
+    });
+  }
+  setInterval(() => renderTurn(g), 250);
+  bindEnd(g);
+  bindAutoAnswer(g);
+
+  $("reclaim").addEventListener("click", () => {
+    if (!live.send({ type: "reclaim" })) showError(gettext("Not connected. Wait a moment and try again."));
+  });
+
+  // A hook for tests and power users: a "harehra:command" event on the document sends its
+  // detail (any command) as the page's own decisions are sent, answer and error included.
+  document.addEventListener("harehra:command", (e) => live.command(e.detail));
+
+  live.connect();
+}
+
+// "Answer for me when I can't": a setting of this seat, kept by the server (it times my reaction
+// windows) and remembered in this browser for the next games.
+function bindAutoAnswer(g) {
+  const { cfg, S } = g;
+  const autoBox = $("opt-autoanswer");
+  if (!autoBox) return;
+  async function setAutoAnswer(on) {
+    try {
+      const r = await fetch(`/api/games/${cfg.game}/auto-answer/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+        body: JSON.stringify({ on }),
+        credentials: "same-origin",
+      });
+      if (!r.ok) throw new Error(String(r.status));
+      S.autoAnswer = (await r.json()).on;
+    } catch {
+      showError(gettext("That did not work."));
+    }
+    autoBox.checked = S.autoAnswer;
+    g.render();
+  }
+  let remembered = null;
+  try {
+    remembered = localStorage.getItem("harehra.autoAnswer");
+  } catch {
+    /* no storage */
+  }
+  autoBox.checked = S.autoAnswer;
+  if (remembered !== null && (remembered === "1") !== S.autoAnswer && !S.loadedOver) setAutoAnswer(remembered === "1");
+  autoBox.addEventListener("change", () => {
+    try {
+      localStorage.setItem("harehra.autoAnswer", autoBox.checked ? "1" : "0");
+    } catch {
+      /* no storage */
+    }
+    setAutoAnswer(autoBox.checked);
+  });
+}

@@ -1,0 +1,139 @@
+// The end of the game for this player: the moment they are out, the end screen with the
+// placings, and going on to the table's next game.
+
+import { $, csrfToken, el, fmt, gettext } from "../core/dom.js";
+import { nameOf } from "./state.js";
+
+// Placings: the winner first, then those eliminated, the last one out placed highest. `outOrder`
+// is the seats in the order they went out (as far as this page saw it).
+export function placings(v, outOrder) {
+  const out = outOrder.filter((s) => v.players.some((p) => p.seat === s && p.eliminated));
+  for (const p of v.players) if (p.eliminated && !out.includes(p.seat)) out.unshift(p.seat);
+  const standing = v.players.filter((p) => !p.eliminated).map((p) => p.seat);
+  const rows = [];
+  if (v.result === "win" && v.winner !== null) rows.push({ place: 1, seats: [v.winner] });
+  else if (standing.length) rows.push({ place: 1, seats: standing });
+  let place = rows.length ? rows[0].seats.length + 1 : 1;
+  for (const s of [...out].reverse()) {
+    if (rows.some((r) => r.seats.includes(s))) continue;
+    rows.push({ place, seats: [s] });
+    place += 1;
+  }
+  return rows;
+}
+
+// Being eliminated gets its own moment: a panel that says so, until the player dismisses it.
+export function renderOut({ cfg, S }) {
+  const v = S.view;
+  const me = cfg.seat !== null && v.players.find((p) => p.seat === cfg.seat);
+  const show = Boolean(me && me.eliminated && !v.over && !S.outSeen);
+  const box = $("out-moment");
+  const first = box.hidden && show;
+  box.hidden = !show;
+  $("game").classList.toggle("i-am-out", Boolean(me && me.eliminated));
+  if (first) {
+    $("out-title").setAttribute("tabindex", "-1");
+    $("out-title").focus();
+  }
+}
+
+export function renderEnd(g) {
+  const { cfg, S } = g;
+  const v = S.view;
+  const box = $("end");
+  if (!v.over) {
+    box.hidden = true;
+    return;
+  }
+  const first = box.hidden;
+  box.hidden = false;
+  if (v.result === "win" && v.winner !== null) {
+    $("end-title").textContent =
+      v.winner === cfg.seat ? gettext("You won!") : fmt(gettext("%(name)s won!"), { name: nameOf(g, v.winner) });
+  } else if (v.result === "draw") {
+    $("end-title").textContent = gettext("A draw");
+  } else {
+    $("end-title").textContent = gettext("The game was called off");
+  }
+  box.dataset.result = v.result || "";
+  box.classList.toggle("won", v.winner === cfg.seat && cfg.seat !== null);
+  $("end-text").textContent = gettext("Play another round at this table, watch this game again, or leave.");
+  const list = $("placings");
+  if (v.result === "aborted") list.replaceChildren();
+  else {
+    const named = (s) => (s === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: nameOf(g, s) }) : nameOf(g, s));
+    list.replaceChildren(
+      ...placings(v, S.outOrder).map((r) =>
+        el("li", { class: `placing place-${r.place}`, "data-place": r.place },
+          el("span", { class: "place-no", text: fmt(gettext("%(n)s."), { n: r.place }) }),
+          el("span", { class: "place-names", text: r.seats.map(named).join(", ") }),
+        ),
+      ),
+    );
+  }
+  $("next-game").hidden = cfg.seat === null;
+  if (first) {
+    $("end-title").setAttribute("tabindex", "-1");
+    if (!document.activeElement || document.activeElement === document.body || document.activeElement.closest("#hand, #prompt, #out-moment")) {
+      $("end-title").focus();
+    }
+    watchNextGame(g);
+  }
+}
+
+// The next game is announced by the socket and answered to the player who starts it: go once,
+// a second navigation would abort the first.
+let goingTo = null;
+export function goToGame(game) {
+  if (goingTo !== null) return;
+  goingTo = game;
+  location.assign(`/games/${game}/`);
+}
+
+// When someone starts the next game, seated players are taken to it: the socket says so
+// (onNextGame). One look at the table covers a next game that started before this page loaded.
+let nextWatch = null;
+function watchNextGame({ cfg, S }) {
+  if (nextWatch || cfg.seat === null || !S.loadedOver) return;
+  nextWatch = (async () => {
+    try {
+      const r = await fetch(`/api/tables/${cfg.table}/`, { cache: "no-store" });
+      if (!r.ok) return;
+      const t = await r.json();
+      if (t.current_game && t.current_game !== cfg.game && t.status === "playing") goToGame(t.current_game);
+    } catch {
+      // the socket still tells when the next game starts
+    }
+  })();
+}
+
+// The end screen's buttons: "watch the rest" after going out, and "next game".
+export function bindEnd(g) {
+  const { cfg, S } = g;
+  $("out-watch").addEventListener("click", () => {
+    S.outSeen = true;
+    g.render();
+  });
+  $("next-game").addEventListener("click", async () => {
+    const b = $("next-game");
+    b.disabled = true;
+    try {
+      const r = await fetch(`/api/tables/${cfg.table}/next-game/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+        body: "{}",
+        credentials: "same-origin",
+      });
+      const d = await r.json();
+      if (r.ok && d.current_game) {
+        goToGame(d.current_game);
+        return;
+      }
+      if (d.code === "game_running" && d.current_game) goToGame(d.current_game);
+      g.showError(d.detail || gettext("That did not work."));
+    } catch {
+      g.showError(gettext("Not connected. Wait a moment and try again."));
+    }
+    b.disabled = false;
+  });
+}

@@ -1,0 +1,59 @@
+// The table on the game page: every seat around the felt (table/tableview.js) with its presence,
+// and this player's own seat below it.
+
+import { $, gettext } from "../core/dom.js";
+import { drawTable, seatTile } from "../table/tableview.js";
+import { card, nameOf } from "./state.js";
+
+export function syncPresence({ S }, seats) {
+  for (const s of seats) S.presence[s.seat] = { ...(S.presence[s.seat] || {}), bot_playing: s.bot_playing };
+}
+
+function presenceText({ S }, seat) {
+  const p = S.presence[seat];
+  const label = S.seats.find((s) => s.seat === seat);
+  if (label && label.is_bot) return { cls: "bot", text: gettext("bot") };
+  if ((p && p.bot_playing) || (label && label.bot_playing)) return { cls: "away", text: gettext("away · a bot plays") };
+  if (!p || !p.status) return { cls: "", text: "" };
+  if (p.status === "connected") return { cls: "connected", text: gettext("online") };
+  return { cls: "offline", text: gettext("offline") };
+}
+
+function playerModel(g, p) {
+  return {
+    ...p,
+    name: nameOf(g, p.seat),
+    presence: presenceText(g, p.seat),
+    you: p.seat === g.cfg.seat,
+    hand: null,
+  };
+}
+
+export function renderPlayers(g) {
+  const { cfg, S } = g;
+  const v = S.view;
+  const seated = cfg.seat !== null;
+  const common = {
+    shuffler: v.shuffler,
+    awaiting: v.awaiting,
+    over: v.over,
+    winner: v.winner,
+  };
+  drawTable($("table-area"), {
+    ...v,
+    ...common,
+    players: v.players.map((p) => playerModel(g, p)),
+    bottom: seated ? cfg.seat : 0,
+    withBottom: !seated,
+    seatsBox: $("players"),
+    feltBox: { drawBox: $("draw-pile"), discardBox: $("discard-pile"), dirBox: $("direction") },
+    cardName: (id) => card(g, id).name,
+  });
+  const me = $("me");
+  if (seated) {
+    const p = v.players.find((x) => x.seat === cfg.seat);
+    me.replaceChildren(seatTile(playerModel(g, p), { ...common, pos: "bottom" }));
+  } else {
+    me.replaceChildren();
+  }
+}

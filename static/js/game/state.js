@@ -1,0 +1,87 @@
+// The game page's state and what follows from it alone (no page, no socket): whose decision it
+// is, what this seat may do, and why a card cannot be used now. `g` is {cfg, S}: the page's
+// configuration (#game-config) and its state, made by newState and changed by the controller.
+
+import { gettext } from "../core/dom.js";
+import { seatName } from "../table/words.js";
+
+export function newState(cfg) {
+  return {
+    view: null,
+    legal: [],
+    seq: 0,
+    seats: cfg.seats,
+    status: "running",
+    presence: {},
+    deadline: null,
+    deadlineFor: null,
+    deadlineTotal: 30000,
+    mode: null, // null | "cumi" | "discard"
+    picked: [], // indexes into the hand
+    pending: false,
+    sent: 0, // commands sent, so a late safety timer never frees a newer command
+    ended: false,
+    loadedOver: undefined, // whether the game was over when the page loaded
+    lastPlayLine: null,
+    autoAnswer: Boolean(cfg.auto_answer),
+    outOrder: [], // seats in the order they were eliminated
+    outSeen: false,
+  };
+}
+
+// The describer's context (table/words.js).
+export const ctx = ({ cfg, S }) => ({
+  mySeat: cfg.seat,
+  seats: S.seats,
+  cards: cfg.cards,
+  handLimit: S.view && S.view.ruleset ? S.view.ruleset.hand_size : undefined,
+});
+
+export const card = ({ cfg }, id) => cfg.cards.find((c) => c.id === id) || { id, name: id, effect: "" };
+
+export function nameOf(g, seat) {
+  const label = g.S.seats.find((s) => s.seat === seat);
+  return label ? label.name : seatName(ctx(g), seat);
+}
+
+export const myTurn = ({ cfg, S }) => Boolean(S.view && S.view.awaiting && S.view.awaiting.seat === cfg.seat && cfg.seat !== null);
+export const mine = (g, kind) => myTurn(g) && g.S.view.awaiting.kind === kind && !g.S.view.over;
+export const away = ({ cfg, S }) => cfg.seat !== null && Boolean(S.presence[cfg.seat] && S.presence[cfg.seat].bot_playing);
+export const legalPlays = ({ S }, c) => S.legal.filter((x) => x.play && x.play[0] === c);
+export const burnable = ({ S }) => S.legal.filter((x) => "burn" in x);
+export const canReact = ({ S }, r) => S.legal.some((x) => x.react === r);
+
+// Why the card at hand index i cannot be used now, in words (null: it can).
+export function whyNot(g, i) {
+  const v = g.S.view;
+  if (!v || v.over) return gettext("The game is over.");
+  if (away(g)) return gettext("A bot is playing your seat: take it back first.");
+  if (g.S.pending) return gettext("Your move is on its way.");
+  const id = v.hand[i];
+  if (!myTurn(g)) return gettext("Wait for your turn.");
+  const kind = v.awaiting.kind;
+  if (kind === "discard") return null;
+  if (kind === "volley") {
+    return id === "taptap" && canReact(g, "taptap") ? null : gettext("Only Hare Taptap answers a Hare Cumi; or take it.");
+  }
+  if (kind === "skip") {
+    return id === "strom" && canReact(g, "strom") ? null : gettext("Only a Strom forwards the skip; or lose your turn.");
+  }
+  if (burnable(g).length) {
+    return burnable(g).some((x) => x.burn === id) ? null : gettext("That card cannot be played now.");
+  }
+  if (g.S.mode === "cumi" && id !== "cumi") return gettext("Choose more Hare Cumi, or a player to aim at.");
+  if (legalPlays(g, id).length) return null;
+  if (id === "taptap") return gettext("Hare Taptap only answers a Hare Cumi aimed at you.");
+  if (id === "mini") return gettext("Hare Mini is disabled.");
+  if (id === "cumi") return gettext("Every other player is protected.");
+  return gettext("That card cannot be played now.");
+}
+
+// How long the decision now awaited lasts in all (ms), for the countdown ring. With "answer for
+// me when I can't", my reaction windows are the short one.
+export function deadlineTotal({ cfg, S }, kind, seat) {
+  let total = (cfg.timers && cfg.timers[kind]) || 30;
+  if (S.autoAnswer && seat === cfg.seat && (kind === "volley" || kind === "skip")) total = Math.min(total, cfg.auto_answer_seconds);
+  return total * 1000;
+}

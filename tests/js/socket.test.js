@@ -1,0 +1,47 @@
+// The one socket's reconnect schedule and what each close code means (static/js/core/socket.js).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { afterClose, backoffDelay, closeAction, CAP_MS, SLOW_TRIES } from "../../static/js/core/socket.js";
+
+const low = () => 0;
+const high = () => 0.999999;
+
+test("the first retry is quick, the next about 3.5 s, each wait growing to a cap", () => {
+  assert.equal(backoffDelay(0, low), 250);
+  assert.ok(backoffDelay(0, high) <= 500);
+  assert.equal(backoffDelay(1, low), 2625); // 3.5 s - 25%
+  assert.equal(backoffDelay(1, high), 4375); // 3.5 s + 25%
+  const mids = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => backoffDelay(n, () => 0.5));
+  assert.deepEqual(mids, [3500, 5600, 8960, 14336, 20000, 20000, 20000, 20000]);
+  for (let n = 0; n < 50; n += 1) assert.ok(backoffDelay(n, high) <= CAP_MS * 1.25);
+});
+
+test("waits are spread: sockets lost together do not all come back at once", () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const waits = Array.from({ length: 200 }, () => backoffDelay(1, random));
+  const spread = Math.max(...waits) - Math.min(...waits);
+  assert.ok(spread > 1500, `200 first waits spread over ${spread} ms only`);
+  assert.ok(new Set(waits).size > 150);
+});
+
+test("close codes: refusals stop, limits try a few times slowly, a restart skips the quick try", () => {
+  assert.equal(closeAction(4403), "stop");
+  assert.equal(closeAction(4401), "stop");
+  assert.equal(closeAction(4429), "slow");
+  assert.equal(closeAction(4008), "slow");
+  assert.equal(closeAction(1012), "later");
+  assert.equal(closeAction(1006), "retry");
+  assert.equal(closeAction(4000), "retry");
+
+  assert.deepEqual(afterClose(4403, 0, 0, low), { retry: false, reason: "refused" });
+  assert.deepEqual(afterClose(1006, 0, 0, low), { retry: true, delay: 250, slow: false });
+  assert.deepEqual(afterClose(1012, 0, 0, low), { retry: true, delay: 2625, slow: false });
+  const slow = afterClose(4429, 0, 0, () => 0.5);
+  assert.equal(slow.retry, true);
+  assert.equal(slow.slow, true);
+  assert.ok(slow.delay >= 10000, `a socket too many waits ${slow.delay} ms`);
+  assert.deepEqual(afterClose(4429, 5, SLOW_TRIES, low), { retry: false, reason: "limited" });
+  assert.deepEqual(afterClose(4008, 5, SLOW_TRIES, low), { retry: false, reason: "limited" });
+});

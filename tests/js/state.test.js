@@ -1,0 +1,80 @@
+// The game page's pure logic: why a card cannot be used now, how long a decision lasts, placings.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { placings } from "../../static/js/game/end.js";
+import { deadlineTotal, newState, whyNot } from "../../static/js/game/state.js";
+
+const cfg = { seat: 0, seats: [{ seat: 0, name: "ann" }, { seat: 1, name: "bob" }], cards: [], timers: { turn: 30, volley: 10 }, auto_answer_seconds: 4 };
+
+function game({ hand, awaiting, legal = [], ...rest }) {
+  const S = newState(cfg);
+  S.view = { hand, awaiting, over: false, players: [] };
+  S.legal = legal;
+  Object.assign(S, rest);
+  return { cfg, S };
+}
+
+test("on my turn a legal card may be played and the others say why not", () => {
+  const g = game({
+    hand: ["cumi", "taptap", "mini", "strom"],
+    awaiting: { seat: 0, kind: "turn" },
+    legal: [{ play: ["strom"] }],
+  });
+  assert.equal(whyNot(g, 3), null);
+  assert.equal(whyNot(g, 1), "Hare Taptap only answers a Hare Cumi aimed at you.");
+  assert.equal(whyNot(g, 2), "Hare Mini is disabled.");
+  assert.equal(whyNot(g, 0), "Every other player is protected.");
+});
+
+test("a volley is answered by Hare Taptap alone, a skip by Strom alone", () => {
+  const volley = game({ hand: ["taptap", "cumi"], awaiting: { seat: 0, kind: "volley" }, legal: [{ react: "taptap" }, { react: "none" }] });
+  assert.equal(whyNot(volley, 0), null);
+  assert.equal(whyNot(volley, 1), "Only Hare Taptap answers a Hare Cumi; or take it.");
+  const skip = game({ hand: ["strom"], awaiting: { seat: 0, kind: "skip" }, legal: [{ react: "none" }] });
+  assert.equal(whyNot(skip, 0), "Only a Strom forwards the skip; or lose your turn.");
+});
+
+test("not my turn, a move on its way, a bot at my seat, the game over, aiming Hare Cumi, burning", () => {
+  assert.equal(whyNot(game({ hand: ["cumi"], awaiting: { seat: 1, kind: "turn" } }), 0), "Wait for your turn.");
+  assert.equal(whyNot(game({ hand: ["cumi"], awaiting: { seat: 0, kind: "turn" }, pending: true }), 0), "Your move is on its way.");
+  assert.equal(
+    whyNot(game({ hand: ["cumi"], awaiting: { seat: 0, kind: "turn" }, presence: { 0: { bot_playing: true } } }), 0),
+    "A bot is playing your seat: take it back first.",
+  );
+  const over = game({ hand: ["cumi"], awaiting: null });
+  over.S.view.over = true;
+  assert.equal(whyNot(over, 0), "The game is over.");
+  const aiming = game({ hand: ["cumi", "strom"], awaiting: { seat: 0, kind: "turn" }, legal: [{ play: ["strom"] }, { play: ["cumi"], target: 1 }], mode: "cumi" });
+  assert.equal(whyNot(aiming, 1), "Choose more Hare Cumi, or a player to aim at.");
+  assert.equal(whyNot(aiming, 0), null);
+  const burn = game({ hand: ["cumi", "strom"], awaiting: { seat: 0, kind: "turn" }, legal: [{ burn: "strom" }] });
+  assert.equal(whyNot(burn, 1), null);
+  assert.equal(whyNot(burn, 0), "That card cannot be played now.");
+  assert.equal(whyNot(game({ hand: ["cumi"], awaiting: { seat: 0, kind: "discard" } }), 0), null);
+});
+
+test("a decision's length: the table's timer, the short one for my reactions with answer-for-me on", () => {
+  const g = game({ hand: [], awaiting: null });
+  assert.equal(deadlineTotal(g, "turn", 0), 30000);
+  assert.equal(deadlineTotal(g, "volley", 0), 10000);
+  assert.equal(deadlineTotal(g, "discard", 0), 30000); // no timer of its own: 30 s
+  g.S.autoAnswer = true;
+  assert.equal(deadlineTotal(g, "volley", 0), 4000);
+  assert.equal(deadlineTotal(g, "volley", 1), 10000);
+});
+
+test("placings: the winner, then the last one out highest; seats out unseen go last", () => {
+  const players = [0, 1, 2, 3].map((seat) => ({ seat, eliminated: seat !== 2 }));
+  assert.deepEqual(placings({ players, result: "win", winner: 2 }, [3, 0]), [
+    { place: 1, seats: [2] },
+    { place: 2, seats: [0] },
+    { place: 3, seats: [3] },
+    { place: 4, seats: [1] },
+  ]);
+  const draw = [0, 1, 2].map((seat) => ({ seat, eliminated: seat === 1 }));
+  assert.deepEqual(placings({ players: draw, result: "draw", winner: null }, [1]), [
+    { place: 1, seats: [0, 2] },
+    { place: 3, seats: [1] },
+  ]);
+});
