@@ -25,7 +25,7 @@ from moderation.services import game_abort
 from tests.games.helpers import seated_game, send
 
 ROOT = Path(__file__).resolve().parents[2]
-APPEND_MODULE = ROOT / "games" / "services" / "append.py"
+APPEND_MODULE = ROOT / "games" / "services" / "moves.py"
 SQL_MODULE = ROOT / "games" / "sql.py"
 EVENT_TABLE = "games_gameevent"
 # What writes events: the statement builders in sql.py, and write_move, which only game_append calls.
