@@ -22,7 +22,7 @@ from games.services.autoplay import game_bot_move, game_deadline_expire
 from games.services.seats import seat_hand_to_bot, seat_reclaim
 from games.services.tables import table_next_game
 from moderation.services import game_abort
-from tests.games.helpers import seated_game, send
+from tests.factories import seated_game, send
 
 ROOT = Path(__file__).resolve().parents[2]
 APPEND_MODULE = ROOT / "games" / "services" / "moves.py"

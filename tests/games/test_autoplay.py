@@ -15,7 +15,7 @@ from games.models import Game, GameEvent, GameSeat
 from games.services.autoplay import bot_command, game_bot_move, game_deadline_expire
 from harehra import bots, make_ruleset, start_game, step, view_for
 from harehra.bots import HeuristicBot, SearchBot
-from tests.games.helpers import seated_game, send
+from tests.factories import seated_game, send
 
 pytestmark = pytest.mark.django_db
 CLIENTS: dict = {}  # seat -> API client of the current test's game

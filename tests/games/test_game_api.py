@@ -8,7 +8,7 @@ import pytest
 
 from games.eventlog import fold_from_log, load_state
 from games.models import Game, GameEvent
-from tests.games.helpers import play_to_end, post, seated_game, send
+from tests.factories import play_to_end, post, seated_game, send
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from games.services.tables import (
     table_start,
 )
 from harehra_site.asgi import application
-from tests.games.helpers import play_to_end, seated_game
+from tests.factories import play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost")]

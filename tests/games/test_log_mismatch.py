@@ -20,7 +20,7 @@ from games.services.moves import LogMismatch
 from games.tasks import sweep_deadlines
 from moderation.models import AuditEntry
 from moderation.services import game_abort
-from tests.games.helpers import seated_game, send
+from tests.factories import seated_game, send
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db

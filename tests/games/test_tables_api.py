@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.games.helpers import create_table, post
+from tests.factories import create_table, post
 
 pytestmark = pytest.mark.django_db
 

@@ -202,7 +202,7 @@ def test_reports_through_the_api_are_checked_and_rate_limited(make_user, client_
 
 
 def test_a_private_game_cannot_be_reported_by_a_stranger(make_user, client_for):
-    from tests.games.helpers import seated_game
+    from tests.factories import seated_game
 
     players = [make_user() for _ in range(2)]
     game_id = seated_game([client_for(u) for u in players], visibility="private")

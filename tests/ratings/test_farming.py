@@ -16,8 +16,7 @@ from ratings.models import Placing, RatedGame, Rating, RatingChange
 from ratings.rating import START, rate
 from ratings.selectors import leaderboard, rating_history, user_placing_stats
 from ratings.services import game_outcome, ratings_differences, ratings_refold
-
-from .helpers import play_out, start_table
+from tests.factories import play_out, start_table
 
 
 def _figures() -> dict[tuple[int, str], tuple[float, float, int, int, int]]:
@@ -107,7 +106,7 @@ def test_leavers_place_below_everyone_who_played_and_the_game_is_rated(make_user
     for n in left:
         assert placings[n] == (3, True, True)
     others = set(seats) - left
-    assert all(placings[n][0] < 3 for n in others)  # the stayer and any bot: above the leavers
+    assert others and all(placings[n][0] < 3 for n in others)  # the stayer and any bot: above the leavers
     assert placings[stayer][2] is True
     assert RatedGame.objects.filter(game=game).exists()
     outcome = game_outcome(game)

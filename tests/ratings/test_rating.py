@@ -18,8 +18,7 @@ from ratings.models import Placing, RatedGame, Rating, RatingChange
 from ratings.placings import outcome_from_log
 from ratings.rating import START, bot_skill, rate
 from ratings.services import game_outcome, ratings_differences, ratings_record_game, ratings_refold
-
-from .helpers import next_game, play_out, start_table
+from tests.factories import next_game, play_out, start_table
 
 
 def _ratings(pool: str = "all") -> dict[int, Rating]:
