@@ -1,9 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
-from django.contrib.auth import get_user_model
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -12,12 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.access import access_signed_in
-from games.selectors import user_game_stats, user_games
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
-from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 
+from .access import access_signed_in
 from .services import (
     user_change_password,
     user_check_credentials,
@@ -43,33 +37,6 @@ class CredentialsSerializer(serializers.Serializer):
 class PasswordSerializer(serializers.Serializer):
     old_password = serializers.CharField(max_length=256)
     new_password = serializers.CharField(max_length=256)
-
-
-def profile(user: Any, viewer: Any) -> dict[str, Any]:
-    games = list(user_games(user, viewer=viewer))
-    places = places_of(user, [g.pk for g in games])
-    ratings = user_ratings(user)
-    return {
-        "username": user.get_username(),
-        "rating": ratings["rating"],
-        "ratings_by_table_size": ratings["pools"],
-        "rating_history": rating_history(user),
-        "stats": user_game_stats(user),
-        "statistics": user_placing_stats(user),
-        "games": [
-            {
-                "id": g.pk,
-                "table": g.table_id,
-                "status": g.status,
-                "result": g.result,
-                "placing": places.get(g.pk),
-                "url": f"/api/games/{g.pk}/",
-                "replay": f"/replays/{g.pk}/" if g.status != "running" else None,
-                "created_at": g.created_at.isoformat(),
-            }
-            for g in games
-        ],
-    }
 
 
 TOKEN = inline_serializer("Token", {"token": serializers.CharField(), "username": serializers.CharField()})
@@ -132,17 +99,3 @@ class PasswordView(APIView):
         keep = request.auth.key if isinstance(request.auth, Token) else None
         user_change_password(request=request._request, user=request.user, keep_token=keep, **data)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class MeView(APIView):
-    @extend_schema(responses={200: OpenApiResponse(description="your profile")})
-    def get(self, request: Request) -> Response:
-        access_signed_in(request.user)
-        return Response(profile(request.user, request.user))
-
-
-class ProfileView(APIView):
-    @extend_schema(responses={200: OpenApiResponse(description="a player's profile")})
-    def get(self, request: Request, username: str) -> Response:
-        user = get_object_or_404(get_user_model(), username=username)
-        return Response(profile(user, request.user))

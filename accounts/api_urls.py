@@ -8,6 +8,4 @@ urlpatterns = [
     path("login/", api.LoginView.as_view(), name="api-login"),
     path("logout/", api.LogoutView.as_view(), name="api-logout"),
     path("password/", api.PasswordView.as_view(), name="api-password"),
-    path("me/", api.MeView.as_view(), name="api-me"),
-    path("users/<str:username>/", api.ProfileView.as_view(), name="api-profile"),
 ]

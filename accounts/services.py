@@ -11,15 +11,17 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
-from games.publish import publish_user_signed_out
 from harehra_site.client_address import client_address
 from harehra_site.errors import ServiceError
-from moderation.access import access_sign_in
+from harehra_site.hooks import Hook
 
+from .access import access_sign_in
 from .devices import device_known, device_remember
 from .throttles import sign_in_check_lock, sign_in_failed, sign_in_succeeded
 
 USERNAME_MAX = 30
+# Sent with the user's id when a person signs out: games closes their open sockets (games/apps.py).
+user_signed_out = Hook("a user signed out")
 
 
 def user_register(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
@@ -78,7 +80,7 @@ def user_sign_out(*, request: HttpRequest) -> None:
     user_id = request.user.pk if request.user.is_authenticated else None
     logout(request)
     if user_id is not None:
-        publish_user_signed_out(user_id)
+        user_signed_out.send(user_id)
 
 
 def user_token(*, user: AbstractBaseUser) -> str:

@@ -6,19 +6,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from games.selectors import user_game_stats, user_recent_games
 from harehra_site.errors import ServiceError
-from ratings.chart import rating_chart
-from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 
 from .forms import PasswordChangeForm, RegisterForm, SignInForm
 from .services import (
@@ -121,28 +117,6 @@ def password_change(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your password is changed."))
             return redirect("player-profile", username=request.user.get_username())
     return render(request, "accounts/password.html", {"form": form})
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_user_model().objects.filter(username=username).first()
-    if player is None:
-        raise Http404(_("No such player"))
-    games = user_recent_games(player, viewer=request.user)
-    places = places_of(player, [row["game"].pk for row in games])
-    for row in games:
-        row["placing"] = places.get(row["game"].pk)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "stats": user_game_stats(player),
-            "games": games,
-            "ratings": user_ratings(player),
-            "chart": rating_chart(rating_history(player)),
-            "statistics": user_placing_stats(player),
-        },
-    )
 
 
 def _error_words(e: ServiceError) -> str:

@@ -30,17 +30,18 @@ REF_PACKAGE = "games_ref"
 
 
 def unpack(ref: str, into: Path) -> Path:
-    """games/engine and games/simulation.py as they are at `ref`, as the package `games_ref`."""
-    data = subprocess.run(
-        ["git", "archive", ref, "games/engine", "games/simulation.py"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    ).stdout
+    """The pure game as it is at `ref`, as the package `games_ref`: `harehra/` since the engine
+    became a package of its own, `games/engine` and `games/simulation.py` before."""
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", ref, "harehra"], cwd=ROOT, check=True, capture_output=True
+    ).stdout.strip()
+    paths, top = (["harehra"], "harehra") if listed else (["games/engine", "games/simulation.py"], "games")
+    data = subprocess.run(["git", "archive", ref, *paths], cwd=ROOT, check=True, capture_output=True).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
-    (into / "games").rename(into / REF_PACKAGE)
-    (into / REF_PACKAGE / "__init__.py").write_text("")
+    (into / top).rename(into / REF_PACKAGE)
+    if top == "games":
+        (into / REF_PACKAGE / "__init__.py").write_text("")
     return into
 
 
@@ -58,7 +59,7 @@ class Variant:
 
 
 def compare(ref: str, games: int, players: int, seed: int, rounds: int, batch: int = 25) -> list[str]:
-    from games import simulation
+    from harehra import simulation
 
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, str(unpack(ref, Path(tmp))))

@@ -14,8 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.test import Client
 
+from games.frames import build_frames
 from replays.access import ALL
-from replays.selectors import build_frames, game_events, seat_names
+from replays.selectors import game_events, seat_names
 from tests.support.stored_games import long_game, store_game
 
 

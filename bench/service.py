@@ -22,12 +22,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 
-from games.engine import GameState, apply, legal_commands, make_ruleset, replay, start_game, step
 from games.eventlog import forget_states, load_state
 from games.models import Game, GameSeat, Table, TableStatus
-from games.services.append import game_append
-from games.services.commands import game_command_submit
+from games.services.moves import game_append, game_command_submit
 from games.services.tables import TableSettings, table_create, table_join, table_next_game, table_start
+from harehra import GameState, apply, legal_commands, make_ruleset, replay, start_game, step
 
 GOAL_P99_MS = 15.0
 GOAL_LOAD_MS = 5.0

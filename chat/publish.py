@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.publish import publish_to_group
+from games.live.publish import publish_to_group
 
 from .models import Channel
 

@@ -48,7 +48,7 @@ def chat_history(table: Table, channel: str, limit: int = HISTORY) -> list[dict[
 
 def chat_can_send(table: Table, user: AnyUser) -> tuple[bool, str]:
     """Whether `user` may write now, and if not, why (a stable code)."""
-    from moderation.selectors import user_is_muted, user_is_sanctioned
+    from accounts.standing import user_is_muted, user_is_sanctioned
 
     if not user.is_authenticated:
         return False, "not_authenticated"

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.access import AnyUser, access_signed_in, access_table_host, access_table_view
+from games.live.publish import publish_table_changed
 from games.models import Table
-from games.publish import publish_table_changed
 from harehra_site.errors import ServiceError
 from harehra_site.text import without_bidi_controls
 

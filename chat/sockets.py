@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
+from games.live.sockets import SocketFeatures
 from harehra_site.errors import ServiceError
 
 from .publish import chat_group
@@ -21,12 +22,13 @@ def db(func: Any) -> Any:
     return database_sync_to_async(func, thread_sensitive=False)
 
 
-class ChatSocketMixin:
-    """For a consumer with `user`, `send_json`, `channel_layer` and `channel_name`; it says which
-    table (`chat_table_id`) and invite code (`chat_invite`) the chat is at."""
+class ChatSocketMixin(SocketFeatures):
+    """Mixed into the game and table sockets at the composition root (harehra_site/routing.py),
+    which says which table (`chat_table_id`) the chat is at; the invite code is the socket's
+    `invite`, when it has one."""
 
     chat_joined: str | None = None
-    chat_invite: str | None = None
+    invite: str | None = None
     user: Any
     channel_layer: Any
     channel_name: str
@@ -34,9 +36,25 @@ class ChatSocketMixin:
     def chat_table_id(self) -> int:
         raise NotImplementedError
 
+    @property
+    def chat_invite(self) -> str | None:
+        return self.invite
+
     if TYPE_CHECKING:
 
         async def send_json(self, data: dict[str, Any]) -> None: ...
+
+    async def receive_more(self, message: dict[str, Any]) -> bool:
+        return await self.chat_receive(message) or await super().receive_more(message)
+
+    async def leave_more(self) -> None:
+        await self.chat_leave()
+        await super().leave_more()
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        await super().table_changed(message)  # type: ignore[misc]
+        if self.chat_joined is not None:
+            await self.chat_join()  # sitting down or leaving moves a person between the channels
 
     async def chat_receive(self, message: dict[str, Any]) -> bool:
         """Handle a chat message from the page; False when it is not one."""

@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
+from accounts.access import AnyUser, access_signed_in, is_moderator
 from harehra_site.errors import ServiceError
-from moderation.access import is_moderator
 
 from .models import Game, GameSeat, GameStatus, ReplayAccess, Table, Visibility
-
-AnyUser = AbstractBaseUser | AnonymousUser
-
-
-def access_signed_in(user: AnyUser, sanctioned: bool | None = None) -> None:
-    """`sanctioned`: whether the user is suspended or banned, when the caller has read it already."""
-    if not user.is_authenticated:
-        raise ServiceError("not_authenticated", "sign in first", 401)
-    if not user.is_active:
-        raise ServiceError("account_disabled", "this account cannot play", 403)
-    if sanctioned is None:
-        from moderation.selectors import user_is_sanctioned
-
-        sanctioned = user_is_sanctioned(user)
-    if sanctioned:
-        raise ServiceError("sanctioned", "this account is suspended or banned", 403)
 
 
 def access_table_host(table: Table, user: AnyUser) -> None:

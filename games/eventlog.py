@@ -1,13 +1,13 @@
-"""Reading and appending a game's event log (rows to engine events and back)."""
+"""Reading a game's event log: rows to engine events, and the state they fold to (the write
+side is games/services/moves.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import QuerySet
 
+from harehra import Event, GameState, replay, snapshot_is_current, state_from_dict
+
 from . import sql
-from .engine import Event, GameState, replay, snapshot_is_current, state_from_dict, state_to_dict
 from .models import Game, GameEvent, GameSnapshot
 
 # The newest state of recently used games in this process: (seq, state) by game. Every read
@@ -71,18 +71,3 @@ def remember_state_at(game_id: int, replay_key: str, seq: int, state: GameState)
 
 def forget_states() -> None:
     _STATE_CACHE.clear()
-
-
-def number_events(game: Game, events: list[Event]) -> list[tuple[int, Event]]:
-    """Give `events` the seqs after `game.last_seq` and move it on; the caller writes them
-    (with the game row) before it commits."""
-    first = game.last_seq + 1
-    game.last_seq = first + len(events) - 1
-    return [(first + i, e) for i, e in enumerate(events)]
-
-
-def save_snapshot(game: Game, state: GameState) -> None:
-    data: dict[str, Any] = state_to_dict(state)
-    updated = GameSnapshot.objects.filter(game=game).update(seq=game.last_seq, state=data)
-    if not updated:
-        GameSnapshot.objects.create(game=game, seq=game.last_seq, state=data)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+# The project's Celery app (harehra_site/celery.py, made current when Django loads harehra_site):
+# tasks are sent through it by name, without importing the composition root.
+from celery import current_app as app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-
-from harehra_site.celery import app
 
 from .models import Game, GameStatus
 

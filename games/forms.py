@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .engine.cards import PACKS
+from harehra.cards import PACKS
+
 from .models import BotLevel, ReplayAccess, Visibility
 from .services.tables import TABLE_LIMITS, TableSettings
 

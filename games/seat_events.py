@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+from harehra.events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 
 __all__ = ["SEAT_RECLAIMED", "SEAT_TAKEN_BY_BOT", "seat_reclaimed", "seat_taken_by_bot"]
 

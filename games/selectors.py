@@ -9,13 +9,24 @@ from django.db.models import Count, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from ratings.selectors import display_ratings
+from harehra import event_for, legal_commands, view_for
+from harehra_site.hooks import Hook
 
 from .access import AnyUser, access_game_view, games_viewable
-from .engine import event_for, legal_commands, view_for
 from .eventlog import events_with_seq, load_state
 from .labels import bot_name
 from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
+
+# Ratings to show beside players' names: {user id: rating} for the user ids it is sent (the
+# ratings app subscribes; with none, names show alone).
+player_ratings = Hook("ratings beside players' names")
+
+
+def _ratings_of(user_ids: list[int]) -> dict[int, Any]:
+    found: dict[int, Any] = {}
+    for ratings in player_ratings.send(user_ids):
+        found.update(ratings)
+    return found
 
 
 def table_list_open() -> QuerySet[Table]:
@@ -34,7 +45,7 @@ LOBBY_LIMIT = 50  # tables the lobby lists at most
 
 def _lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
     rows = [{"table": t, "seats": list(t.seat_set.all())} for t in tables]
-    ratings = display_ratings(s.user_id for r in rows for s in r["seats"] if s.user_id)
+    ratings = _ratings_of([s.user_id for r in rows for s in r["seats"] if s.user_id])
     for r in rows:
         for seat in r["seats"]:
             seat.rating = ratings.get(seat.user_id)  # type: ignore[attr-defined]

@@ -17,8 +17,8 @@ from django.db import IntegrityError, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
+from accounts.standing import sanction_in_force_params, sanction_in_force_sql
 from harehra_site.rawsql import cursor, statement
-from moderation.selectors import sanction_in_force_params, sanction_in_force_sql
 
 from .models import CommandRecord, Game, GameEvent, GameSeat, Table
 

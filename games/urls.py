@@ -1,7 +1,5 @@
 from django.urls import path
 
-from accounts.views import profile
-
 from . import views
 
 urlpatterns = [
@@ -11,5 +9,4 @@ urlpatterns = [
     path("tables/<int:pk>/", views.table_page, name="table"),
     path("tables/<int:pk>/<slug:action>/", views.table_action, name="table-action"),
     path("games/<int:pk>/", views.game_page, name="game"),
-    path("players/<str:username>/", profile, name="player-profile"),
 ]

@@ -7,8 +7,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
 from harehra_site.client_address import with_client_address  # noqa: E402
+from harehra_site.routing import websocket_urlpatterns  # noqa: E402
 from harehra_site.ws_auth import auth_stack, origin_checked  # noqa: E402
 
 # Which address a request comes from is decided here, once, for HTTP and websockets alike.

@@ -1,6 +1,8 @@
 """Settings come from the environment; with nothing set, the service runs embedded on SQLite."""
 
 import os
+import secrets
+import time
 from pathlib import Path
 
 import dj_database_url
@@ -16,8 +18,32 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.lower() in ("1", "true", "yes", "on")
 
 
+def local_secret_key(path: Path) -> str:
+    """This checkout's own random key, made on first use (`.secret_key`, never committed): a site
+    run with nothing set signs its sessions with a key nobody else has. Several processes starting
+    at once agree on one (the first to create the file writes it; the others read it)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):  # the creator may not have written it yet
+            key = path.read_text().strip()
+            if key:
+                return key
+            time.sleep(0.02)
+        raise ImproperlyConfigured(f"{path} is empty: delete it or set SECRET_KEY") from None
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or "harehra-insecure-development-key-set-SECRET_KEY-in-production"
+DEVELOPMENT_KEY = "harehra-insecure-development-key-set-SECRET_KEY-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY") or (
+    DEVELOPMENT_KEY if DEBUG else local_secret_key(BASE_DIR / ".secret_key")
+)
+if not DEBUG and SECRET_KEY == DEVELOPMENT_KEY:
+    raise ImproperlyConfigured("DEBUG=0 with the public development SECRET_KEY: set a secret one")
 ALLOWED_HOSTS = [
     h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
 ]
@@ -71,6 +97,9 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "chat",
+    "profiles",
+    "bench",
+    "harehra_site",  # the composition root's own commands: serve, grant_app_role
     "csp",
 ]
 
@@ -272,10 +301,10 @@ CELERY_BEAT_SCHEDULE = {
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every
 # PRESENCE_HEARTBEAT_SECONDS; a seat not renewed for PRESENCE_LEASE_SECONDS has lost its sockets,
-# however they ended (games/sockets.py, games/services/presence.py).
+# however they ended (games/live/sockets.py, games/services/presence.py).
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
-# Messages a socket may send: a burst, then this many a second on average (games/sockets.py).
+# Messages a socket may send: a burst, then this many a second on average (games/live/sockets.py).
 SOCKET_MESSAGES_PER_SECOND = float(os.environ.get("SOCKET_MESSAGES_PER_SECOND", "10"))
 SOCKET_MESSAGES_BURST = float(os.environ.get("SOCKET_MESSAGES_BURST", "30"))
 # The server pings every socket this often and closes one whose pong is this late: a client whose

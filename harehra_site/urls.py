@@ -20,12 +20,14 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/accounts/", include("profiles.api_urls")),
     path("api/accounts/", include("accounts.api_urls")),
     path("api/reports/", include("moderation.api_urls")),
     path("api/replays/", include("replays.api_urls")),
     path("api/ratings/", include("ratings.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),
     path("api/", include("chat.api_urls")),
+    path("api/", include("moderation.api_chat_urls")),
     path("api/", include("games.api_urls")),
     re_path(r"^api/", api_not_found),  # an unknown API URL answers JSON, like every API error
     path("", include("replays.urls")),
@@ -34,6 +36,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("i18n/setlang/", accounts_views.language_set, name="set_language"),
     path("accounts/", include("accounts.urls")),
+    path("", include("profiles.urls")),
     path("", include("games.urls")),
 ]
 

@@ -19,15 +19,17 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from accounts.access import PERMISSIONS, is_moderator
+from accounts.models import Mute, Sanction
+from accounts.standing import user_active_sanction
 from chat.models import ChatHide
 from games.models import GameSeat
 from games.services.faults import games_set_aside
 from harehra_site.errors import ServiceError
 
 from . import services
-from .access import PERMISSIONS, is_moderator
-from .models import AuditEntry, ModeratedChatMessage, ModeratedGame, Mute, Report, ReportStatus, Sanction
-from .selectors import audit_entries_about, user_active_sanction, user_reports_about
+from .models import AuditEntry, ModeratedChatMessage, ModeratedGame, Report, ReportStatus
+from .selectors import audit_entries_about, user_reports_about
 
 User = get_user_model()
 

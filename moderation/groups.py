@@ -9,17 +9,17 @@ MODERATORS = "moderators"
 # (app label, codename): viewing what moderators look at, and the moderation actions themselves.
 MODERATOR_PERMISSIONS = [
     ("auth", "view_user"),
-    ("moderation", "view_sanction"),
-    ("moderation", "sanction_user"),
+    ("accounts", "view_sanction"),
+    ("accounts", "sanction_user"),
     ("moderation", "view_report"),
     ("moderation", "resolve_report"),
     ("moderation", "view_moderatedgame"),
     ("moderation", "abort_game"),
     ("moderation", "hide_replay"),
     ("moderation", "view_auditentry"),
-    ("moderation", "view_mute"),
+    ("accounts", "view_mute"),
     ("moderation", "view_moderatedchatmessage"),
-    ("moderation", "moderate_chat"),
+    ("accounts", "moderate_chat"),
 ]
 
 
@@ -28,7 +28,7 @@ def ensure_moderators_group(apps: Any, using: str = "default") -> None:
     from django.contrib.auth.management import create_permissions
 
     for app_config in apps.get_app_configs():
-        if app_config.label in {"auth", "moderation", "contenttypes"}:
+        if app_config.label in {"auth", "accounts", "moderation", "contenttypes"}:
             had = getattr(app_config, "models_module", None)
             app_config.models_module = had or True  # a migration's app stubs have no models module
             create_permissions(app_config, apps=apps, verbosity=0, using=using)

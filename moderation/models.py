@@ -1,4 +1,5 @@
-"""Sanctions, reports and the append-only audit log of every moderator action."""
+"""Reports and the append-only audit log of every moderator action (the sanctions and mutes
+they place are the accounts' standing: accounts/models.py)."""
 
 from __future__ import annotations
 
@@ -8,50 +9,6 @@ from django.db.models import Q
 
 from chat.models import ChatMessage
 from games.models import Game
-
-
-class SanctionKind(models.TextChoices):
-    SUSPEND = "suspend", "Suspension"
-    BAN = "ban", "Ban"
-
-
-class Restraint(models.Model):
-    """What sanctions and mutes share: a restraint on its `user` from its creation until `until`
-    (none: until lifted). Lifting records who and why; nothing is deleted."""
-
-    until = models.DateTimeField(null=True, blank=True)
-    reason = models.TextField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-    lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    lift_reason = models.TextField(blank=True, default="")
-
-    class Meta:
-        abstract = True
-
-
-class Sanction(Restraint):
-    """A suspension (until a time) or a ban (no end)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions")
-    kind = models.CharField(max_length=16, choices=SanctionKind.choices)
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["user", "lifted_at"], name="sanction_user_lifted")]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(kind="ban", until__isnull=True) | Q(kind="suspend", until__isnull=False),
-                name="sanction_until_matches_kind",
-            ),
-        ]
-        permissions = [("sanction_user", "Can suspend, ban and lift sanctions on users")]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user}"
 
 
 class ReportReason(models.TextChoices):
@@ -111,20 +68,6 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"Report {self.pk}"
-
-
-class Mute(Restraint):
-    """A restraint that stops a user chatting (until a time, or until lifted) but not playing."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mutes")
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["user", "lifted_at"], name="mute_user_lifted")]
-        permissions = [("moderate_chat", "Can hide chat messages and mute users")]
-
-    def __str__(self) -> str:
-        return f"Mute of {self.user}"
 
 
 class ModeratedGame(Game):

@@ -14,14 +14,16 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts.models import Mute, Sanction, SanctionKind
 from accounts.sessions import user_sessions_end
+from accounts.standing import active_mutes, active_sanctions
 from chat.models import ChatHide, ChatMessage
 from chat.publish import publish_chat_hidden
 from chat.selectors import chat_message_visible_to
 from games.access import access_game_view, access_signed_in
+from games.live.publish import publish_user_signed_out
 from games.models import Game
-from games.publish import publish_user_signed_out
-from games.services.commands import game_abort as game_command_abort
+from games.services.moves import game_abort as game_command_abort
 from games.services.seats import game_replay_set_hidden
 from games.services.tables import user_remove_from_play
 from harehra_site.errors import ServiceError
@@ -29,18 +31,7 @@ from harehra_site.params import is_count
 from harehra_site.text import without_bidi_controls
 
 from .access import access_moderator
-from .models import (
-    AuditAction,
-    AuditEntry,
-    Mute,
-    Report,
-    ReportReason,
-    ReportStatus,
-    Sanction,
-    SanctionKind,
-    audit_target_type,
-)
-from .selectors import active_mutes, active_sanctions
+from .models import AuditAction, AuditEntry, Report, ReportReason, ReportStatus, audit_target_type
 
 REASON_MAX = 1000
 REPORT_TEXT_MAX = 2000

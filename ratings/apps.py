@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ratings"
+
+    def ready(self) -> None:
+        from games.ended import game_ended
+        from games.selectors import player_ratings
+
+        from .selectors import display_ratings
+        from .services import ratings_game_ended
+
+        game_ended.subscribe(ratings_game_ended)
+        player_ratings.subscribe(display_ratings)  # beside players' names in the lobby

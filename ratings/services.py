@@ -1,11 +1,12 @@
 """Rating a finished game: placings from its log, then OpenSkill, exactly once.
 
-`ratings_record_game` runs in the transaction that ends the game (games/services/append.py calls
-it after writing the last events), so a game is rated if and only if it ended: a rolled-back end
-rates nothing, and a second call for the same game (a retry, a race) finds its placings and does
-nothing. Only games at rated tables that a person played, making decisions by their own commands and
-holding their seat to the end, change ratings (`Outcome.contested_by`); every finished game gets its
-placings (profiles show casual and unrated games too). Aborted games are neither placed nor rated.
+`ratings_record_game` runs in the transaction that ends the game (subscribed to games' "a game
+ended", games/ended.py, which the write path calls after writing the last events), so a game is
+rated if and only if it ended: a rolled-back end rates nothing, and a second call for the same
+game (a retry, a race) finds its placings and does nothing. Only games at rated tables that a
+person played, making decisions by their own commands and holding their seat to the end, change
+ratings (`Outcome.contested_by`); every finished game gets its placings (profiles show casual and
+unrated games too). Aborted games are neither placed nor rated.
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ def game_outcome(game: Game, seats: list[GameSeat] | None = None) -> Outcome:
 
 def _people(seats: list[GameSeat]) -> list[int]:
     return [s.seat for s in seats if _is_person(s)]
+
+
+def ratings_game_ended(game_id: int) -> None:
+    """Subscribed to games' "a game ended" (ratings/apps.py): placings and ratings, once, in the
+    transaction that ends the game, never per move."""
+    ratings_record_game(game_id=game_id)
 
 
 def ratings_record_game(*, game_id: int) -> bool:

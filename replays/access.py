@@ -17,14 +17,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from accounts.access import is_moderator
 from games.access import AnyUser, access_finished_game, access_game_view, game_seat_of
+from games.frames import ALL, SPECTATOR
 from games.models import Game, GameStatus
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
-from moderation.access import is_moderator
-
-ALL = "all"
-SPECTATOR = "spectator"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.frames import build_frames
 from harehra_site.client_address import client_address
 from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
@@ -18,7 +19,6 @@ from harehra_site.schema import count_parameter
 from .access import is_key_ref, open_replay
 from .importing import DocumentRefused, validate_document
 from .selectors import (
-    build_frames,
     game_events,
     parse_perspective,
     replay_export,

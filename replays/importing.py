@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import (
+from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+from harehra import (
     EngineError,
     GameState,
     InvalidRuleset,
@@ -26,7 +27,6 @@ from games.engine import (
     start_events,
     step,
 )
-from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 
 from .selectors import EXPORT_FORMAT, EXPORT_VERSION, SeqEvent
 

@@ -9,24 +9,23 @@ The draw pile's order never leaves here, except in the export document of a fini
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
-from games.engine import GameState, apply, event_for, make_ruleset, view_for
+from games.frames import SeqEvent
 from games.labels import bot_name
 from games.models import Game, GameEvent, GameSeat, GameStatus, ReplayAccess
 from games.selectors import seat_labels
+from harehra import make_ruleset
 from harehra_site.errors import ServiceError
 
 from .access import ALL, SPECTATOR, ReplayGrant
-from .describe import describe
 
 EXPORT_FORMAT = "harehra-replay"
 EXPORT_VERSION = 1
-SeqEvent = tuple[int, dict[str, Any]]
 
 
 def parse_perspective(value: str | None, grant: ReplayGrant | None, players: int) -> int | str | None:
@@ -58,85 +57,6 @@ def game_events(game: Game) -> list[SeqEvent]:
 
 def seat_names(game: Game) -> list[str]:
     return [s["name"] for s in seat_labels(game)]
-
-
-def _event_for_all(e: Mapping[str, Any]) -> dict[str, Any]:
-    """Every hand may be seen, but never the order of the draw pile."""
-    kind = e["type"]
-    out = {k: v for k, v in e.items() if k != "deadline"}
-    if kind == "GameStarted":
-        out.pop("draw_pile", None)
-        out["draw_pile_size"] = len(e["draw_pile"])
-    elif kind == "DrawPileReshuffled":
-        out.pop("cards", None)
-        out["count"] = len(e["cards"])
-    return out
-
-
-def _state_for_all(state: GameState) -> dict[str, Any]:
-    view = view_for(state, None)
-    view["hands"] = [list(h) for h in state.hands]
-    return view
-
-
-def build_frames(
-    events: Sequence[SeqEvent],
-    names: Sequence[str],
-    perspective: int | str | None,
-    first: int = 0,
-    last: int | None = None,
-) -> list[dict[str, Any]]:
-    """Frames `first`..`last` (steps, inclusive) for `events`; the fold always starts at the deal."""
-    last = len(events) - 1 if last is None else min(last, len(events) - 1)
-    out: list[dict[str, Any]] = []
-    state: GameState | None = None
-    for step, (seq, e) in enumerate(events):
-        state = apply(state, e)
-        if step < first:
-            continue
-        if step > last:
-            break
-        out.append(frame_at(step, seq, e, state, names, perspective))
-    return out
-
-
-def frame_at(
-    step: int,
-    seq: int,
-    e: Mapping[str, Any],
-    state: GameState,
-    names: Sequence[str],
-    perspective: int | str | None,
-) -> dict[str, Any]:
-    """The frame of event `e` (step `step`, seq `seq`), `state` being the state it folded to."""
-    if perspective == ALL:
-        shown = _event_for_all(e)
-        table = _state_for_all(state)
-    else:
-        seat = perspective if isinstance(perspective, int) else None
-        shown = event_for(e, seat)
-        shown.pop("deadline", None)
-        table = view_for(state, seat)
-    top = state.ruleset.max_damage
-    return {
-        "step": step,
-        "seq": seq,
-        "turn_number": state.turn_number,
-        "event": shown,
-        "text": describe(shown, names),
-        "state": table,
-        "capacity": [max(0, top - d) for d in state.damage],
-    }
-
-
-def states_at_each_step(events: Iterable[SeqEvent]) -> list[tuple[int, GameState]]:
-    """(seq, state after that event) for every event: what the frames are drawn from."""
-    out: list[tuple[int, GameState]] = []
-    state: GameState | None = None
-    for seq, e in events:
-        state = apply(state, e)
-        out.append((seq, state))
-    return out
 
 
 # --- metadata and lists ----------------------------------------------------------------------

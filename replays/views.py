@@ -12,12 +12,12 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.card_text import card_names
+from games.frames import build_frames
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
 from .access import ReplayGrant, is_key_ref, open_replay
 from .selectors import (
-    build_frames,
     game_events,
     parse_perspective,
     replay_list_public,

@@ -18,7 +18,17 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-PACKAGES = ("accounts", "bench", "chat", "games", "harehra_site", "moderation", "ratings", "replays")
+PACKAGES = (
+    "accounts",
+    "bench",
+    "chat",
+    "games",
+    "harehra",
+    "harehra_site",
+    "moderation",
+    "ratings",
+    "replays",
+)
 
 
 def _imports(path: Path, package: str) -> set[str]:
@@ -69,11 +79,11 @@ def _cycle_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
 def test_no_import_circle_runs_through_the_services_or_the_tasks() -> None:
     graph = _graph("games")
     writers = [m for m in graph if m.startswith("games.services.") or m in ("games.tasks", "games.followups")]
-    assert "games.services.append" in writers and "games.tasks" in writers
+    assert "games.services.moves" in writers and "games.tasks" in writers
     cycles = [c for m in writers if (c := _cycle_through(graph, m))]
     assert cycles == []
     services = [m for m in graph if m.startswith("games.services")]
-    assert all("games.tasks" not in graph[m] for m in services), "services must not import the tasks"
+    assert services and all("games.tasks" not in graph[m] for m in services), "services import no task"
     assert "games.services.autoplay" in graph["games.tasks"]
 
 
@@ -100,3 +110,72 @@ def test_the_app_packages_hold_no_benchmark_or_test_harness() -> None:
     }
     assert {m: t for m, t in reaching.items() if t} == {}
     assert [p for app in apps for p in (ROOT / app).glob("benchmarks/*.py")] == []
+
+
+# Which app may import which: lower layers never import higher ones. The pure game at the bottom;
+# accounts knows no game; games knows no app above it (they subscribe to its hooks); profiles
+# gathers a page from several; moderation acts on all it moderates; bench measures everything.
+# harehra_site is two things: the shared plumbing every app may use (errors, hooks, parameters,
+# raw SQL, ...) and the composition root (settings, urls, asgi, celery, its commands), which may
+# import any app and which no app imports.
+MAY_IMPORT = {
+    "harehra": set(),
+    "accounts": {"harehra_site"},
+    "games": {"harehra", "accounts", "harehra_site"},
+    "ratings": {"harehra", "accounts", "games", "harehra_site"},
+    "replays": {"harehra", "accounts", "games", "harehra_site"},
+    "chat": {"harehra", "accounts", "games", "harehra_site"},
+    "profiles": {"harehra", "accounts", "games", "ratings", "harehra_site"},
+    "moderation": {"harehra", "accounts", "games", "chat", "replays", "ratings", "harehra_site"},
+    "bench": {"harehra", "accounts", "games", "chat", "replays", "ratings", "moderation", "harehra_site"},
+}
+COMPOSITION_ROOT = (
+    "harehra_site.settings",
+    "harehra_site.urls",
+    "harehra_site.asgi",
+    "harehra_site.celery",
+    "harehra_site.embedded",
+    "harehra_site.management",
+)
+APPS = (*MAY_IMPORT, "harehra_site")
+
+
+def _app_edges() -> set[tuple[str, str, str]]:
+    """(module, the app it imports, the module imported) for every import across apps."""
+    edges = set()
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            module = _module_name(path)
+            for target in _all_imports(path):
+                other = target.split(".")[0]
+                if other in APPS and other != app:
+                    edges.add((module, other, target))
+    return edges
+
+
+def test_apps_import_one_way() -> None:
+    edges = _app_edges()
+    assert ("games.live.push", "harehra", "harehra") in edges  # the check reads real imports
+    wrong = sorted(
+        (module, target)
+        for module, other, target in edges
+        if (app := module.split(".")[0]) != "harehra_site" and other not in MAY_IMPORT[app]
+    )
+    assert wrong == []
+
+
+def test_the_composition_root_is_only_imported_by_itself() -> None:
+    roots = sorted(
+        (module, target)
+        for module, other, target in _app_edges()
+        if other == "harehra_site" and target.startswith(COMPOSITION_ROOT)
+    )
+    assert roots == []
+
+
+def test_the_allow_list_names_no_circle() -> None:
+    for app, allowed in MAY_IMPORT.items():
+        for other in allowed:
+            assert app not in MAY_IMPORT.get(other, set()), (app, other)

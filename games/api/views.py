@@ -9,16 +9,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from harehra import event_for
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
 from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
 
 from ..access import access_table_view
-from ..engine import event_for
 from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_games_for, table_list_open
-from ..services.commands import game_command_submit
+from ..services.moves import game_command_submit
 from ..services.seats import seat_reclaim, seat_set_auto_answer
 from ..services.tables import TableSettings, table_act, table_create
 from .serializers import (

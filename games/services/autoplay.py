@@ -10,16 +10,15 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from harehra import GameState, legal_commands, view_for
+from harehra.bots import DEFAULT_LEVEL, get_bot
 from harehra_site.errors import ServiceError
 
 from .. import followups
-from ..bots import DEFAULT_LEVEL, get_bot
-from ..engine import GameState, legal_commands, view_for
 from ..eventlog import load_state
 from ..models import Game, GameEvent, GameSeat, GameStatus
-from .append import game_lock
-from .commands import CommandOutcome, game_command_submit_for_seat
 from .faults import set_aside
+from .moves import CommandOutcome, game_command_submit_for_seat, game_lock
 from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)

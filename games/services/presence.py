@@ -2,7 +2,7 @@
 
 Two records of presence: `GameSeat.connections`, counted up and down as sockets open and close
 (fast, and exact while every close is seen), and a lease in Django's cache per seat, renewed by
-the heartbeat of each server process that has a live socket on the seat (games/sockets.py). A
+the heartbeat of each server process that has a live socket on the seat (games/live/sockets.py). A
 socket whose close was never handled (a crash, a killed server) stops renewing; the sweep then
 finds the seat counted but not renewed, sets its count to 0 and dates the leaving from its last
 renewal, so the seat is away within the grace period of its last sign of life.
@@ -19,12 +19,13 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.live.publish import publish_game_meta
+
 from ..followups import followups_check_away
 from ..models import Game, GameSeat, GameStatus
-from ..publish import publish_game_meta
 from ..selectors import presence_of
-from .append import game_lock
 from .faults import set_aside
+from .moves import game_lock
 from .seats import seat_hand_to_bot
 
 

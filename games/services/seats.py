@@ -10,7 +10,7 @@ from ..access import AnyUser, access_game_seat
 from ..eventlog import load_state
 from ..models import Game, GameSeat, GameStatus
 from ..seat_events import seat_reclaimed, seat_taken_by_bot
-from .append import game_append, game_lock
+from .moves import game_append, game_lock
 
 
 def seat_hand_to_bot(*, game: Game, seat: int, reason: str) -> bool:

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from games.live.publish import publish_next_game, publish_table_changed
+from harehra import EngineError, make_ruleset, replay, start_game
+from harehra.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
 from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
-from ..engine import EngineError, make_ruleset, replay, start_game
-from ..engine.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
 from ..models import BotLevel, Game, GameSeat, GameStatus, ReplayAccess, Seat, Table, TableStatus, Visibility
-from ..publish import publish_next_game, publish_table_changed
-from .append import game_append
+from .moves import game_append
 from .seats import seat_hand_to_bot
 from .shuffle import deck_shuffle
 

@@ -11,7 +11,7 @@ import pytest
 from accounts.services import user_register
 from games.services.tables import TableSettings, table_create
 from ratings.models import Rating
-from tests.ratings.helpers import next_game, play_out, start_table
+from tests.factories import next_game, play_out, start_table
 
 pytestmark = pytest.mark.browser
 REDIS_DB = 13

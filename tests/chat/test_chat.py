@@ -14,7 +14,7 @@ from games.models import Game, Table
 from harehra_site.text import BIDI_CONTROLS
 from moderation.models import AuditEntry, Report
 from moderation.services import chat_message_hide, user_mute, user_unmute
-from tests.games.helpers import post, seated_game, send
+from tests.factories import post, seated_game, send
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db

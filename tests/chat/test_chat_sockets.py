@@ -14,7 +14,7 @@ from chat.models import ChatMessage
 from games.models import Game
 from harehra_site.asgi import application
 from moderation.services import chat_message_hide
-from tests.games.helpers import seated_game
+from tests.factories import seated_game
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)

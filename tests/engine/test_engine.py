@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import (
+from harehra import (
     EngineError,
     ErrorCode,
     Event,
@@ -26,7 +26,7 @@ from games.engine import (
     start_game,
     step,
 )
-from games.simulation import event_view_violations, rng_shuffle, view_violations
+from harehra.simulation import event_view_violations, rng_shuffle, view_violations
 
 
 def a_game(seed: int = 7, players: int = 4, commands: int = 60) -> tuple[list[Event], GameState]:

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from games.engine import (
+from games.seat_events import seat_reclaimed, seat_taken_by_bot
+from harehra import (
     EngineError,
     ErrorCode,
     EventType,
@@ -19,9 +20,8 @@ from games.engine import (
     start_game,
     step,
 )
-from games.engine.events import OUTSIDE_RULES
-from games.seat_events import seat_reclaimed, seat_taken_by_bot
-from games.simulation import rng_shuffle
+from harehra.events import OUTSIDE_RULES
+from harehra.simulation import rng_shuffle
 
 
 def _events_of_every_type() -> dict[str, dict]:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import (
+from harehra import (
     ErrorCode,
     IllegalCommand,
     Play,
@@ -22,7 +22,7 @@ from games.engine import (
     start_game,
     step,
 )
-from games.simulation import rng_shuffle
+from harehra.simulation import rng_shuffle
 
 DECISIONS = 100_000
 

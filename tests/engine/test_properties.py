@@ -2,7 +2,7 @@
 
 Hypothesis draws the deal's seed, the player count and every choice among the legal commands,
 plus random (mostly illegal) commands tried along the way. The invariant checks are shared
-with `manage.py simulate --check` (games/simulation.py).
+with `manage.py simulate --check` (harehra/simulation.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from harehra import (
     CARD_NAMES,
     Discard,
     ErrorCode,
@@ -34,7 +34,7 @@ from games.engine import (
     view_for,
     views_for_all,
 )
-from games.simulation import (
+from harehra.simulation import (
     command_violations,
     event_view_violations,
     rng_shuffle,

@@ -1,4 +1,4 @@
-"""Every event reaches a game's log through one function, `games.services.append.game_append`.
+"""Every event reaches a game's log through one function, `games.services.moves.game_append`.
 
 The source check finds any other code that could insert into the event table; the run check
 drives every kind of writer (a table's start and its next game, a person's command, a bot, a
@@ -22,10 +22,10 @@ from games.services.autoplay import game_bot_move, game_deadline_expire
 from games.services.seats import seat_hand_to_bot, seat_reclaim
 from games.services.tables import table_next_game
 from moderation.services import game_abort
-from tests.games.helpers import seated_game, send
+from tests.factories import seated_game, send
 
 ROOT = Path(__file__).resolve().parents[2]
-APPEND_MODULE = ROOT / "games" / "services" / "append.py"
+APPEND_MODULE = ROOT / "games" / "services" / "moves.py"
 SQL_MODULE = ROOT / "games" / "sql.py"
 EVENT_TABLE = "games_gameevent"
 # What writes events: the statement builders in sql.py, and write_move, which only game_append calls.

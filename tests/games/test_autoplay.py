@@ -10,12 +10,12 @@ from functools import partial
 import pytest
 from django.utils import timezone
 
-from games import bots, followups, tasks
-from games.bots import HeuristicBot, SearchBot
-from games.engine import make_ruleset, start_game, step, view_for
+from games import followups, tasks
 from games.models import Game, GameEvent, GameSeat
 from games.services.autoplay import bot_command, game_bot_move, game_deadline_expire
-from tests.games.helpers import seated_game, send
+from harehra import bots, make_ruleset, start_game, step, view_for
+from harehra.bots import HeuristicBot, SearchBot
+from tests.factories import seated_game, send
 
 pytestmark = pytest.mark.django_db
 CLIENTS: dict = {}  # seat -> API client of the current test's game
@@ -145,7 +145,7 @@ def test_the_bot_never_reads_hidden_state(level, decisions, monkeypatch):
     for game_no in range(30):
         state = None
         for e in start_game(make_ruleset(), 4, game_no % 4, shuffle):
-            from games.engine import apply
+            from harehra import apply
 
             state = apply(state, e)
         while not state.over and checked < decisions:
@@ -345,7 +345,7 @@ def test_a_hard_bot_thinks_outside_any_transaction(game, monkeypatch):
     """The seat's level picks the bot; the search runs with no transaction (and no lock) open."""
     from django.db import connection
 
-    from games.bots import SearchBot
+    from harehra.bots import SearchBot
 
     seen: list[tuple[bool, int]] = []
     choose = SearchBot.choose

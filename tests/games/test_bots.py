@@ -7,10 +7,7 @@ from collections import Counter
 
 import pytest
 
-from games.bots import LEVELS, get_bot
-from games.bots.search import world
-from games.bots.tournament import play, wilson
-from games.engine import (
+from harehra import (
     advance,
     copy_draft,
     freeze,
@@ -22,7 +19,10 @@ from games.engine import (
     step,
     view_for,
 )
-from games.simulation import rng_shuffle
+from harehra.bots import LEVELS, get_bot
+from harehra.bots.search import world
+from harehra.bots.tournament import play, wilson
+from harehra.simulation import rng_shuffle
 
 
 def _positions(players: int, games: int, seed: int):

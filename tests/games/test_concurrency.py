@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import user_register, user_token
 from games.models import Game, GameEvent
-from tests.games.helpers import seated_game
+from tests.factories import seated_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,11 +11,11 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_register, user_token
-from games.engine import legal_commands
 from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent
+from harehra import legal_commands
 from harehra_site.asgi import application
-from tests.games.helpers import seated_game
+from tests.factories import seated_game
 from tests.support.waits import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -179,7 +179,7 @@ def test_with_batch_one_push_arrives_as_one_frame_holding_its_messages_in_order(
         assert [m["type"] for m in messages][-2:] == ["deadline", "view"]
         assert messages[-1]["seq"] == last and messages[-1]["view"]["hand"] is None  # a spectator's view
         assert "frames" not in messages[-1]  # asked for by watch pages only
-        assert all("hand" not in m.get("event", {}) for m in messages)
+        assert messages and all("hand" not in m.get("event", {}) for m in messages)
         await mover.disconnect()
         await watcher.disconnect()
 

@@ -8,7 +8,7 @@ from django.db import DatabaseError, connection, transaction
 
 from games.eventlog import fold_from_log, forget_states, load_state
 from games.models import Game, GameEvent, GameSnapshot
-from tests.games.helpers import seated_game
+from tests.factories import seated_game
 
 pytestmark = pytest.mark.django_db
 

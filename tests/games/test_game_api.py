@@ -8,7 +8,7 @@ import pytest
 
 from games.eventlog import fold_from_log, load_state
 from games.models import Game, GameEvent
-from tests.games.helpers import play_to_end, post, seated_game, send
+from tests.factories import play_to_end, post, seated_game, send
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +186,7 @@ def _card_lists(data):
     elif isinstance(data, dict):
         for k, v in data.items():
             # A view's discard pile is public: every card in it was played face up. The simulator's
-            # view check (games/simulation.py) makes sure it is the pile and nothing else.
+            # view check (harehra/simulation.py) makes sure it is the pile and nothing else.
             if k != "discard_pile":
                 yield from _card_lists(v)
 

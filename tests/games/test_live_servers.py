@@ -10,10 +10,11 @@ import uuid
 import pytest
 import websockets
 
-from games.engine import event_for, legal_commands, view_for
 from games.eventlog import events_with_seq
+from games.frames import build_frames, states_at_each_step
 from games.models import Game, GameEvent
-from replays.selectors import build_frames, seat_names, states_at_each_step
+from harehra import event_for, legal_commands, view_for
+from replays.selectors import seat_names
 from tests.games.live_client import LiveClient
 from tests.support.waits import db_thread, until
 

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-import games.publish as publish
+import games.live.publish as publish
 from accounts.services import user_token
 from games.models import Game, Visibility
 from games.services.tables import (
@@ -23,7 +23,7 @@ from games.services.tables import (
     table_start,
 )
 from harehra_site.asgi import application
-from tests.games.helpers import play_to_end, seated_game
+from tests.factories import play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost")]

@@ -109,7 +109,7 @@ def test_two_lobbies_on_two_servers_see_each_change_within_a_second(stack: Stack
             lambda h: h is not None,
         )
         tid = table["id"]
-        assert all(names[0] in r and "empty seat" in r for r in rows)
+        assert rows and all(names[0] in r and "empty seat" in r for r in rows)
         await change(
             "joined",
             lobbies,
@@ -152,4 +152,5 @@ def test_two_lobbies_on_two_servers_see_each_change_within_a_second(stack: Stack
 
     asyncio.run(run())
     print("lobby push lags (s):", lags)
+    assert lags and all(seen for seen in lags.values()), lags  # every lobby saw the changes
     assert all(0 <= lag < WITHIN for seen in lags.values() for lag in seen), lags

@@ -13,7 +13,7 @@ from django.db import DatabaseError, connection, transaction
 from games.models import Game, GameEvent, GameSeat
 from games.services.seats import seat_hand_to_bot
 from games.tasks import sweep_deadlines
-from tests.games.helpers import seated_game
+from tests.factories import seated_game
 
 pytestmark = pytest.mark.django_db
 

@@ -15,12 +15,12 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import CommandRecord, Game, GameEvent, GameFault, GameSeat
-from games.services.append import LogMismatch
 from games.services.autoplay import game_bot_move, game_deadline_expire
+from games.services.moves import LogMismatch
 from games.tasks import sweep_deadlines
 from moderation.models import AuditEntry
 from moderation.services import game_abort
-from tests.games.helpers import seated_game, send
+from tests.factories import seated_game, send
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.engine import view_for
 from games.eventlog import load_state
 from games.models import Game, Table
+from harehra import view_for
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import redis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from games.publish import _server_loop, game_group, publish_game_meta
+from games.live.publish import _server_loop, game_group, publish_game_meta
 from tests.redis_server import redis_url
 from tests.support.waits import until
 
@@ -74,7 +74,7 @@ def test_only_a_server_thread_hands_its_sends_to_a_loop() -> None:
 def test_a_send_handed_to_a_loop_that_has_closed_is_dropped_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import games.publish as publish
+    import games.live.publish as publish
 
     closed = asyncio.new_event_loop()
     closed.close()

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.scenarios import run_file, run_scenario, scenario_files
+from harehra.scenarios import run_file, run_scenario, scenario_files
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = scenario_files([SCENARIOS])

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from games.bots import get_bot
-from games.engine import Event, GameState, legal_commands, make_ruleset, replay, start_game, step, view_for
-from games.engine.cards import BASE_DECK
 from games.eventlog import events_with_seq
 from games.services.shuffle import deck_shuffle
 from games.services.tables import TableSettings, table_create, table_join, table_start
+from harehra import Event, GameState, legal_commands, make_ruleset, replay, start_game, step, view_for
+from harehra.bots import get_bot
+from harehra.cards import BASE_DECK
 from tests.support.decks import (
     EVERY_STATE,
     ONE_PERSON_EVADES,

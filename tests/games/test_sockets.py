@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games.sockets import CLOSE_ABUSE, CLOSE_TOO_MANY, MAX_FRAME_CHARS, RATE_BURST
+from games.live.sockets import CLOSE_ABUSE, CLOSE_TOO_MANY, MAX_FRAME_CHARS, RATE_BURST
 from harehra_site.asgi import application
 from tests.games.test_consumers import _setup, _until
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,11 +12,8 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.db.models import QuerySet
 
 from games import sql
-from games.engine import legal_commands
-from games.eventlog import load_state
 from games.models import Game, GameEvent, Table
-from games.services.commands import game_command_submit
-from tests.games.helpers import seated_game
+from tests.factories import play_out, seated_game
 from tests.support.waits import wait_until
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")
@@ -24,27 +22,14 @@ pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="Postg
 MOVE_COLUMNS = [f for f in sql._GAME_MOVE_FIELDS if f != "status"]
 
 
-def _game(make_user, client_for, players: int = 2) -> tuple[Game, dict[int, object]]:
-    users = [make_user() for _ in range(players)]
-    game = Game.objects.get(pk=seated_game([client_for(u) for u in users]))
-    return game, {s.seat: s.user for s in game.game_seats.select_related("user")}
-
-
-def _play(game: Game, by_seat: dict[int, object], moves: int) -> None:
-    for i in range(moves):
-        game.refresh_from_db()
-        state = load_state(game)
-        if state.over:
-            return
-        seat = state.awaiting.seat
-        command = {k: v for k, v in legal_commands(state, seat)[-1].items() if k != "seat"}
-        game_command_submit(game=game, user=by_seat[seat], command=command, client_cmd_id=f"m{i}")
+def _game(make_user, client_for, players: int = 2) -> Game:
+    return Game.objects.get(pk=seated_game([client_for(make_user()) for _ in range(players)]))
 
 
 @pytest.mark.django_db
 def test_the_move_statements_run_prepared(make_user, client_for):
-    game, by_seat = _game(make_user, client_for, players=4)
-    _play(game, by_seat, 8)  # psycopg prepares a statement on its fifth run
+    game = _game(make_user, client_for, players=4)
+    play_out(game, random.Random(8), moves=8)  # psycopg prepares a statement on its fifth run
     with connection.cursor() as cur:
         cur.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cur.fetchall()]
@@ -69,16 +54,14 @@ def test_no_index_of_the_game_table_covers_a_column_a_move_changes():
 
 @pytest.mark.django_db
 def test_a_move_writes_its_events_record_and_game_row_in_one_statement(make_user, client_for):
-    game, by_seat = _game(make_user, client_for)
-    _play(game, by_seat, 3)
+    game = _game(make_user, client_for)
+    play_out(game, random.Random(3), moves=3)
     game.refresh_from_db()
     assert game.last_seq == GameEvent.objects.filter(game=game).count()
     assert game.commands.count() == 3
-    assert list(game.commands.order_by("first_seq").values_list("client_cmd_id", flat=True)) == [
-        "m0",
-        "m1",
-        "m2",
-    ]
+    # Each command's record carries the id it was sent with, in the order they were sent.
+    ids = list(game.commands.order_by("first_seq").values_list("client_cmd_id", flat=True))
+    assert len(set(ids)) == 3 and ids == sorted(ids, key=lambda cmd_id: int(cmd_id.removeprefix("r")))
 
 
 @contextmanager
@@ -108,7 +91,7 @@ def _row_locked_elsewhere(rows: QuerySet) -> Iterator[None]:
 @pytest.mark.django_db(transaction=True)
 def test_locked_game_waits_for_a_lock_held_on_its_table(make_user, client_for):
     """The table row is locked with the game's (table first): a leave holding it makes a move wait."""
-    game, _ = _game(make_user, client_for)
+    game = _game(make_user, client_for)
     with (
         _row_locked_elsewhere(Table.objects.filter(pk=game.table_id)),
         pytest.raises(OperationalError, match="lock timeout"),
@@ -134,7 +117,7 @@ def _waiting_for_a_lock() -> int:
 @pytest.mark.django_db(transaction=True)
 def test_locked_game_locks_the_table_before_the_game(make_user, client_for):
     """While it waits for the game's lock, it already holds the table's: the one lock order."""
-    game, _ = _game(make_user, client_for)
+    game = _game(make_user, client_for)
     locked = threading.Event()
 
     def lock_both() -> None:

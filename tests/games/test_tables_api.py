@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.games.helpers import create_table, post
+from tests.factories import create_table, post
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,7 @@ def test_nul_characters_are_refused_not_a_500(host):
 
 def test_a_table_everyone_left_mid_game_closes_when_its_game_ends(host, guest):
     from games.models import Table
-    from games.services.commands import game_abort
+    from games.services.moves import game_abort
 
     tid = create_table(host, seats=2)["id"]
     post(host, f"/api/tables/{tid}/add-bot/")

@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group
 
 from games.models import Game
 from moderation.groups import MODERATORS
-from tests.games.helpers import seated_game
+from tests.factories import seated_game
 
 PASSWORD = "correct-horse-battery"
 

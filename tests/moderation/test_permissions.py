@@ -9,11 +9,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.models import Sanction
+from accounts.standing import user_is_sanctioned
 from games.models import Game, GameSeat, GameStatus
 from harehra_site.errors import ServiceError
 from moderation import services
-from moderation.models import AuditEntry, Report, ReportStatus, Sanction
-from moderation.selectors import user_is_sanctioned
+from moderation.models import AuditEntry, Report, ReportStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def _reports(make_user: Any, n: int) -> list[Report]:
 def test_a_moderator_does_every_action_through_the_admin(moderator, make_user, two_player_game):
     game, players = two_player_game
     c = _browser(moderator)
-    for url in (USERS, GAMES, REPORTS + "?status__exact=open", AUDIT, "/admin/moderation/sanction/"):
+    for url in (USERS, GAMES, REPORTS + "?status__exact=open", AUDIT, "/admin/accounts/sanction/"):
         assert c.get(url).status_code == 200, url
     assert c.get(f"{USERS}?q={players[0].username}").status_code == 200
     assert c.get(f"{USERS}{players[0].pk}/change/").status_code == 200
@@ -85,9 +86,9 @@ def test_a_moderator_does_every_action_through_the_admin(moderator, make_user, t
 
 
 def test_a_moderator_mutes_unmutes_and_hides_chat_through_the_admin(moderator, client_for, two_player_game):
+    from accounts.models import Mute
+    from accounts.standing import user_is_muted
     from chat.models import ChatHide, ChatMessage
-    from moderation.models import Mute
-    from moderation.selectors import user_is_muted
 
     game, players = two_player_game
     c = _browser(moderator)

@@ -11,15 +11,15 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from accounts.standing import user_is_sanctioned
 from games.access import access_finished_game
-from games.engine import Result
 from games.eventlog import events_with_seq, fold_from_log
 from games.models import Game, GameSeat, GameStatus, Seat, TableStatus
 from games.services.tables import TableSettings, table_create, table_join
+from harehra import Result
 from harehra_site.errors import ServiceError
 from moderation import services
 from moderation.models import AuditEntry, Report, ReportStatus
-from moderation.selectors import user_is_sanctioned
 from tests.moderation.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -202,7 +202,7 @@ def test_reports_through_the_api_are_checked_and_rate_limited(make_user, client_
 
 
 def test_a_private_game_cannot_be_reported_by_a_stranger(make_user, client_for):
-    from tests.games.helpers import seated_game
+    from tests.factories import seated_game
 
     players = [make_user() for _ in range(2)]
     game_id = seated_game([client_for(u) for u in players], visibility="private")

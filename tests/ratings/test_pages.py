@@ -13,8 +13,7 @@ from games.models import GameSeat
 from games.services.tables import TableSettings, table_create
 from ratings.models import Rating
 from ratings.rating import display_rating
-
-from .helpers import play_out, start_table
+from tests.factories import play_out, start_table
 
 pytestmark = pytest.mark.django_db
 

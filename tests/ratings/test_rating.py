@@ -12,14 +12,13 @@ from django.db import connection
 
 from games.eventlog import events_with_seq
 from games.models import Game, GameSeat, GameStatus
-from games.services.commands import game_abort
+from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot
 from ratings.models import Placing, RatedGame, Rating, RatingChange
 from ratings.placings import outcome_from_log
 from ratings.rating import START, bot_skill, rate
 from ratings.services import game_outcome, ratings_differences, ratings_record_game, ratings_refold
-
-from .helpers import next_game, play_out, start_table
+from tests.factories import next_game, play_out, start_table
 
 
 def _ratings(pool: str = "all") -> dict[int, Rating]:
@@ -200,9 +199,9 @@ def test_a_turn_limit_draw_shares_first_place_among_the_players_left(make_user: 
     (R14): one player out earlier, two left sharing first."""
     from django.db import transaction
 
-    from games.engine import apply
     from games.eventlog import load_state
-    from games.services.append import game_append, game_lock
+    from games.services.moves import game_append, game_lock
+    from harehra import apply
 
     people = [make_user(), make_user(), make_user()]
     game = start_table(people)
@@ -227,9 +226,9 @@ def test_a_turn_limit_draw_shares_first_place_among_the_players_left(make_user: 
 
 def _first_move_by_its_person(game: Game) -> int:
     """The awaited seat's person makes a legal move by their own command; their seat."""
-    from games.engine import legal_commands
     from games.eventlog import load_state
-    from games.services.commands import game_command_submit
+    from games.services.moves import game_command_submit
+    from harehra import legal_commands
 
     state = load_state(Game.objects.get(pk=game.pk))
     assert state.awaiting is not None

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from games.bots import get_bot
-from games.engine import GameState, legal_commands, view_for
 from games.eventlog import load_state
 from games.models import Game
-from games.services.commands import game_command_submit
+from games.services.moves import game_command_submit
 from games.services.tables import TableSettings, table_create, table_join, table_start
+from harehra import GameState, legal_commands, view_for
+from harehra.bots import get_bot
 from tests.support.decks import seeded_decks
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -10,24 +11,19 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Game, GameStatus
-from games.services.tables import TableSettings, table_create, table_join, table_start
 from replays.models import Watcher
+from tests.factories import play_out, start_table
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db
 
 
 def _game(users: list[Any], replay_access: str, finished: bool = True, visibility: str = "public") -> Game:
-    table = table_create(
-        host=users[0],
-        settings=TableSettings(seats=len(users), replay_access=replay_access, visibility=visibility),
-    )
-    for u in users[1:]:
-        table_join(table=table, user=u, invite_code=table.invite_code)
-    game = table_start(table=table, user=users[0])
+    """A game of `users` at a table with these settings; `finished`: played to its end."""
+    game = start_table(users, rated=False, replay_access=replay_access, visibility=visibility)
     if finished:
-        Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED, result="draw")
-        game.refresh_from_db()
+        game = play_out(game, random.Random(7))
+        assert game.status == GameStatus.FINISHED
     return game
 
 
@@ -110,7 +106,7 @@ def test_a_running_game_is_only_watched_as_a_spectator(two: list[Any], make_user
         assert r.status_code == 400 and r.json()["code"] == "bad_perspective"
     frames = stranger.get(f"/api/replays/{game.pk}/frames/").json()
     assert frames["perspective"] == "spectator"
-    assert all(f["state"]["hand"] is None for f in frames["frames"])
+    assert frames["frames"] and all(f["state"]["hand"] is None for f in frames["frames"])
     assert stranger.get(f"/api/replays/{game.pk}/export/").status_code == 409
     assert not _listed(game)
     page = Client().get(f"/replays/{game.pk}/")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import view_for
+from games.describe import describe
+from games.frames import build_frames, states_at_each_step
+from harehra import view_for
 from replays.access import ALL
-from replays.describe import describe
-from replays.selectors import build_frames, game_events, seat_names, states_at_each_step
+from replays.selectors import game_events, seat_names
 
 from .conftest import Recorded
 

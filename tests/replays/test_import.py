@@ -48,7 +48,9 @@ def test_export_then_import_round_trip(recorded: Recorded, document: dict[str, A
     assert [f["state"] for f in body["frames"]] == [f["state"] for f in stored]
     assert [f["text"] for f in body["frames"]] == [f["text"] for f in stored]
     seat = client.post("/api/replays/import/?perspective=seat:1", document, format="json").json()
-    assert all("hands" not in f["state"] and f["state"]["seat"] == 1 for f in seat["frames"])
+    assert seat["frames"] and all(
+        "hands" not in f["state"] and f["state"]["seat"] == 1 for f in seat["frames"]
+    )
     assert _counts() == before
 
 

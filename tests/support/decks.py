@@ -82,7 +82,7 @@ class Deal:
         return stacked_deck(self.hands, self.draws, self.first)
 
 
-# Four seats: two people (seats 0 and 1), then two normal bots (games/bots/heuristic.py, which always
+# Four seats: two people (seats 0 and 1), then two normal bots (harehra/bots/heuristic.py, which always
 # forwards a skip with Strom and answers a volley with Hare Taptap when it can, plays Hare looking
 # right and Hare Zada in that order when it holds no Hare Cumi, and aims all its Hare Cumi at once).
 # The first table's shuffler is seat 0, so seat 1 starts:

@@ -8,9 +8,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.engine import legal_commands, make_ruleset, replay, start_game, step
 from games.models import Game, GameSeat, Seat, Table
-from games.services.append import game_append
+from games.services.moves import game_append
+from harehra import legal_commands, make_ruleset, replay, start_game, step
 
 
 def long_game(min_events: int, seed: int) -> list[dict[str, Any]]:

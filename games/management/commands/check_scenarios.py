@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.scenarios import ScenarioError, run_file, scenario_files
+from harehra.scenarios import ScenarioError, run_file, scenario_files
 
 
 class Command(BaseCommand):

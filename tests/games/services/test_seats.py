@@ -10,19 +10,17 @@ from django.db import transaction
 from games.eventlog import events_with_seq
 from games.models import Game, GameSeat
 from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
-from games.services.commands import game_abort
+from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot, seat_reclaim, seat_set_auto_answer
-from games.services.tables import TableSettings, table_create, table_join, table_start
 from harehra_site.errors import ServiceError
+from tests.factories import start_table
 
 pytestmark = pytest.mark.django_db
 
 
 def _game(make_user: Any) -> tuple[Game, list[Any]]:
     users = [make_user() for _ in range(2)]
-    table = table_create(host=users[0], settings=TableSettings(seats=2))
-    table_join(table=table, user=users[1])
-    return table_start(table=table, user=users[0]), users
+    return start_table(users, rated=False), users
 
 
 def _last_event(game: Game) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""The live transport: sockets, their consumers, and the pushes they carry."""

@@ -1,0 +1,276 @@
+"""The live game socket: parse a message, call a service or selector, send what this viewer may see."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+
+from games.access import access_game_socket
+from games.live import jsontext
+from games.live.dispatch import DirectDispatch
+from games.models import Game
+from games.selectors import game_events_for, game_view, presence_of
+from games.services.moves import game_command_submit
+from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
+from games.services.seats import seat_reclaim
+from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
+
+from .publish import game_group, user_group
+from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
+from .sockets import (
+    CLOSE_REFUSED,
+    CLOSE_TOO_MANY,
+    LimitedSocket,
+    SocketFeatures,
+    socket_register,
+    socket_unregister,
+    valid_cmd_id,
+)
+
+COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
+
+
+def db(func: Any) -> Any:
+    """Run ORM work in the thread pool: sockets of one process don't queue behind a single thread.
+
+    Each call is self-contained (its own transaction), so nothing relies on thread affinity.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
+
+
+def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("not_found", "no such game", 404)
+    return game, access_game_socket(game, user)
+
+
+class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
+    game: Game
+    seat: int | None
+    last_seq: int
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.seat = None
+        self.last_seq = 0
+        self.joined: list[str] = []
+        # With ?batch=1 the messages one push (or one resume) makes go out as one frame, a JSON
+        # array: a move makes several events and a deadline, and each frame costs both ends.
+        self.batch = _flag_from(self.scope, "batch")
+        # With ?frames=1 a spectator's pushes also carry the replay frames of the new events (the
+        # watch page draws them); the game page needs only the view.
+        self.frames = _flag_from(self.scope, "frames")
+        self.view_seq = 0  # the seq of the last view this socket was sent
+        self._outbox: list[dict[str, Any]] = []
+        self._holding = 0
+        self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
+        try:
+            self.game, self.seat = await db(_open)(
+                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
+            )
+        except ServiceError:
+            await self.refuse(CLOSE_REFUSED)
+            return
+        if not socket_register(self, self.user.pk if self.user.is_authenticated else None, self.game.pk):
+            await self.refuse(CLOSE_TOO_MANY)  # this user has enough sockets at this game
+            return
+        self.viewer = viewer_key(self.seat, frames=self.frames)
+        self.joined = [game_group(self.game.pk)]
+        if self.user.is_authenticated:
+            self.joined.append(user_group(self.user.pk))
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        if self.seat is not None:
+            # Counted before accept, so a disconnect can never be handled before its connect.
+            await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
+            self.presence_seat = self.seat
+        elif self.frames:
+            await db(game_mark_watched)(game_id=self.game.pk)
+        await self.accept()
+        after = _after_from(self.scope)
+        if after is None:
+            await self.send_state()
+        else:
+            await self.resume(after)  # a reconnecting client names its last seq: send what it missed
+        if self.seat is None:
+            await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
+
+    async def disconnect(self, code: int) -> None:
+        socket_unregister(self)
+        await self.leave_more()
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.joined and self.seat is not None:
+            await db(presence_disconnect)(game_id=self.game.pk, seat=self.seat)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        if self._holding and self.batch:
+            self._outbox.append(data)
+            return
+        await self.send(text_data=jsontext.dumps(data))
+
+    def _hold(self) -> None:
+        self._holding += 1
+
+    async def _release(self) -> None:
+        self._holding -= 1
+        if self._holding or not self._outbox:
+            return
+        out, self._outbox = self._outbox, []
+        await self.send(text_data=jsontext.dumps(out if len(out) > 1 else out[0]))
+
+    # --- client to server -----------------------------------------------------------------
+
+    async def receive_message(self, message: Any) -> None:
+        if not isinstance(message, dict):
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "messages are objects"})
+            return
+        kind = message.get("type")
+        if kind == "command":
+            await self.on_command(message)
+        elif kind == "resume":
+            after = message.get("after")
+            if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+                await self.send_json({"type": "error", "code": "bad_message", "detail": "after is a seq"})
+                return
+            await self.resume(after)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "reclaim":
+            await self.on_reclaim()
+        elif kind == "sync":
+            await self.send_view()
+        elif await self.receive_more(message):
+            pass  # a feature's (the table chat, the spectator count: harehra_site/routing.py)
+        else:
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
+
+    async def on_command(self, message: dict[str, Any]) -> None:
+        cmd_id = message.get("cmd_id")
+        if not valid_cmd_id(cmd_id):  # never echoed back: it may be anything
+            await self.send_json({"type": "error", "code": "bad_message", "detail": "cmd_id is a short id"})
+            return
+        try:
+            outcome = await db(game_command_submit)(
+                game=self.game,
+                user=self.user,
+                command={k: message[k] for k in COMMAND_KEYS if k in message},
+                client_cmd_id=cmd_id,
+                expected_seq=message.get("expected_seq"),
+            )
+        except ServiceError as e:
+            await self.send_json({"type": "error", "cmd_id": cmd_id, "code": e.code, "detail": e.detail})
+            return
+        await self.send_json(
+            {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
+        )
+
+    async def on_reclaim(self) -> None:
+        try:
+            await db(seat_reclaim)(game=self.game, user=self.user)
+        except ServiceError as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+
+    # --- server to client -----------------------------------------------------------------
+
+    async def send_state(self) -> None:
+        data = await db(game_view)(self.game, self.user)
+        self.last_seq = self.view_seq = data["seq"]
+        await self.send_json({"type": "state", **data})
+
+    async def send_view(self) -> None:
+        """The viewer's view and legal commands as they are now, read from the database: after a
+        resume or on request, when no push carries them."""
+        data = await db(game_view)(self.game, self.user)
+        self.view_seq = data["seq"]
+        view = data["view"]
+        awaiting = None if view["over"] else view["awaiting"]
+        await self.send_json(
+            {
+                "type": "view",
+                "seq": data["seq"],
+                "status": data["status"],
+                "deadline": data["deadline"],
+                "awaiting": awaiting,
+                "view": view,
+                "legal": data["legal"],
+            }
+        )
+
+    async def resume(self, after: int) -> None:
+        """Exactly the events after `after`, in order, then the view they lead to; or one fresh
+        state when that is simpler."""
+        events = await db(game_events_for)(self.game, self.user, after)
+        if len(events) > RESUME_AS_STATE_AFTER:
+            await self.send_state()
+            return
+        self.last_seq = after
+        self._hold()
+        try:
+            for item in events:
+                await self.deliver(item["seq"], item["event"])
+            if any(item["event"]["type"] in SEAT_CONTROL_EVENTS for item in events):
+                await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
+            await self.send_view()
+        finally:
+            await self._release()
+
+    async def deliver(self, seq: int, event: dict[str, Any]) -> None:
+        """An event read back from the log (already filtered for this viewer); the `view` after
+        the resume tells the deadline."""
+        await self.send_json({"type": "event", "seq": seq, "event": event})
+        self.last_seq = seq
+
+    async def game_push(self, message: dict[str, Any]) -> None:
+        """One move: the frame made for this socket's viewer when the move was written (its events,
+        then everything the page needs to render and act), sent as it is."""
+        first, last = message["first"], message["last"]
+        if last <= self.last_seq:
+            return  # already sent: a resume overtook the push
+        if first != self.last_seq + 1:
+            # The layer dropped a push, or a resume sent part of this one: read the rest from the log.
+            self._hold()
+            try:
+                await self.resume(self.last_seq)
+            finally:
+                await self._release()
+            return
+        frames = message["frames"]
+        # A watch page's frame exists only while the game is marked watched; else the spectators'.
+        text = frames.get(self.viewer) or frames[SPECTATOR]
+        self.last_seq = self.view_seq = last
+        if self.batch:
+            await self.send(text_data=text)  # a JSON array of the push's messages
+        else:
+            for one in jsontext.loads(text):
+                await self.send_json(one)
+
+    async def game_meta(self, message: dict[str, Any]) -> None:
+        if message["kind"] == "presence":
+            await self.send_json({"type": "presence", **message["data"]})
+        else:
+            await self.send_json({"type": message["kind"], **message["data"]})
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_REFUSED)
+
+
+def _flag_from(scope: dict[str, Any], name: str) -> bool:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return bool(values) and values[0] in ("1", "true")
+
+
+def _after_from(scope: dict[str, Any]) -> int | None:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
+    if not values or not is_count(values[0]):
+        return None
+    return int(values[0])

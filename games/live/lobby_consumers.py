@@ -1,0 +1,115 @@
+"""The lobby socket and the table socket: they only pass on what the publisher has prepared."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections
+
+from games.access import AnyUser, access_table_view
+from games.live import jsontext
+from games.live.dispatch import DirectDispatch
+from games.models import Table
+from games.selectors import lobby_html
+from harehra_site.errors import ServiceError
+
+from .publish import LOBBY_GROUP, table_group, user_group
+from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
+
+
+def db(func: Any) -> Any:
+    """ORM work in the thread pool, not on Channels' one shared sync thread: each call is its own
+    transaction and needs no thread affinity."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # Channels closes old connections around the call, yet from a consumer the connection
+            # the call used was found still open after it (Channels 4.3, asgiref 3.13): each pool
+            # thread kept one, whatever CONN_MAX_AGE says. Closed here, inside the call, it goes.
+            close_old_connections()
+
+    return database_sync_to_async(call, thread_sensitive=False)
+
+
+class _PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
+    """A socket that mostly listens: its groups, a ping, and an error for anything else."""
+
+    groups_joined: list[str]
+
+    async def join(self, groups: list[str]) -> None:
+        self.groups_joined = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_more()
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=jsontext.dumps(data))
+
+    async def receive_message(self, message: Any) -> None:
+        if isinstance(message, dict) and message.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        if isinstance(message, dict) and await self.receive_more(message):
+            return  # a feature's (the table chat on a table's socket: harehra_site/routing.py)
+        await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
+
+
+class LobbyConsumer(_PushConsumer):
+    """Anyone may watch the lobby: the whole list on (re)connect, then each changed row."""
+
+    async def connect(self) -> None:
+        # Joined before the list is read, so no change can fall between the list and the pushes.
+        await self.join([LOBBY_GROUP])
+        await self.accept()
+        await self.send_json({"type": "lobby", "html": await db(lobby_html)()})
+
+    async def lobby_table(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "table", "table": message["table"], "html": message["html"]})
+
+
+def _open_table(table_id: int, user: AnyUser, invite: str | None) -> None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise ServiceError("not_found", "no such table", 404)
+    access_table_view(table, user, invite)
+
+
+class TableConsumer(_PushConsumer):
+    """Tells a table's page that the table changed; the page fetches its own view of it, which
+    holds forms for that person only."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user") or AnonymousUser()
+        self.user = user
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
+        self.invite = invite
+        try:
+            await db(_open_table)(self.table_id, user, invite)
+        except ServiceError:
+            await self.refuse(CLOSE_REFUSED)  # 4403: don't reconnect
+            return
+        # The user's group: signing out closes the socket, as it does the game socket.
+        groups = [table_group(self.table_id)]
+        if user.is_authenticated:
+            groups.append(user_group(user.pk))
+        await self.join(groups)
+        await self.accept()
+        # The page was rendered before this socket joined: it syncs once, on every (re)connect.
+        await self.send_json({"type": "changed", "table": self.table_id})
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed", "table": self.table_id})
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_REFUSED)

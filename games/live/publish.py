@@ -1,0 +1,108 @@
+"""Telling live clients: messages go out on the channel layer only after the transaction commits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from concurrent.futures import Future
+from typing import Any
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+
+from games.selectors import lobby_change
+
+log = logging.getLogger(__name__)
+
+
+def game_group(game_id: int) -> str:
+    return f"game.{game_id}"
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+LOBBY_GROUP = "lobby"
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server whose worker thread this is, as `async_to_sync` finds it."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+def _log_failure(future: Future[Any], group: str) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("could not publish to %s", group, exc_info=future.exception())
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _server_loop()
+    if loop is not None:
+        # A server's database thread hands the send to the server's loop and goes on instead of
+        # waiting for it: sends start in the order they are handed over, and the Redis layer
+        # sends one at a time in that order.
+        coro = layer.group_send(group, message)
+        try:
+            future = asyncio.run_coroutine_threadsafe(coro, loop)
+        except RuntimeError:  # the loop closed since: the server is stopping
+            coro.close()
+            log.warning("could not publish to %s: the server is stopping", group)
+            return
+        future.add_done_callback(lambda f: _log_failure(f, group))
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # a lost push is recovered by the clients' seq check and resume
+        log.exception("could not publish to %s", group)
+
+
+def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
+    """One move to every socket of the game; each consumer takes its own viewer's part."""
+    _send(game_group(game_id), message)
+
+
+def publish_next_game(game_id: int, next_game_id: int) -> None:
+    """The table's next game has started: the sockets of the game before it are told where to go."""
+    _send(game_group(game_id), {"type": "game.meta", "kind": "next_game", "data": {"game": next_game_id}})
+
+
+def publish_game_meta(game_id: int, kind: str, data: dict[str, Any]) -> None:
+    _send(game_group(game_id), {"type": "game.meta", "kind": kind, "data": data})
+
+
+def publish_table_changed(table_id: int) -> None:
+    """Table sockets are told that something changed; lobby sockets get the table's new row.
+
+    The row is rendered here, once per change in the process that made it, so a change costs each
+    lobby socket on every server one forward and nothing else.
+    """
+    _send(table_group(table_id), {"type": "table.changed", "table": table_id})
+    try:
+        change = lobby_change(table_id)
+    except Exception:  # a commit hook must not raise; a lobby catches up when it (re)connects
+        log.exception("could not render the lobby row of table %s", table_id)
+        return
+    if change is not None:
+        _send(LOBBY_GROUP, {"type": "lobby.table", **change})
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def publish_user_signed_out(user_id: int) -> None:
+    """Close every socket the user has open, on every server process."""
+    _send(user_group(user_id), {"type": "user.signed_out"})
+
+
+def publish_to_group(group: str, message: dict[str, Any]) -> None:
+    """Any other app's message to a group of sockets (the table chat's, for one)."""
+    _send(group, message)

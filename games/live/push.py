@@ -1,0 +1,87 @@
+"""What every viewer of a game receives with a move, made once per move from the states the writer
+already holds: for each seat, and for spectators, the whole websocket frame its socket sends (the
+move's events as that viewer may see them, the deadline, presence after a seat change, and the
+viewer's view and legal commands), already JSON text.
+
+The channel layer carries the frames of every viewer to every server with a socket at the game;
+each socket sends its own viewer's frame and nothing else, so no seat ever receives another seat's
+cards. Made once here, a frame costs a socket no decoding, filtering or encoding of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from games.frames import frame_at
+from games.live import jsontext
+from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+from harehra import Event, GameState, apply, event_for, legal_commands, views_for_all
+
+SEAT_CONTROL_EVENTS = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
+SPECTATOR, WATCH = "spectator", "watch"  # a spectator's frame, and a watch page's (with replay frames)
+
+
+def _text(messages: list[dict[str, Any]]) -> str:
+    return jsontext.dumps(messages)
+
+
+def viewer_key(seat: int | None, *, frames: bool = False) -> str:
+    """Where a socket finds its frame in a push: its seat's number, or a spectator's key."""
+    if seat is not None:
+        return str(seat)
+    return WATCH if frames else SPECTATOR
+
+
+def awaited_decision(state: GameState) -> dict[str, Any] | None:
+    awaiting = None if state.over else state.awaiting
+    return {"seat": awaiting.seat, "kind": awaiting.kind.value} if awaiting else None
+
+
+def push_message(
+    *,
+    appended: Sequence[tuple[int, Event]],
+    before: GameState | None,
+    after: GameState,
+    status: str,
+    deadline: str | None,
+    bot_seats: Collection[int],
+    names: Sequence[str],
+    presence: list[dict[str, Any]] | None = None,
+    frames: bool = True,
+) -> dict[str, Any]:
+    """The channel-layer message of one move: the seqs it covers and every viewer's frame.
+
+    `before` is the state before the first of `appended` (None for a game's first events), `after`
+    the state after the last; `bot_seats` are the seats a bot plays now (no legal commands are sent
+    to them: their person must take the seat back first). `frames`: also make a watch page's frame,
+    with the spectators' replay frames (a watch page is open on the game); they cost more than the
+    rest together, so a game nobody watches goes without.
+    """
+    last = appended[-1][0]
+    awaiting = awaited_decision(after)
+    tail: list[dict[str, Any]] = []
+    if deadline is not None and awaiting is not None and "deadline" in appended[-1][1]:
+        tail.append({"type": "deadline", "seq": last, "deadline": deadline, **awaiting})
+    if presence is not None:
+        tail.append({"type": "presence", "seats": presence})
+    head = {"type": "view", "seq": last, "status": status, "deadline": deadline, "awaiting": awaiting}
+    spectator_view, seat_views = views_for_all(after)
+
+    def frame(seat: int | None, view: dict[str, Any], legal: list[Any], **more: Any) -> str:
+        events = [{"type": "event", "seq": seq, "event": event_for(e, seat)} for seq, e in appended]
+        return _text([*events, *tail, {**head, "view": view, "legal": legal, **more}])
+
+    out = {
+        str(seat): frame(seat, view, [] if seat in bot_seats else legal_commands(after, seat))
+        for seat, view in enumerate(seat_views)
+    }
+    out[SPECTATOR] = frame(None, spectator_view, [])
+    if frames:
+        replay: list[dict[str, Any]] = []
+        state = before
+        for seq, event in appended:
+            state = apply(state, event)
+            replay.append(frame_at(seq - 1, seq, event, state, names, None))
+        out[WATCH] = frame(None, spectator_view, [], frames=replay)
+    return {"type": "game.push", "first": appended[0][0], "last": last, "frames": out}

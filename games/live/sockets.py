@@ -1,0 +1,242 @@
+"""What one server process knows about its own sockets, kept in memory (no query per message):
+the limits on what a client may send, the sockets of a user at a game, and the heartbeat that
+keeps seated sockets' presence alive in Django's cache (games/services/presence.py reads it).
+
+A socket counts while the task running its consumer is alive: a consumer that crashed, or whose
+disconnect was never handled, stops counting at once here, and its presence runs out in the
+cache after PRESENCE_LEASE_SECONDS (so does every presence of a killed process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+
+from games.live import jsontext
+
+MAX_FRAME_CHARS = 8192  # a command is a few dozen characters
+MAX_JSON_DEPTH = 4  # {"type": "command", "play": ["cumi"]} is 2 deep
+MAX_CMD_ID_CHARS = 64
+RATE_PER_SECOND = 10.0  # messages a socket may send, on average
+RATE_BURST = 30.0
+CLOSE_ABUSE = 4008  # policy violation: a socket that keeps sending past its limit is closed
+REFUSALS_BEFORE_CLOSE = 100
+CLOSE_TOO_MANY = 4429
+CLOSE_REFUSED = 4403  # not allowed to see this (an unknown game or table, a private one, signed out)
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class Refused(Exception):
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+def parse_frame(text: str | None) -> Any:
+    """A client's frame as JSON, refused (before parsing) when too long or too deeply nested."""
+    if text is None:
+        raise Refused("bad_message", "messages are JSON text")
+    if len(text) > MAX_FRAME_CHARS:
+        raise Refused("too_large", f"a message is at most {MAX_FRAME_CHARS} characters")
+    depth = deepest = 0
+    for ch in _STRINGS.sub("", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_JSON_DEPTH:
+                raise Refused("too_deep", f"a message nests at most {MAX_JSON_DEPTH} levels")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return jsontext.loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("bad_message", "messages are JSON") from None
+
+
+def valid_cmd_id(cmd_id: Any) -> bool:
+    if cmd_id is None or (isinstance(cmd_id, int) and not isinstance(cmd_id, bool)):
+        return True
+    return isinstance(cmd_id, str) and len(cmd_id) <= MAX_CMD_ID_CHARS
+
+
+class RateLimit:
+    """A token bucket: RATE_BURST messages at once, RATE_PER_SECOND on average."""
+
+    def __init__(self, rate: float | None = None, burst: float | None = None) -> None:
+        rate = settings.SOCKET_MESSAGES_PER_SECOND if rate is None else rate
+        burst = settings.SOCKET_MESSAGES_BURST if burst is None else burst
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+        self.refused = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+class SocketFeatures:
+    """What a consumer offers the features mixed in above it at the composition root
+    (harehra_site/routing.py: the table chat, the spectator count): each feature takes the
+    messages that are its own and passes the rest on with super(), and lets go of what it holds
+    when the socket closes. The consumers below know no feature."""
+
+    async def receive_more(self, message: dict[str, Any]) -> bool:
+        """A message the consumer does not know; True once a feature took it."""
+        return False
+
+    async def leave_more(self) -> None:
+        """The socket is closing."""
+
+
+class LimitedSocket:
+    """What every socket (game, lobby, table) does with a client's frame before reading it: the
+    rate limit, then the size and depth limits. Each refusal is an `error` and the socket stays
+    open, until a client keeps sending past its rate (REFUSALS_BEFORE_CLOSE): then it is closed
+    with CLOSE_ABUSE. A consumer puts this class before Channels' and handles what passes in
+    `receive_message`; its `send_json` sends one message."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rate = RateLimit()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.take():
+            if self.rate.refused > REFUSALS_BEFORE_CLOSE:
+                await self.close(code=CLOSE_ABUSE)
+                return
+            await self.send_json({"type": "error", "code": "rate_limited", "detail": "too many messages"})
+            return
+        try:
+            message = parse_frame(text_data)
+        except Refused as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+            return
+        await self.receive_message(message)
+
+    async def receive_message(self, message: Any) -> None:
+        raise NotImplementedError
+
+    async def refuse(self, code: int) -> None:
+        """Turn a connecting socket away with `code` (CLOSE_REFUSED, CLOSE_TOO_MANY). Accepted
+        first: a socket closed during its handshake reaches a client as HTTP 403 (a browser sees
+        1006), which it cannot tell from a lost connection; the code tells it why and whether to
+        try again."""
+        await self.accept()
+        await self.close(code=code)
+
+    if TYPE_CHECKING:
+
+        async def send_json(self, data: dict[str, Any]) -> None: ...
+
+        async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None: ...
+
+        async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
+
+
+# --- the process's sockets --------------------------------------------------------------------
+
+
+class _Registry:
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
+        # Each user's sockets at each game, so a connect counts a few sockets, not all of them.
+        self.by_user: dict[tuple[int, int], weakref.WeakSet[Any]] = {}
+        self.beats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def live(self) -> list[Any]:
+        out = []
+        for s in list(self.sockets):
+            task = getattr(s, "socket_task", None)
+            if task is None or task.done():
+                self.sockets.discard(s)
+            else:
+                out.append(s)
+        return out
+
+
+_registry = _Registry()
+
+
+def socket_count(user_id: int, game_id: int) -> int:
+    mine = _registry.by_user.get((user_id, game_id))
+    if not mine:
+        return 0
+    for s in list(mine):
+        if s.socket_task is None or s.socket_task.done():
+            mine.discard(s)
+    if not mine:
+        del _registry.by_user[(user_id, game_id)]
+    return len(mine)
+
+
+def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
+    """Count this socket; False (not counted) if the user already has the most a game allows."""
+    consumer.socket_task = asyncio.current_task()
+    consumer.user_id_for_limit = user_id
+    consumer.game_id_for_limit = game_id
+    if user_id is not None and socket_count(user_id, game_id) >= settings.SOCKETS_PER_USER_PER_GAME:
+        return False
+    _registry.sockets.add(consumer)
+    if user_id is not None:
+        _registry.by_user.setdefault((user_id, game_id), weakref.WeakSet()).add(consumer)
+    _start_heartbeat()
+    return True
+
+
+def socket_unregister(consumer: Any) -> None:
+    _registry.sockets.discard(consumer)
+    key = (getattr(consumer, "user_id_for_limit", None), getattr(consumer, "game_id_for_limit", None))
+    mine = _registry.by_user.get(key)  # type: ignore[arg-type]
+    if mine is not None:
+        mine.discard(consumer)
+        if not mine:
+            del _registry.by_user[key]  # type: ignore[arg-type]
+
+
+def seated_sockets() -> set[tuple[int, int]]:
+    """(game, seat) of every live seated socket of this process."""
+    return {
+        (s.game_id_for_limit, s.presence_seat)
+        for s in _registry.live()
+        if getattr(s, "presence_seat", None) is not None
+    }
+
+
+def _start_heartbeat() -> None:
+    loop = asyncio.get_running_loop()
+    task = _registry.beats.get(loop)
+    if task is None or task.done():
+        _registry.beats[loop] = loop.create_task(_heartbeat())
+
+
+async def _heartbeat() -> None:
+    """Every PRESENCE_HEARTBEAT_SECONDS, one cache write renews the presence of every seat this
+    process has a live socket for."""
+    from games.services.presence import presence_renew
+
+    while True:
+        await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+        seats = seated_sockets()
+        if seats:
+            try:
+                await asyncio.to_thread(presence_renew, seats)
+            except Exception:
+                import logging
+
+                logging.getLogger(__name__).exception("presence heartbeat failed")

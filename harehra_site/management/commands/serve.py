@@ -1,0 +1,133 @@
+"""Run the site: an ASGI server (Uvicorn), with an embedded Celery worker when there is no Redis."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+log = logging.getLogger("harehra.serve")
+SLOW_COLLECTION_MS = 20.0
+SLOW_LOOP_MS = 100.0
+GC_THRESHOLDS = (50_000, 20, 10)
+_collection_started = 0.0
+
+
+_loop_beat = 0.0
+
+
+async def _watch_loop_lag(every: float = 0.05) -> None:
+    """Every socket of the process waits while its event loop is held: say when it was held long."""
+    import asyncio
+
+    global _loop_beat
+    if os.environ.get("LOOP_STACKS"):
+        threading.Thread(target=_dump_held_loop, args=(threading.get_ident(),), daemon=True).start()
+    while True:
+        started = _loop_beat = time.perf_counter()
+        await asyncio.sleep(every)
+        late = (time.perf_counter() - started - every) * 1000
+        if late >= SLOW_LOOP_MS:
+            log.warning("the event loop was held for %.0f ms", late)
+
+
+def _dump_held_loop(loop_thread: int) -> None:
+    """LOOP_STACKS=1: what the event loop's thread is doing while it is held (for diagnosis)."""
+    import traceback
+
+    while True:
+        time.sleep(0.1)
+        if time.perf_counter() - _loop_beat > 0.25:
+            frame = sys._current_frames().get(loop_thread)
+            if frame is not None:
+                log.warning("event loop held; its stack:\n%s", "".join(traceback.format_stack(frame)))
+
+
+def _log_slow_collections(phase: str, info: dict[str, int]) -> None:
+    """A collection of the oldest generation stops every socket of the process: say when one is slow."""
+    global _collection_started
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        _collection_started = time.perf_counter()
+        return
+    took = (time.perf_counter() - _collection_started) * 1000
+    if took >= SLOW_COLLECTION_MS:
+        log.warning("a full garbage collection took %.0f ms (%d collected)", took, info["collected"])
+
+
+class Command(BaseCommand):
+    help = "Serve Harehra Online (HTTP and websockets). Without REDIS_URL, bots and timers run in-process."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--worker",
+            choices=["auto", "embedded", "none"],
+            default="auto",
+            help="auto: embedded worker unless REDIS_URL is set (then run `celery worker` yourself)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        import asyncio
+        import gc
+
+        import uvicorn
+        import uvloop
+
+        from harehra_site.asgi import application
+
+        mode = options["worker"]
+        if mode == "embedded" or (mode == "auto" and not settings.REDIS_URL):
+            from harehra_site.embedded import start_embedded_worker
+
+            start_embedded_worker()
+        self.stdout.write(f"Harehra Online on http://{options['host']}:{options['port']}/")
+        # uvloop and httptools: the server's own share of a move's CPU is smaller than Daphne's.
+        # What is loaded by now lives as long as the process: the collector need not rescan it.
+        # Without this, full collections stalled every socket for up to 200 ms (docs/BENCHMARKS.md).
+        gc.collect()
+        gc.freeze()
+        # Thousands of open sockets are hundreds of thousands of long-lived objects, and a full
+        # collection scans them all (25-200 ms, 21 of them in a 300-game bench run). Most of what a
+        # push allocates is freed by reference counting; collecting the youngest generation less
+        # often promotes fewer in-flight objects, so full collections come far less often.
+        gc.set_threshold(*GC_THRESHOLDS)
+        gc.callbacks.append(_log_slow_collections)
+        config = uvicorn.Config(
+            application,
+            host=options["host"],
+            port=options["port"],
+            loop="uvloop",
+            http="httptools",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            ws_max_size=65536,  # no client message comes near it (games/live/sockets.py caps them lower)
+            # Uvicorn's own 20 s and 20 s left a frozen client's seat held for up to 40 s more.
+            ws_ping_interval=settings.WEBSOCKET_PING_INTERVAL_SECONDS,
+            ws_ping_timeout=settings.WEBSOCKET_PING_TIMEOUT_SECONDS,
+            lifespan="off",
+            # The application reads X-Forwarded-For from TRUSTED_PROXIES only
+            # (harehra_site/client_address.py); Uvicorn's own reading would believe it from any
+            # client on 127.0.0.1 and hand the application the address the client wrote.
+            proxy_headers=False,
+            log_level="warning",
+            access_log=False,
+        )
+        server = uvicorn.Server(config)
+
+        async def serve() -> None:
+            watch = asyncio.get_running_loop().create_task(_watch_loop_lag())
+            try:
+                await server.serve()
+            finally:
+                watch.cancel()
+
+        uvloop.run(serve())

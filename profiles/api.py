@@ -1,0 +1,58 @@
+"""A player's profile over the API: what the profile page shows, gathered from accounts, games and
+ratings (this app sits above them all, so none of them imports another for it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.access import access_signed_in
+from games.selectors import user_game_stats, user_games
+from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
+
+
+def profile(user: Any, viewer: Any) -> dict[str, Any]:
+    games = list(user_games(user, viewer=viewer))
+    places = places_of(user, [g.pk for g in games])
+    ratings = user_ratings(user)
+    return {
+        "username": user.get_username(),
+        "rating": ratings["rating"],
+        "ratings_by_table_size": ratings["pools"],
+        "rating_history": rating_history(user),
+        "stats": user_game_stats(user),
+        "statistics": user_placing_stats(user),
+        "games": [
+            {
+                "id": g.pk,
+                "table": g.table_id,
+                "status": g.status,
+                "result": g.result,
+                "placing": places.get(g.pk),
+                "url": f"/api/games/{g.pk}/",
+                "replay": f"/replays/{g.pk}/" if g.status != "running" else None,
+                "created_at": g.created_at.isoformat(),
+            }
+            for g in games
+        ],
+    }
+
+
+class MeView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="your profile")})
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        return Response(profile(request.user, request.user))
+
+
+class ProfileView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="a player's profile")})
+    def get(self, request: Request, username: str) -> Response:
+        user = get_object_or_404(get_user_model(), username=username)
+        return Response(profile(user, request.user))
