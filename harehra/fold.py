@@ -95,13 +95,6 @@ _DISCARD_AWAITS = _AWAITING[Decision.DISCARD]
 _VOLLEYS: dict[tuple[int, int, int], Volley] = {}
 
 
-def _volley(attacker: int, target: int, count: int) -> Volley:
-    volley = _VOLLEYS.get((attacker, target, count))
-    if volley is None:
-        volley = _VOLLEYS[(attacker, target, count)] = Volley(attacker, target, count)
-    return volley
-
-
 # --- one function per rules event --------------------------------------------------------------
 
 
@@ -148,7 +141,10 @@ def fold_player_skipped(d: Draft, seat: int) -> None:
 
 
 def fold_volley_pending(d: Draft, attacker: int, target: int, count: int) -> None:
-    d.volley = _volley(attacker, target, count)
+    volley = _VOLLEYS.get((attacker, target, count))
+    if volley is None:
+        volley = _VOLLEYS[(attacker, target, count)] = Volley(attacker, target, count)
+    d.volley = volley
     d.awaiting = _VOLLEY_AWAITS[target]
 
 

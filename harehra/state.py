@@ -115,10 +115,10 @@ class GameState(_Seats):
 class Draft(_Seats):
     """A GameState's fields in a mutable record, private to whoever changes it.
 
-    Hands, piles, damage and protection are changed in place by the fold's primitives
-    (events.py), so a rule that moves one card moves one card instead of rebuilding the tuples
+    Hands, piles, damage and protection are changed in place by the fold's functions
+    (fold.py), so a rule that moves one card moves one card instead of rebuilding the tuples
     around it. `step` thaws a state into a draft that shares the state's tuples until a
-    primitive first changes one (copy on write), runs the rules on it and seals it into the next
+    fold function first changes one (copy on write), runs the rules on it and seals it into the next
     GameState; search playouts keep one draft of lists for a whole playout and never seal it.
     """
 
