@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.card_text import card_name
-from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
+from harehra import EventType
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -36,11 +36,11 @@ def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = event.get("type")
     seat = event.get("seat")
     who = _name(names, seat)
-    if kind == "GameStarted":
+    if kind == EventType.GAME_STARTED:
         return _("The game begins. %(name)s shuffled.") % {"name": _name(names, event.get("shuffler"))}
-    if kind == "TurnStarted":
+    if kind == EventType.TURN_STARTED:
         return _("%(name)s's turn.") % {"name": who}
-    if kind == "CardsPlayed":
+    if kind == EventType.CARDS_PLAYED:
         cards = event.get("cards") or []
         if event.get("target") is not None:
             n = len(cards)
@@ -53,17 +53,17 @@ def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
                 "target": _name(names, event["target"]),
             }
         return _("%(name)s played %(card)s") % {"name": who, "card": _cards(cards)}
-    if kind == "DirectionChanged":
+    if kind == EventType.DIRECTION_CHANGED:
         if event.get("direction") == "ccw":
             return _("Play now goes counterclockwise")
         return _("Play now goes clockwise")
-    if kind == "ProtectionGained":
+    if kind == EventType.PROTECTION_GAINED:
         return _("%(name)s is protected from moral damage") % {"name": who}
-    if kind == "DamageHealed":
+    if kind == EventType.DAMAGE_HEALED:
         return _("%(name)s healed to %(d)s damage") % {"name": who, "d": event.get("damage")}
-    if kind == "PlayerSkipped":
+    if kind == EventType.PLAYER_SKIPPED:
         return _("%(name)s is skipped") % {"name": who}
-    if kind == "VolleyPending":
+    if kind == EventType.VOLLEY_PENDING:
         count = int(event.get("count", 1))
         return ngettext(
             "%(target)s must answer Hare Cumi from %(name)s",
@@ -74,36 +74,36 @@ def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
             "n": count,
             "name": _name(names, event.get("attacker")),
         }
-    if kind == "SkipPending":
+    if kind == EventType.SKIP_PENDING:
         return _("%(name)s may forward the skip with Strom") % {"name": who}
-    if kind == "ReactionPlayed":
+    if kind == EventType.REACTION_PLAYED:
         if event.get("kind") == "skip":
             return _("%(name)s forwarded the skip with %(card)s") % {
                 "name": who,
                 "card": card_name(event.get("card")),
             }
         return _("%(name)s evaded with %(card)s") % {"name": who, "card": card_name(event.get("card"))}
-    if kind == "ReactionDeclined":
+    if kind == EventType.REACTION_DECLINED:
         if event.get("kind") == "skip":
             return _("%(name)s loses the turn") % {"name": who}
         return _("%(name)s took it") % {"name": who}
-    if kind == "DamageTaken":
+    if kind == EventType.DAMAGE_TAKEN:
         amount = int(event.get("amount", 0))
         return ngettext(
             "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
             "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
             amount,
         ) % {"name": who, "n": amount, "limit": max(0, 5 - int(event.get("damage", 0)))}
-    if kind == "PlayerEliminated":
+    if kind == EventType.PLAYER_ELIMINATED:
         return _("%(name)s is out of the game!") % {"name": who}
-    if kind == "CardBurned":
+    if kind == EventType.CARD_BURNED:
         if event.get("card") is None:
             return _("%(name)s could not play") % {"name": who}
         return _("%(name)s could not play and burned %(card)s") % {
             "name": who,
             "card": card_name(event.get("card")),
         }
-    if kind == "CardsDrawn":
+    if kind == EventType.CARDS_DRAWN:
         if "cards" in event:
             return _("%(name)s drew %(cards)s") % {"name": who, "cards": _cards(event["cards"])}
         count = int(event.get("count", 0))
@@ -111,28 +111,28 @@ def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
             "name": who,
             "n": count,
         }
-    if kind == "DrawPileReshuffled":
+    if kind == EventType.DRAW_PILE_RESHUFFLED:
         return _("The discard pile was shuffled into a new draw pile.")
-    if kind == "DiscardRequired":
+    if kind == EventType.DISCARD_REQUIRED:
         count = int(event.get("count", 0))
         return ngettext("%(name)s must discard %(n)s card", "%(name)s must discard %(n)s cards", count) % {
             "name": who,
             "n": count,
         }
-    if kind == "CardsDiscarded":
+    if kind == EventType.CARDS_DISCARDED:
         if "cards" in event:
             return _("%(name)s discarded %(cards)s") % {"name": who, "cards": _cards(event["cards"])}
         return _("%(name)s discarded") % {"name": who}
-    if kind == "GameEnded":
+    if kind == EventType.GAME_ENDED:
         if event.get("result") == "win":
             return _("%(name)s won the game!") % {"name": _name(names, event.get("winner"))}
         return _("The game ended in a draw at the turn limit.")
-    if kind == "GameAborted":
+    if kind == EventType.GAME_ABORTED:
         return _("The game was called off.")
-    if kind == SEAT_TAKEN_BY_BOT:
+    if kind == EventType.SEAT_TAKEN_BY_BOT:
         if event.get("reason") == "left":
             return _("%(name)s left; a bot plays the seat") % {"name": who}
         return _("%(name)s is away; a bot plays the seat") % {"name": who}
-    if kind == SEAT_RECLAIMED:
+    if kind == EventType.SEAT_RECLAIMED:
         return _("%(name)s is back and plays again") % {"name": who}
     return str(kind)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from harehra import GameState, apply, event_for, view_for
+from harehra import EventType, GameState, apply, event_for, view_for
 
 from .describe import describe
 
@@ -26,10 +26,10 @@ def event_for_all(e: Mapping[str, Any]) -> dict[str, Any]:
     """Every hand may be seen, but never the order of the draw pile."""
     kind = e["type"]
     out = {k: v for k, v in e.items() if k != "deadline"}
-    if kind == "GameStarted":
+    if kind == EventType.GAME_STARTED:
         out.pop("draw_pile", None)
         out["draw_pile_size"] = len(e["draw_pile"])
-    elif kind == "DrawPileReshuffled":
+    elif kind == EventType.DRAW_PILE_RESHUFFLED:
         out.pop("cards", None)
         out["count"] = len(e["cards"])
     return out

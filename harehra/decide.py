@@ -1,8 +1,9 @@
 """`decide`: check a command against the rules and return the events it causes.
 
-`decide` never changes the state it is given. It builds its events by folding each one into a
-working copy as it goes, so the rules for "what happens next" are written once, here, and the
-fold stays a dumb recorder. It runs on to the next decision a person must make (or the end).
+`decide` never changes the state it is given. The rules run on a private draft, changing it by the
+fold's own functions (fold.py) and making each event (events.py) beside the change it records, so
+the rules for "what happens next" are written once, here, and the fold stays a dumb recorder. A
+command runs on to the next decision a person must make (or the end).
 """
 
 from __future__ import annotations
@@ -10,26 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .cards import NEVER_PLAYED, SINGLE_PLAYS, Card
+from .cards import CUMI, HOUSE, LEFT, NEVER_PLAYED, RIGHT, SINGLE_PLAYS, STROM, TAPTAP, ZADA
 from .commands import Burn, Command, Discard, Play, React, parse_command
 from .errors import ErrorCode, IllegalCommand, InvalidRuleset
 from .events import (
-    EVENT_VERSION,
-    Event,
-    EventType,
-    apply,
+    GameStarted,
+    RulesEvent,
     card_burned,
     cards_discarded,
     cards_drawn,
     cards_played,
-    damage_set,
+    damage_healed,
     damage_taken,
     direction_changed,
-    direction_name,
     discard_required,
     draw_pile_reshuffled,
-    event,
+    game_aborted,
     game_ended,
+    game_started,
     player_eliminated,
     player_skipped,
     protection_gained,
@@ -39,50 +38,45 @@ from .events import (
     turn_started,
     volley_pending,
 )
+from .fold import (
+    apply,
+    fold_card_burned,
+    fold_cards_discarded,
+    fold_cards_drawn,
+    fold_cards_played,
+    fold_damage_healed,
+    fold_damage_taken,
+    fold_direction_changed,
+    fold_discard_required,
+    fold_draw_pile_reshuffled,
+    fold_game_ended,
+    fold_player_eliminated,
+    fold_player_skipped,
+    fold_protection_gained,
+    fold_reaction_declined,
+    fold_reaction_played,
+    fold_skip_pending,
+    fold_turn_started,
+    fold_volley_pending,
+)
 from .ruleset import Ruleset
-from .state import CCW, CW, AnyState, Decision, Draft, GameState, Result, private_draft, seal, thaw
-
-_D_DISCARD = Decision.DISCARD  # a module global: an enum member is slow to reach
-_D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
-_D_TURN = Decision.TURN  # a module global: an enum member is slow to reach
-_D_VOLLEY = Decision.VOLLEY  # a module global: an enum member is slow to reach
-
+from .state import (
+    CCW,
+    CW,
+    DISCARD_DECISION,
+    SKIP_DECISION,
+    TURN_DECISION,
+    VOLLEY_DECISION,
+    AnyState,
+    Draft,
+    GameState,
+    Result,
+    seal,
+    thaw,
+)
 
 Shuffle = Callable[[Sequence[str]], list[str]]
-
-# Plain strings, not enum members: the rules compare cards and name events on every step, and
-# an enum member is far slower to reach and compare.
-_CUMI = Card.CUMI.value
-_HOUSE = Card.HOUSE.value
-_LEFT = Card.LEFT.value
-_RIGHT = Card.RIGHT.value
-_STROM = Card.STROM.value
-_TAPTAP = Card.TAPTAP.value
-_ZADA = Card.ZADA.value
-_E_CARDS_DISCARDED = EventType.CARDS_DISCARDED.value
-_E_CARDS_DRAWN = EventType.CARDS_DRAWN.value
-_E_CARDS_PLAYED = EventType.CARDS_PLAYED.value
-_E_CARD_BURNED = EventType.CARD_BURNED.value
-_E_DAMAGE_HEALED = EventType.DAMAGE_HEALED.value
-_E_DAMAGE_TAKEN = EventType.DAMAGE_TAKEN.value
-_E_DIRECTION_CHANGED = EventType.DIRECTION_CHANGED.value
-_E_DISCARD_REQUIRED = EventType.DISCARD_REQUIRED.value
-_E_DRAW_PILE_RESHUFFLED = EventType.DRAW_PILE_RESHUFFLED.value
-_E_GAME_ABORTED = EventType.GAME_ABORTED.value
-_E_GAME_ENDED = EventType.GAME_ENDED.value
-_E_GAME_STARTED = EventType.GAME_STARTED.value
-_E_PLAYER_ELIMINATED = EventType.PLAYER_ELIMINATED.value
-_E_PLAYER_SKIPPED = EventType.PLAYER_SKIPPED.value
-_E_PROTECTION_GAINED = EventType.PROTECTION_GAINED.value
-_E_REACTION_DECLINED = EventType.REACTION_DECLINED.value
-_E_REACTION_PLAYED = EventType.REACTION_PLAYED.value
-_E_SKIP_PENDING = EventType.SKIP_PENDING.value
-_E_TURN_STARTED = EventType.TURN_STARTED.value
-_E_VOLLEY_PENDING = EventType.VOLLEY_PENDING.value
-_WIN = Result.WIN.value
-_DRAW = Result.DRAW.value
 _COMMAND_TYPES = (Play, React, Discard, Burn)  # a tuple: isinstance is faster with it than with a union
-_TURN_COMMANDS = (Play, Burn)
 
 
 def keep_order(cards: Sequence[str]) -> list[str]:
@@ -112,7 +106,7 @@ def has_turn_play(state: AnyState, seat: int) -> bool:
     hand = state.hands[seat]
     if not SINGLE_PLAYS.isdisjoint(hand):
         return True
-    return _CUMI in hand and bool(valid_targets(state, seat))
+    return CUMI in hand and bool(valid_targets(state, seat))
 
 
 # --- starting a game -----------------------------------------------------------------------
@@ -130,7 +124,8 @@ def setup_event(
     direction: int = CW,
     protected: Sequence[int] = (),
     turn: int | None = None,
-) -> Event:
+) -> GameStarted:
+    """The GameStarted event of a table set up as given (the scenarios set any table up)."""
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise InvalidRuleset(
             ErrorCode.BAD_RULESET,
@@ -138,22 +133,21 @@ def setup_event(
         )
     if not 0 <= shuffler < players:
         raise InvalidRuleset(ErrorCode.BAD_RULESET, "the shuffler must be one of the seats")
-    return event(
-        _E_GAME_STARTED,
-        ruleset=ruleset.to_dict(),
-        players=players,
-        shuffler=shuffler,
-        hands=[list(h) for h in hands],
-        draw_pile=list(draw_pile),
-        discard_pile=list(discard_pile),
-        damage=list(damage) if damage is not None else [0] * players,
-        direction=direction_name(direction),
-        protected=sorted(protected),
-        turn=(shuffler + 1) % players if turn is None else turn,
+    return game_started(
+        ruleset.to_dict(),
+        players,
+        shuffler,
+        hands,
+        draw_pile,
+        discard_pile,
+        damage if damage is not None else [0] * players,
+        direction,
+        protected,
+        (shuffler + 1) % players if turn is None else turn,
     )
 
 
-def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> Event:
+def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> GameStarted:
     """GameStarted for `deck` (top first), dealt one card at a time clockwise from the first player (R3)."""
     first = (shuffler + 1) % players
     top = min(len(deck), ruleset.hand_size * players)  # the cards dealt
@@ -169,12 +163,13 @@ def deal(ruleset: Ruleset, players: int, shuffler: int, deck: Sequence[str]) -> 
     )
 
 
-def start_events(first: Event) -> list[Event]:
+def start_events(first: GameStarted) -> list[RulesEvent]:
     """The opening events: the setup and the first turn."""
-    return [first, event(_E_TURN_STARTED, seat=int(first["turn"]), turn=1)]
+    return [first, turn_started(int(first["turn"]), 1)]
 
 
-def start_game(ruleset: Ruleset, players: int, shuffler: int, shuffle: Shuffle) -> list[Event]:
+def start_game(ruleset: Ruleset, players: int, shuffler: int, shuffle: Shuffle) -> list[RulesEvent]:
+    """A new game's opening events: the deck shuffled by `shuffle`, dealt, and the first turn."""
     return start_events(deal(ruleset, players, shuffler, shuffle(ruleset.cards())))
 
 
@@ -183,7 +178,7 @@ def start_game(ruleset: Ruleset, players: int, shuffler: int, shuffle: Shuffle) 
 
 def decide(
     state: GameState, command: Command | Mapping[str, Any], shuffle: Shuffle = keep_order
-) -> list[Event]:
+) -> list[RulesEvent]:
     """The events `command` causes in `state`, or IllegalCommand with a stable code.
 
     `shuffle` orders the discard pile when it becomes the new draw pile (R8); its result is
@@ -192,28 +187,23 @@ def decide(
     return step(state, command, shuffle)[0]
 
 
-def abort(state: GameState) -> tuple[list[Event], GameState]:
+def abort(state: GameState) -> tuple[list[RulesEvent], GameState]:
     """The game called off from outside the rules (by a moderator): it ends with no winner."""
     if state.over:
         raise _illegal(ErrorCode.GAME_OVER, "the game is over")
-    events = [event(_E_GAME_ABORTED)]
-    return events, apply(state, events[0])
+    aborted = game_aborted()
+    return [aborted], apply(state, aborted)
 
 
 def step(
     state: GameState, command: Command | Mapping[str, Any], shuffle: Shuffle = keep_order
-) -> tuple[list[Event], GameState]:
+) -> tuple[list[RulesEvent], GameState]:
     """`decide`, also returning the state its events fold to (saves callers a second fold)."""
     cmd = command if isinstance(command, _COMMAND_TYPES) else parse_command(command)
-    events: list[Event] = []
+    events: list[RulesEvent] = []
     draft = thaw(state)
     advance(draft, cmd, shuffle, events)
     return events, seal(draft)
-
-
-def private_copy(state: GameState) -> Draft:
-    """A mutable copy of `state` for `advance` to change in place."""
-    return private_draft(state)
 
 
 def _check_awaited(state: AnyState, cmd: Command) -> None:
@@ -224,10 +214,10 @@ def _check_awaited(state: AnyState, cmd: Command) -> None:
         raise _illegal(ErrorCode.NOT_YOUR_TURN, f"waiting for seat {awaiting.seat}")
 
 
-# The rules below change the draft through the fold's primitives (events.py) and, when `rec` is
-# a list, record each change as the event the log keeps, beside the primitive it folds by. Every
+# The rules below change the draft through the fold's functions (fold.py) and, when `rec` is a
+# list, record each change as the event the log keeps, beside the fold it is folded by. Every
 # check comes before the first change.
-Rec = list[Event] | None
+Rec = list[RulesEvent] | None
 
 
 def advance(d: Draft, cmd: Command, shuffle: Shuffle = keep_order, rec: Rec = None) -> Draft:
@@ -235,33 +225,36 @@ def advance(d: Draft, cmd: Command, shuffle: Shuffle = keep_order, rec: Rec = No
     to `rec` when a list is given (`step` does, for the log; search playouts do not).
 
     On an IllegalCommand the draft is unchanged: every check comes before the first change. Make
-    a draft with `private_copy`; `freeze` gives its GameState.
+    a draft with `private_draft`; `freeze` gives its GameState.
     """
     awaiting = d.awaiting
     if d.result is not None or awaiting is None or cmd.seat != awaiting.seat:
         _check_awaited(d, cmd)  # raises the precise error
     assert awaiting is not None
     kind = awaiting.kind
-    cls = type(cmd)
-    if cls is Play:
-        if kind is not _D_TURN:
+    # Each command by its exact class (commands are final dataclasses): `type(cmd) is` is the
+    # fastest test there is, and this runs on every move of every playout.
+    if type(cmd) is Play:
+        if kind is not TURN_DECISION:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-        _play(d, cmd, shuffle, rec)  # type: ignore[arg-type]
-    elif cls is Burn:
-        if kind is not _D_TURN:
+        _play(d, cmd, shuffle, rec)
+    elif type(cmd) is Burn:
+        if kind is not TURN_DECISION:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-        _burn(d, cmd, shuffle, rec)  # type: ignore[arg-type]
-    elif cls is React:
-        if kind is _D_VOLLEY:
-            _answer_volley(d, cmd, shuffle, rec)  # type: ignore[arg-type]
-        elif kind is _D_SKIP:
-            _answer_skip(d, cmd, shuffle, rec)  # type: ignore[arg-type]
+        _burn(d, cmd, shuffle, rec)
+    elif type(cmd) is React:
+        if kind is VOLLEY_DECISION:
+            _answer_volley(d, cmd, shuffle, rec)
+        elif kind is SKIP_DECISION:
+            _answer_skip(d, cmd, shuffle, rec)
         else:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-    else:
-        if kind is not _D_DISCARD:
+    elif type(cmd) is Discard:
+        if kind is not DISCARD_DECISION:
             raise _illegal(ErrorCode.WRONG_ACTION, f"a {kind.value} decision is awaited")
-        _discard(d, cmd, shuffle, rec)  # type: ignore[arg-type]
+        _discard(d, cmd, shuffle, rec)
+    else:
+        raise TypeError(f"not a command: {cmd!r}")
     return d
 
 
@@ -271,14 +264,14 @@ def _play(d: Draft, cmd: Play, shuffle: Shuffle, rec: Rec) -> None:
         raise _illegal(ErrorCode.BAD_COMMAND, "play at least one card")
     card = cards[0]
     count = len(cards)
-    if count > 1 and (card != _CUMI or cards.count(card) != count):
+    if count > 1 and (card != CUMI or cards.count(card) != count):
         _refuse_group(cards)
     if card in NEVER_PLAYED:
         raise _illegal(ErrorCode.NOT_PLAYABLE, f"{card} is never played on a turn")
     if (card not in d.hands[seat]) if count == 1 else (d.hands[seat].count(card) < count):
         raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {count} × {card}")
     target = cmd.target
-    if card == _CUMI:
+    if card == CUMI:
         if (
             target is None
             or target == seat
@@ -292,51 +285,29 @@ def _play(d: Draft, cmd: Play, shuffle: Shuffle, rec: Rec) -> None:
         raise _illegal(ErrorCode.BAD_TARGET, f"{card} takes no target")
 
     if rec is not None:
-        rec.append(
-            {
-                "type": _E_CARDS_PLAYED,
-                "version": EVENT_VERSION,
-                "seat": seat,
-                "cards": list(cards),
-                "target": target,
-            }
-        )
-    cards_played(d, seat, cards)
-    if card == _CUMI:
+        rec.append(cards_played(seat, cards, target))
+    fold_cards_played(d, seat, cards)
+    if card == CUMI:
         assert target is not None
         if rec is not None:
-            rec.append(
-                {
-                    "type": _E_VOLLEY_PENDING,
-                    "version": EVENT_VERSION,
-                    "attacker": seat,
-                    "target": target,
-                    "count": count,
-                }
-            )
-        volley_pending(d, seat, target, count)
+            rec.append(volley_pending(seat, target, count))
+        fold_volley_pending(d, seat, target, count)
         return
-    if card == _STROM:
+    if card == STROM:
         _skip(d, d.next_seat(seat), seat, rec)
         return
-    if card in (_RIGHT, _LEFT):
-        direction = CW if card == _RIGHT else CCW
+    if card in (RIGHT, LEFT):
+        direction = CW if card == RIGHT else CCW
         if rec is not None:
-            rec.append(
-                {
-                    "type": _E_DIRECTION_CHANGED,
-                    "version": EVENT_VERSION,
-                    "direction": direction_name(direction),
-                }
-            )
-        direction_changed(d, direction)
+            rec.append(direction_changed(direction))
+        fold_direction_changed(d, direction)
         _protect(d, seat, rec)
-    elif card == _ZADA:
+    elif card == ZADA:
         healed = max(0, d.damage[seat] - 1)
         if rec is not None:
-            rec.append({"type": _E_DAMAGE_HEALED, "version": EVENT_VERSION, "seat": seat, "damage": healed})
-        damage_set(d, seat, healed)
-    elif card == _HOUSE:
+            rec.append(damage_healed(seat, healed))
+        fold_damage_healed(d, seat, healed)
+    elif card == HOUSE:
         skipped = d.next_seat(seat)
         _skipped(d, skipped, rec)
         _protect(d, skipped, rec)
@@ -354,20 +325,20 @@ def _refuse_group(cards: tuple[str, ...]) -> None:
 
 def _skip(d: Draft, seat: int, by: int, rec: Rec) -> None:
     if rec is not None:
-        rec.append({"type": _E_SKIP_PENDING, "version": EVENT_VERSION, "seat": seat, "by": by})
-    skip_pending(d, seat, by)
+        rec.append(skip_pending(seat, by))
+    fold_skip_pending(d, seat, by)
 
 
 def _skipped(d: Draft, seat: int, rec: Rec) -> None:
     if rec is not None:
-        rec.append({"type": _E_PLAYER_SKIPPED, "version": EVENT_VERSION, "seat": seat})
-    player_skipped(d, seat)
+        rec.append(player_skipped(seat))
+    fold_player_skipped(d, seat)
 
 
 def _protect(d: Draft, seat: int, rec: Rec) -> None:
     if rec is not None:
-        rec.append({"type": _E_PROTECTION_GAINED, "version": EVENT_VERSION, "seat": seat})
-    protection_gained(d, seat)
+        rec.append(protection_gained(seat))
+    fold_protection_gained(d, seat)
 
 
 def _burn(d: Draft, cmd: Burn, shuffle: Shuffle, rec: Rec) -> None:
@@ -380,8 +351,8 @@ def _burn(d: Draft, cmd: Burn, shuffle: Shuffle, rec: Rec) -> None:
     if card is not None and card not in hand:
         raise _illegal(ErrorCode.NOT_IN_HAND, f"you do not hold {card}")
     if rec is not None:
-        rec.append({"type": _E_CARD_BURNED, "version": EVENT_VERSION, "seat": seat, "card": card})
-    card_burned(d, seat, card)
+        rec.append(card_burned(seat, card))
+    fold_card_burned(d, seat, card)
     _end_turn(d, shuffle, rec)
 
 
@@ -389,20 +360,12 @@ def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
     seat, card = cmd.seat, cmd.card
     volley = d.volley
     assert volley is not None
-    if card == _TAPTAP:
-        if _TAPTAP not in d.hands[seat]:
+    if card == TAPTAP:
+        if TAPTAP not in d.hands[seat]:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Hare Taptap")
         if rec is not None:
-            rec.append(
-                {
-                    "type": _E_REACTION_PLAYED,
-                    "version": EVENT_VERSION,
-                    "seat": seat,
-                    "card": _TAPTAP,
-                    "kind": "volley",
-                }
-            )
-        reaction_played(d, seat, _TAPTAP)
+            rec.append(reaction_played(seat, TAPTAP, "volley"))
+        fold_reaction_played(d, seat, TAPTAP)
         _end_turn(d, shuffle, rec)
         return
     if card is not None:
@@ -411,69 +374,38 @@ def _answer_volley(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
     before = d.damage[seat]
     after = min(limit, before + volley.count)
     if rec is not None:
-        rec.append({"type": _E_REACTION_DECLINED, "version": EVENT_VERSION, "seat": seat, "kind": "volley"})
-        rec.append(
-            {
-                "type": _E_DAMAGE_TAKEN,
-                "version": EVENT_VERSION,
-                "seat": seat,
-                "amount": after - before,
-                "damage": after,
-            }
-        )
-    reaction_declined(d, seat, "volley")
-    damage_taken(d, seat, after)
+        rec.append(reaction_declined(seat, "volley"))
+        rec.append(damage_taken(seat, after - before, after))
+    fold_reaction_declined(d, seat, "volley")
+    fold_damage_taken(d, seat, after)
     if after >= limit:
         if rec is not None:
-            rec.append(
-                {
-                    "type": _E_PLAYER_ELIMINATED,
-                    "version": EVENT_VERSION,
-                    "seat": seat,
-                    "cards": list(d.hands[seat]),
-                }
-            )
-        player_eliminated(d, seat)
+            rec.append(player_eliminated(seat, d.hands[seat]))
+        fold_player_eliminated(d, seat)
         alive = d.alive()
         if len(alive) == 1:
             if rec is not None:
-                rec.append(
-                    {
-                        "type": _E_GAME_ENDED,
-                        "version": EVENT_VERSION,
-                        "result": _WIN,
-                        "winner": alive[0],
-                        "survivors": alive,
-                    }
-                )
-            game_ended(d, Result.WIN, alive[0])
+                rec.append(game_ended(Result.WIN, alive[0], alive))
+            fold_game_ended(d, Result.WIN, alive[0])
             return
     _end_turn(d, shuffle, rec)
 
 
 def _answer_skip(d: Draft, cmd: React, shuffle: Shuffle, rec: Rec) -> None:
     seat, card = cmd.seat, cmd.card
-    if card == _STROM:
-        if _STROM not in d.hands[seat]:
+    if card == STROM:
+        if STROM not in d.hands[seat]:
             raise _illegal(ErrorCode.NOT_IN_HAND, "you do not hold Strom")
         if rec is not None:
-            rec.append(
-                {
-                    "type": _E_REACTION_PLAYED,
-                    "version": EVENT_VERSION,
-                    "seat": seat,
-                    "card": _STROM,
-                    "kind": "skip",
-                }
-            )
-        reaction_played(d, seat, _STROM)
+            rec.append(reaction_played(seat, STROM, "skip"))
+        fold_reaction_played(d, seat, STROM)
         _skip(d, d.next_seat(seat), seat, rec)
         return
     if card is not None:
         raise _illegal(ErrorCode.BAD_REACTION, "a skip is forwarded with Strom or taken")
     if rec is not None:
-        rec.append({"type": _E_REACTION_DECLINED, "version": EVENT_VERSION, "seat": seat, "kind": "skip"})
-    reaction_declined(d, seat, "skip")
+        rec.append(reaction_declined(seat, "skip"))
+    fold_reaction_declined(d, seat, "skip")
     _skipped(d, seat, rec)
     _end_turn(d, shuffle, rec)
 
@@ -488,15 +420,15 @@ def _discard(d: Draft, cmd: Discard, shuffle: Shuffle, rec: Rec) -> None:
             raise _illegal(ErrorCode.BAD_DISCARD, "you can only discard cards you hold")
         left.remove(card)
     if rec is not None:
-        rec.append({"type": _E_CARDS_DISCARDED, "version": EVENT_VERSION, "seat": seat, "cards": list(cards)})
-    cards_discarded(d, seat, cards)
+        rec.append(cards_discarded(seat, cards))
+    fold_cards_discarded(d, seat, cards)
     _require_discards(d, rec)
 
 
 def _end_turn(d: Draft, shuffle: Shuffle, rec: Rec) -> None:
     """R8: the active player draws up to their maximum, then R9 and the next turn."""
     seat = d.turn_seat
-    hands = d.hands  # read hands[seat] afresh: a primitive may replace a shared tuple by a list
+    hands = d.hands  # read hands[seat] afresh: a fold may replace a shared tuple by a list
     hand_size = d.ruleset.hand_size
     while True:
         need = hand_size - d.damage[seat] - len(hands[seat])
@@ -506,15 +438,13 @@ def _end_turn(d: Draft, shuffle: Shuffle, rec: Rec) -> None:
         if draw_pile:
             drawn = draw_pile[:need]
             if rec is not None:
-                rec.append(
-                    {"type": _E_CARDS_DRAWN, "version": EVENT_VERSION, "seat": seat, "cards": list(drawn)}
-                )
-            cards_drawn(d, seat, drawn)
+                rec.append(cards_drawn(seat, drawn))
+            fold_cards_drawn(d, seat, drawn)
         elif len(d.discard_pile) > 1:
             order = shuffle(d.discard_pile[:-1])
             if rec is not None:
-                rec.append({"type": _E_DRAW_PILE_RESHUFFLED, "version": EVENT_VERSION, "cards": order})
-            draw_pile_reshuffled(d, order)
+                rec.append(draw_pile_reshuffled(order))
+            fold_draw_pile_reshuffled(d, order)
         else:
             break
     _require_discards(d, rec)
@@ -539,26 +469,15 @@ def _require_discards(d: Draft, rec: Rec) -> None:
             excess = len(hands[seat]) - max(0, hand_size - damage[seat])
             if excess > 0:
                 if rec is not None:
-                    rec.append(
-                        {"type": _E_DISCARD_REQUIRED, "version": EVENT_VERSION, "seat": seat, "count": excess}
-                    )
-                discard_required(d, seat, excess)
+                    rec.append(discard_required(seat, excess))
+                fold_discard_required(d, seat, excess)
                 return
             seat = (seat + d.direction) % n
     turn = d.turn_number + 1
     if turn > ruleset.turn_limit:
-        alive = d.alive()
         if rec is not None:
-            rec.append(
-                {
-                    "type": _E_GAME_ENDED,
-                    "version": EVENT_VERSION,
-                    "result": _DRAW,
-                    "winner": None,
-                    "survivors": alive,
-                }
-            )
-        game_ended(d, Result.DRAW, None)
+            rec.append(game_ended(Result.DRAW, None, d.alive()))
+        fold_game_ended(d, Result.DRAW, None)
         return
     # The next seat still in the game after the turn's player, or after the seat it skipped (R1).
     skipped = d.skipped
@@ -571,5 +490,5 @@ def _require_discards(d: Draft, rec: Rec) -> None:
     else:
         seat = base
     if rec is not None:
-        rec.append({"type": _E_TURN_STARTED, "version": EVENT_VERSION, "seat": seat, "turn": turn})
-    turn_started(d, seat, turn)
+        rec.append(turn_started(seat, turn))
+    fold_turn_started(d, seat, turn)

@@ -1,24 +1,30 @@
-"""Event constructors and the fold.
+"""Events: every type a game's log holds, its schema, and one constructor per type.
 
-Events are plain JSON-ready dicts with a `type` and a schema `version`. `apply` trusts them:
-`decide` checked everything before it emitted them, so the fold never fails and never re-checks.
-Keys an event type does not know (a deadline, an actor) are ignored by the fold.
+An event is a plain JSON-ready dict with a `type` and a schema `version`: it is stored as it is in
+the log, and search playouts fold millions, so a dataclass would only cost time. Its schema is a
+TypedDict per type (checked by mypy, free at run time), and each is made by the constructor named
+after it (`cards_played(...)` makes a CardsPlayed). The rules' events are folded into the state
+by fold.py; the seat events (who controls a seat) are the log's own, and the fold leaves the state
+as it is for them.
+
+Events read back from a log or a document are `StoredEvent`s: any mapping, possibly with keys the
+type does not know (a deadline, an actor), which every reader ignores.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, Literal, NotRequired, TypedDict
 
-from .ruleset import MAX_PLAYERS, Ruleset
-from .state import CCW, CW, Awaiting, Decision, Draft, GameState, Result, Volley, seal, thaw
+from .state import CCW, CW, Result
 
-Event = dict[str, Any]
-EVENT_VERSION = 1
+EVENT_VERSION: Final = 1
 
 
 class EventType(StrEnum):
+    """The name of each event type, as the log stores it. Names never change: old logs use them."""
+
     GAME_STARTED = "GameStarted"
     TURN_STARTED = "TurnStarted"
     CARDS_PLAYED = "CardsPlayed"
@@ -39,30 +45,219 @@ class EventType(StrEnum):
     CARDS_DISCARDED = "CardsDiscarded"
     GAME_ENDED = "GameEnded"
     GAME_ABORTED = "GameAborted"
+    # Outside the rules: who controls a seat (a person or a bot); the fold skips them.
+    SEAT_TAKEN_BY_BOT = "SeatTakenByBot"
+    SEAT_RECLAIMED = "SeatReclaimed"
 
 
-# Events a game's log holds beside the rules' own: who controls a seat (games/seat_events.py makes
-# them). The fold leaves the state as it is for them, and every viewer sees them whole.
-SEAT_TAKEN_BY_BOT = "SeatTakenByBot"
-SEAT_RECLAIMED = "SeatReclaimed"
-OUTSIDE_RULES: frozenset[str] = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
+# The events outside the rules, about who controls a seat: every viewer sees them whole.
+SEAT_EVENTS: frozenset[str] = frozenset({EventType.SEAT_TAKEN_BY_BOT.value, EventType.SEAT_RECLAIMED.value})
+# The events a seat's command starts with, each carrying that `seat`: one per decision a player
+# makes (what the importer replays as commands, and what ratings count as a person's decisions).
+DECISION_EVENTS: frozenset[str] = frozenset(
+    t.value
+    for t in (
+        EventType.CARDS_PLAYED,
+        EventType.REACTION_PLAYED,
+        EventType.REACTION_DECLINED,
+        EventType.CARD_BURNED,
+        EventType.CARDS_DISCARDED,
+    )
+)
 
-_TYPE_NAME: dict[str, str] = {t: t.value for t in EventType}  # `.value` on an enum is slow
-
-
-def event(etype: EventType | str, /, **fields: Any) -> Event:
-    return {"type": _TYPE_NAME[etype], "version": EVENT_VERSION, **fields}
-
-
-# The state changes, once. Each primitive changes a private Draft in place, taking the event's
-# fields as plain arguments: the rules (decide.py) call them directly as they go, recording the
-# event beside each call only when a log is kept, and the fold (FOLD, below) calls the same
-# primitives with the fields read from a stored event. So the recorded path, the playout path and
-# replaying a stored log change the state by the same code.
-Fold = Callable[[Draft, Mapping[str, Any]], None]
+Direction = Literal["cw", "ccw"]
+ReactionKind = Literal["volley", "skip"]
 
 
-def direction_name(direction: int) -> str:
+class GameStarted(TypedDict):
+    type: Literal["GameStarted"]
+    version: int
+    ruleset: dict[str, Any]  # Ruleset.to_dict()
+    players: int
+    shuffler: int
+    hands: list[list[str]]
+    draw_pile: list[str]  # top first
+    discard_pile: list[str]  # bottom first
+    damage: list[int]
+    direction: Direction
+    protected: list[int]
+    turn: int  # the first player's seat
+
+
+class TurnStarted(TypedDict):
+    type: Literal["TurnStarted"]
+    version: int
+    seat: int
+    turn: int
+
+
+class CardsPlayed(TypedDict):
+    type: Literal["CardsPlayed"]
+    version: int
+    seat: int
+    cards: list[str]
+    target: int | None
+
+
+class DirectionChanged(TypedDict):
+    type: Literal["DirectionChanged"]
+    version: int
+    direction: Direction
+
+
+class ProtectionGained(TypedDict):
+    type: Literal["ProtectionGained"]
+    version: int
+    seat: int
+
+
+class DamageHealed(TypedDict):
+    type: Literal["DamageHealed"]
+    version: int
+    seat: int
+    damage: int  # after healing
+
+
+class PlayerSkipped(TypedDict):
+    type: Literal["PlayerSkipped"]
+    version: int
+    seat: int
+
+
+class VolleyPending(TypedDict):
+    type: Literal["VolleyPending"]
+    version: int
+    attacker: int
+    target: int
+    count: int
+
+
+class SkipPending(TypedDict):
+    type: Literal["SkipPending"]
+    version: int
+    seat: int
+    by: int  # who played or forwarded the skip
+
+
+class ReactionPlayed(TypedDict):
+    type: Literal["ReactionPlayed"]
+    version: int
+    seat: int
+    card: str
+    kind: ReactionKind
+
+
+class ReactionDeclined(TypedDict):
+    type: Literal["ReactionDeclined"]
+    version: int
+    seat: int
+    kind: ReactionKind
+
+
+class DamageTaken(TypedDict):
+    type: Literal["DamageTaken"]
+    version: int
+    seat: int
+    amount: int
+    damage: int  # after taking it
+
+
+class PlayerEliminated(TypedDict):
+    type: Literal["PlayerEliminated"]
+    version: int
+    seat: int
+    cards: list[str]  # the hand, face up onto the discard pile
+
+
+class CardBurned(TypedDict):
+    type: Literal["CardBurned"]
+    version: int
+    seat: int
+    card: str | None  # None: the hand was empty
+
+
+class CardsDrawn(TypedDict):
+    type: Literal["CardsDrawn"]
+    version: int
+    seat: int
+    cards: list[str]
+
+
+class DrawPileReshuffled(TypedDict):
+    type: Literal["DrawPileReshuffled"]
+    version: int
+    cards: list[str]  # the new draw pile, top first
+
+
+class DiscardRequired(TypedDict):
+    type: Literal["DiscardRequired"]
+    version: int
+    seat: int
+    count: int
+
+
+class CardsDiscarded(TypedDict):
+    type: Literal["CardsDiscarded"]
+    version: int
+    seat: int
+    cards: list[str]
+
+
+class GameEnded(TypedDict):
+    type: Literal["GameEnded"]
+    version: int
+    result: Literal["win", "draw"]
+    winner: int | None
+    survivors: list[int]
+
+
+class GameAborted(TypedDict):
+    type: Literal["GameAborted"]
+    version: int
+    reason: NotRequired[str]
+
+
+class SeatTakenByBot(TypedDict):
+    type: Literal["SeatTakenByBot"]
+    version: int
+    seat: int
+    reason: str  # "away" or "left"
+
+
+class SeatReclaimed(TypedDict):
+    type: Literal["SeatReclaimed"]
+    version: int
+    seat: int
+
+
+RulesEvent = (
+    GameStarted
+    | TurnStarted
+    | CardsPlayed
+    | DirectionChanged
+    | ProtectionGained
+    | DamageHealed
+    | PlayerSkipped
+    | VolleyPending
+    | SkipPending
+    | ReactionPlayed
+    | ReactionDeclined
+    | DamageTaken
+    | PlayerEliminated
+    | CardBurned
+    | CardsDrawn
+    | DrawPileReshuffled
+    | DiscardRequired
+    | CardsDiscarded
+    | GameEnded
+    | GameAborted
+)
+SeatEvent = SeatTakenByBot | SeatReclaimed
+Event = RulesEvent | SeatEvent  # an event as made, before it is stored
+StoredEvent = Mapping[str, Any]  # an event read back: any type, maybe with keys of the log's own
+
+
+def direction_name(direction: int) -> Direction:
     return "cw" if direction == CW else "ccw"
 
 
@@ -70,269 +265,163 @@ def direction_value(name: str) -> int:
     return CCW if name == "ccw" else CW
 
 
-def initial_state(e: Mapping[str, Any]) -> GameState:
-    ruleset = Ruleset.from_dict(e["ruleset"])
-    n = int(e["players"])
-    return GameState(
-        ruleset=ruleset,
-        players=n,
-        shuffler=int(e["shuffler"]),
-        hands=tuple(tuple(h) for h in e["hands"]),
-        draw_pile=tuple(e["draw_pile"]),
-        discard_pile=tuple(e.get("discard_pile", ())),
-        damage=tuple(e.get("damage", [0] * n)),
-        protected=frozenset(e.get("protected", ())),
-        direction=direction_value(e.get("direction", "cw")),
-        turn_seat=int(e["turn"]),
-        turn_number=0,
-        drawn_since_volley_taken=(-1,) * n,
-        drawn_since_skip_taken=(-1,) * n,
-    )
+# --- constructors --------------------------------------------------------------------------
+# The rules make an event on every change when they keep a log: each type's name is a plain
+# string here (an enum member is ten times slower to reach), typed as its literal for the schema.
+
+_GAME_STARTED: Final = EventType.GAME_STARTED.value
+_TURN_STARTED: Final = EventType.TURN_STARTED.value
+_CARDS_PLAYED: Final = EventType.CARDS_PLAYED.value
+_DIRECTION_CHANGED: Final = EventType.DIRECTION_CHANGED.value
+_PROTECTION_GAINED: Final = EventType.PROTECTION_GAINED.value
+_DAMAGE_HEALED: Final = EventType.DAMAGE_HEALED.value
+_PLAYER_SKIPPED: Final = EventType.PLAYER_SKIPPED.value
+_VOLLEY_PENDING: Final = EventType.VOLLEY_PENDING.value
+_SKIP_PENDING: Final = EventType.SKIP_PENDING.value
+_REACTION_PLAYED: Final = EventType.REACTION_PLAYED.value
+_REACTION_DECLINED: Final = EventType.REACTION_DECLINED.value
+_DAMAGE_TAKEN: Final = EventType.DAMAGE_TAKEN.value
+_PLAYER_ELIMINATED: Final = EventType.PLAYER_ELIMINATED.value
+_CARD_BURNED: Final = EventType.CARD_BURNED.value
+_CARDS_DRAWN: Final = EventType.CARDS_DRAWN.value
+_DRAW_PILE_RESHUFFLED: Final = EventType.DRAW_PILE_RESHUFFLED.value
+_DISCARD_REQUIRED: Final = EventType.DISCARD_REQUIRED.value
+_CARDS_DISCARDED: Final = EventType.CARDS_DISCARDED.value
+_GAME_ENDED: Final = EventType.GAME_ENDED.value
+_GAME_ABORTED: Final = EventType.GAME_ABORTED.value
+_SEAT_TAKEN_BY_BOT: Final = EventType.SEAT_TAKEN_BY_BOT.value
+_SEAT_RECLAIMED: Final = EventType.SEAT_RECLAIMED.value
 
 
-# One shared Awaiting per seat and kind (immutable values), looked up by seat.
-_AWAITING: dict[Decision, tuple[Awaiting, ...]] = {
-    kind: tuple(Awaiting(seat, kind) for seat in range(MAX_PLAYERS)) for kind in Decision
-}
-_TURN_AWAITS = _AWAITING[Decision.TURN]
-_VOLLEY_AWAITS = _AWAITING[Decision.VOLLEY]
-_SKIP_AWAITS = _AWAITING[Decision.SKIP]
-_DISCARD_AWAITS = _AWAITING[Decision.DISCARD]
+def game_started(
+    ruleset: dict[str, Any],
+    players: int,
+    shuffler: int,
+    hands: Sequence[Sequence[str]],
+    draw_pile: Sequence[str],
+    discard_pile: Sequence[str],
+    damage: Sequence[int],
+    direction: int,
+    protected: Sequence[int],
+    turn: int,
+) -> GameStarted:
+    return {
+        "type": _GAME_STARTED,
+        "version": EVENT_VERSION,
+        "ruleset": ruleset,
+        "players": players,
+        "shuffler": shuffler,
+        "hands": [list(h) for h in hands],
+        "draw_pile": list(draw_pile),
+        "discard_pile": list(discard_pile),
+        "damage": list(damage),
+        "direction": direction_name(direction),
+        "protected": sorted(protected),
+        "turn": turn,
+    }
 
 
-def turn_started(d: Draft, seat: int, turn: int) -> None:
-    d.turn_seat = seat
-    d.turn_number = turn
-    if seat in d.protected:
-        _protected(d).discard(seat)
-    d.awaiting = _TURN_AWAITS[seat]
-    d.skipped = None
-    d.volley = None
-    d.skip_from = None
+def turn_started(seat: int, turn: int) -> TurnStarted:
+    return {"type": _TURN_STARTED, "version": EVENT_VERSION, "seat": seat, "turn": turn}
 
 
-# A draft thawed from a GameState shares the state's tuples and frozenset until a primitive first
-# changes one (copy on write): `step` then copies only the hand or pile its command changes, and
-# sealing it gives back unchanged tuples as they are. Search playouts' drafts hold lists and a set
-# from the start, so each check below finds them mutable at once.
+def cards_played(seat: int, cards: Sequence[str], target: int | None) -> CardsPlayed:
+    return {
+        "type": _CARDS_PLAYED,
+        "version": EVENT_VERSION,
+        "seat": seat,
+        "cards": list(cards),
+        "target": target,
+    }
 
 
-def _hand(d: Draft, seat: int) -> list[str]:
-    hand = d.hands[seat]
-    if isinstance(hand, tuple):
-        hand = d.hands[seat] = list(hand)
-    return hand
+def direction_changed(direction: int) -> DirectionChanged:
+    return {"type": _DIRECTION_CHANGED, "version": EVENT_VERSION, "direction": direction_name(direction)}
 
 
-def _discard_pile(d: Draft) -> list[str]:
-    pile = d.discard_pile
-    if isinstance(pile, tuple):
-        pile = d.discard_pile = list(pile)
-    return pile
+def protection_gained(seat: int) -> ProtectionGained:
+    return {"type": _PROTECTION_GAINED, "version": EVENT_VERSION, "seat": seat}
 
 
-def _damage(d: Draft) -> list[int]:
-    damage = d.damage
-    if isinstance(damage, tuple):
-        damage = d.damage = list(damage)
-    return damage
+def damage_healed(seat: int, damage: int) -> DamageHealed:
+    return {"type": _DAMAGE_HEALED, "version": EVENT_VERSION, "seat": seat, "damage": damage}
 
 
-def _protected(d: Draft) -> set[int]:
-    protected = d.protected
-    if isinstance(protected, frozenset):
-        protected = d.protected = set(protected)
-    return protected
+def player_skipped(seat: int) -> PlayerSkipped:
+    return {"type": _PLAYER_SKIPPED, "version": EVENT_VERSION, "seat": seat}
 
 
-def cards_played(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    hand = d.hands[seat]
-    if isinstance(hand, tuple):  # _hand and _discard_pile, inline: this runs on every move
-        hand = d.hands[seat] = list(hand)
-    for card in cards:
-        hand.remove(card)
-    pile = d.discard_pile
-    if isinstance(pile, tuple):
-        pile = d.discard_pile = list(pile)
-    pile.extend(cards)
-    d.awaiting = None
+def volley_pending(attacker: int, target: int, count: int) -> VolleyPending:
+    return {
+        "type": _VOLLEY_PENDING,
+        "version": EVENT_VERSION,
+        "attacker": attacker,
+        "target": target,
+        "count": count,
+    }
 
 
-def direction_changed(d: Draft, direction: int) -> None:
-    d.direction = direction
+def skip_pending(seat: int, by: int) -> SkipPending:
+    return {"type": _SKIP_PENDING, "version": EVENT_VERSION, "seat": seat, "by": by}
 
 
-def protection_gained(d: Draft, seat: int) -> None:
-    _protected(d).add(seat)
+def reaction_played(seat: int, card: str, kind: ReactionKind) -> ReactionPlayed:
+    return {"type": _REACTION_PLAYED, "version": EVENT_VERSION, "seat": seat, "card": card, "kind": kind}
 
 
-def damage_set(d: Draft, seat: int, damage: int) -> None:
-    _damage(d)[seat] = damage
+def reaction_declined(seat: int, kind: ReactionKind) -> ReactionDeclined:
+    return {"type": _REACTION_DECLINED, "version": EVENT_VERSION, "seat": seat, "kind": kind}
 
 
-def player_skipped(d: Draft, seat: int) -> None:
-    d.skipped = seat
-    d.awaiting = None
-    d.skip_from = None
+def damage_taken(seat: int, amount: int, damage: int) -> DamageTaken:
+    return {"type": _DAMAGE_TAKEN, "version": EVENT_VERSION, "seat": seat, "amount": amount, "damage": damage}
 
 
-_VOLLEYS: dict[tuple[int, int, int], Volley] = {}
+def player_eliminated(seat: int, cards: Sequence[str]) -> PlayerEliminated:
+    return {"type": _PLAYER_ELIMINATED, "version": EVENT_VERSION, "seat": seat, "cards": list(cards)}
 
 
-def volley_pending(d: Draft, attacker: int, target: int, count: int) -> None:
-    volley = _VOLLEYS.get((attacker, target, count))
-    if volley is None:  # one shared Volley per attacker, target and count (immutable values)
-        volley = _VOLLEYS[(attacker, target, count)] = Volley(attacker, target, count)
-    d.volley = volley
-    d.awaiting = _VOLLEY_AWAITS[target]
+def card_burned(seat: int, card: str | None) -> CardBurned:
+    return {"type": _CARD_BURNED, "version": EVENT_VERSION, "seat": seat, "card": card}
 
 
-def skip_pending(d: Draft, seat: int, by: int) -> None:
-    d.skip_from = by
-    d.awaiting = _SKIP_AWAITS[seat]
+def cards_drawn(seat: int, cards: Sequence[str]) -> CardsDrawn:
+    return {"type": _CARDS_DRAWN, "version": EVENT_VERSION, "seat": seat, "cards": list(cards)}
 
 
-def reaction_played(d: Draft, seat: int, card: str) -> None:
-    _hand(d, seat).remove(card)
-    _discard_pile(d).append(card)
-    d.awaiting = None
-    d.volley = None
+def draw_pile_reshuffled(cards: Sequence[str]) -> DrawPileReshuffled:
+    return {"type": _DRAW_PILE_RESHUFFLED, "version": EVENT_VERSION, "cards": list(cards)}
 
 
-def _counted_from_now(counts: list[int] | tuple[int, ...], seat: int) -> list[int]:
-    out = counts if isinstance(counts, list) else list(counts)
-    out[seat] = 0
+def discard_required(seat: int, count: int) -> DiscardRequired:
+    return {"type": _DISCARD_REQUIRED, "version": EVENT_VERSION, "seat": seat, "count": count}
+
+
+def cards_discarded(seat: int, cards: Sequence[str]) -> CardsDiscarded:
+    return {"type": _CARDS_DISCARDED, "version": EVENT_VERSION, "seat": seat, "cards": list(cards)}
+
+
+def game_ended(result: Result, winner: int | None, survivors: Sequence[int]) -> GameEnded:
+    assert result is not Result.ABORTED, "an aborted game ends by GameAborted"
+    return {
+        "type": _GAME_ENDED,
+        "version": EVENT_VERSION,
+        "result": "win" if result is Result.WIN else "draw",
+        "winner": winner,
+        "survivors": list(survivors),
+    }
+
+
+def game_aborted(reason: str | None = None) -> GameAborted:
+    out: GameAborted = {"type": _GAME_ABORTED, "version": EVENT_VERSION}
+    if reason is not None:
+        out["reason"] = reason
     return out
 
 
-def reaction_declined(d: Draft, seat: int, kind: str) -> None:
-    """`seat` let a volley land or took a skip (`kind`): it held no card to answer with, or
-    kept it; every card it draws from now on is counted."""
-    if kind == "volley":
-        d.drawn_since_volley_taken = _counted_from_now(d.drawn_since_volley_taken, seat)
-    else:
-        d.drawn_since_skip_taken = _counted_from_now(d.drawn_since_skip_taken, seat)
-    d.awaiting = None
+def seat_taken_by_bot(seat: int, reason: str) -> SeatTakenByBot:
+    return {"type": _SEAT_TAKEN_BY_BOT, "version": EVENT_VERSION, "seat": seat, "reason": reason}
 
 
-def damage_taken(d: Draft, seat: int, damage: int) -> None:
-    _damage(d)[seat] = damage
-    d.volley = None
-
-
-def player_eliminated(d: Draft, seat: int) -> None:
-    hand = _hand(d, seat)
-    _discard_pile(d).extend(hand)
-    hand.clear()
-    if seat in d.protected:
-        _protected(d).discard(seat)
-
-
-def card_burned(d: Draft, seat: int, card: str | None) -> None:
-    if card:
-        _hand(d, seat).remove(card)
-        _discard_pile(d).append(card)
-    d.awaiting = None
-
-
-def cards_drawn(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    hand = d.hands[seat]
-    if isinstance(hand, tuple):  # _hand, inline: this runs on every turn
-        hand = d.hands[seat] = list(hand)
-    hand.extend(cards)
-    pile = d.draw_pile
-    if isinstance(pile, tuple):
-        d.draw_pile = pile[len(cards) :]  # a slice copies once, as converting would
-    else:
-        del pile[: len(cards)]
-    counts = d.drawn_since_volley_taken
-    if counts[seat] >= 0:
-        if isinstance(counts, tuple):
-            counts = d.drawn_since_volley_taken = list(counts)
-        counts[seat] += len(cards)
-    counts = d.drawn_since_skip_taken
-    if counts[seat] >= 0:
-        if isinstance(counts, tuple):
-            counts = d.drawn_since_skip_taken = list(counts)
-        counts[seat] += len(cards)
-
-
-def draw_pile_reshuffled(d: Draft, cards: Sequence[str]) -> None:
-    d.draw_pile = [*d.draw_pile, *cards]
-    d.discard_pile = d.discard_pile[-1:]
-
-
-def discard_required(d: Draft, seat: int, count: int) -> None:
-    d.awaiting = _DISCARD_AWAITS[seat]
-    d.discard_count = count
-
-
-def cards_discarded(d: Draft, seat: int, cards: Sequence[str]) -> None:
-    cards_played(d, seat, cards)  # the same move, from the hand to the discard pile
-    d.discard_count = 0
-
-
-def game_ended(d: Draft, result: Result, winner: int | None) -> None:
-    d.result = result
-    d.winner = winner
-    d.awaiting = None
-    d.volley = None
-
-
-def game_aborted(d: Draft) -> None:
-    game_ended(d, Result.ABORTED, None)
-
-
-FOLD: dict[str, Fold] = {
-    EventType.TURN_STARTED: lambda d, e: turn_started(d, e["seat"], e["turn"]),
-    EventType.CARDS_PLAYED: lambda d, e: cards_played(d, e["seat"], e["cards"]),
-    EventType.DIRECTION_CHANGED: lambda d, e: direction_changed(d, direction_value(e["direction"])),
-    EventType.PROTECTION_GAINED: lambda d, e: protection_gained(d, e["seat"]),
-    EventType.DAMAGE_HEALED: lambda d, e: damage_set(d, e["seat"], e["damage"]),
-    EventType.PLAYER_SKIPPED: lambda d, e: player_skipped(d, e["seat"]),
-    EventType.VOLLEY_PENDING: lambda d, e: volley_pending(d, e["attacker"], e["target"], e["count"]),
-    EventType.SKIP_PENDING: lambda d, e: skip_pending(d, e["seat"], e["by"]),
-    EventType.REACTION_PLAYED: lambda d, e: reaction_played(d, e["seat"], e["card"]),
-    EventType.REACTION_DECLINED: lambda d, e: reaction_declined(d, e["seat"], e["kind"]),
-    EventType.DAMAGE_TAKEN: lambda d, e: damage_taken(d, e["seat"], e["damage"]),
-    EventType.PLAYER_ELIMINATED: lambda d, e: player_eliminated(d, e["seat"]),
-    EventType.CARD_BURNED: lambda d, e: card_burned(d, e["seat"], e["card"]),
-    EventType.CARDS_DRAWN: lambda d, e: cards_drawn(d, e["seat"], e["cards"]),
-    EventType.DRAW_PILE_RESHUFFLED: lambda d, e: draw_pile_reshuffled(d, e["cards"]),
-    EventType.DISCARD_REQUIRED: lambda d, e: discard_required(d, e["seat"], e["count"]),
-    EventType.CARDS_DISCARDED: lambda d, e: cards_discarded(d, e["seat"], e["cards"]),
-    EventType.GAME_ENDED: lambda d, e: game_ended(d, Result(e["result"]), e.get("winner")),
-    EventType.GAME_ABORTED: lambda d, e: game_aborted(d),
-}
-
-
-def apply(state: GameState | None, e: Mapping[str, Any]) -> GameState:
-    """Fold one event into the state. Event types outside the rules (seat changes) leave it as is."""
-    kind = e["type"]
-    if kind == EventType.GAME_STARTED:
-        return initial_state(e)
-    assert state is not None, "the first event of a game is GameStarted"
-    fold = FOLD.get(kind)
-    if fold is None:
-        return state
-    draft = thaw(state)
-    fold(draft, e)
-    return seal(draft)
-
-
-def replay(events: Iterable[Mapping[str, Any]], state: GameState | None = None) -> GameState:
-    """The state `events` lead to (from `state`, or from their GameStarted): folded into one
-    private draft, frozen once."""
-    draft: Draft | None = thaw(state) if state is not None else None
-    for e in events:
-        kind = e["type"]
-        if kind == EventType.GAME_STARTED:
-            draft = thaw(initial_state(e))
-            continue
-        assert draft is not None, "the first event of a game is GameStarted"
-        fold = FOLD.get(kind)
-        if fold:
-            fold(draft, e)
-    if draft is None:
-        raise ValueError("no events to replay")
-    return seal(draft)
+def seat_reclaimed(seat: int) -> SeatReclaimed:
+    return {"type": _SEAT_RECLAIMED, "version": EVENT_VERSION, "seat": seat}

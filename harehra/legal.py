@@ -10,21 +10,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from .cards import SINGLE_PLAYS, Card
+from .cards import CUMI, SINGLE_PLAYS, STROM, TAPTAP
 from .commands import Burn, Command, Discard, Play, React, command_to_dict
 from .decide import valid_targets
 from .ruleset import MAX_PLAYERS
-from .state import AnyState, Decision, GameState
+from .state import SKIP_DECISION, TURN_DECISION, VOLLEY_DECISION, AnyState, GameState
 
-_D_SKIP = Decision.SKIP  # a module global: an enum member is slow to reach
-_D_TURN = Decision.TURN  # a module global: an enum member is slow to reach
-_D_VOLLEY = Decision.VOLLEY  # a module global: an enum member is slow to reach
-
-
-_CUMI = Card.CUMI.value
-_TAPTAP = Card.TAPTAP.value
-_STROM = Card.STROM.value
-_VOLLEYS = {k: (_CUMI,) * k for k in range(1, 64)}
+_VOLLEYS = {k: (CUMI,) * k for k in range(1, 64)}
 _SINGLES_IN_ORDER = tuple(sorted(SINGLE_PLAYS))  # the order legal commands list them in
 _MAX_CACHED = 100_000  # command lists kept for reuse; a bound, never reached in practice
 
@@ -66,8 +58,8 @@ def _burn(seat: int, card: str | None) -> Burn:
 _ANSWERS: list[dict[str | None, list[Command]]] = [
     {
         None: [_react(seat, None)],
-        _TAPTAP: [_react(seat, None), _react(seat, _TAPTAP)],
-        _STROM: [_react(seat, None), _react(seat, _STROM)],
+        TAPTAP: [_react(seat, None), _react(seat, TAPTAP)],
+        STROM: [_react(seat, None), _react(seat, STROM)],
     }
     for seat in range(MAX_PLAYERS)
 ]
@@ -83,13 +75,13 @@ def legal_moves(state: AnyState, seat: int) -> list[Command]:
         return []
     hand = state.hands[seat]
     kind = awaiting.kind
-    if kind is _D_TURN:
+    if kind is TURN_DECISION:
         singles = _SINGLE_PLAYS[seat]
         out: list[Command] = []
         for card in _SINGLES_IN_ORDER:  # a loop: a comprehension costs a call of its own in CPython 3.11
             if card in hand:
                 out.append(singles[card])
-        cumis = hand.count(_CUMI)
+        cumis = hand.count(CUMI)
         if cumis:
             for target in valid_targets(state, seat):
                 out += _VOLLEY_PLAYS.get((seat, target, cumis)) or _volleys(seat, target, cumis)
@@ -99,10 +91,10 @@ def legal_moves(state: AnyState, seat: int) -> list[Command]:
         if not hand:
             return [_burn(seat, None)]
         return [_burn(seat, card) for card in sorted(set(hand))]
-    if kind is _D_VOLLEY:
-        return _ANSWERS[seat][_TAPTAP][:] if _TAPTAP in hand else _ANSWERS[seat][None][:]
-    if kind is _D_SKIP:
-        return _ANSWERS[seat][_STROM][:] if _STROM in hand else _ANSWERS[seat][None][:]
+    if kind is VOLLEY_DECISION:
+        return _ANSWERS[seat][TAPTAP][:] if TAPTAP in hand else _ANSWERS[seat][None][:]
+    if kind is SKIP_DECISION:
+        return _ANSWERS[seat][STROM][:] if STROM in hand else _ANSWERS[seat][None][:]
     return _discards(seat, tuple(sorted(hand)), state.discard_count)[:]
 
 

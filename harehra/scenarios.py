@@ -15,22 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import (
-    CCW,
-    CW,
-    EngineError,
-    Event,
-    GameState,
-    IllegalCommand,
-    Ruleset,
-    deal,
-    make_ruleset,
-    replay,
-    setup_event,
-    start_events,
-    step,
-)
-from .ruleset import DEFAULT_TURN_LIMIT
+from .decide import deal, setup_event, start_events, step
+from .errors import EngineError, IllegalCommand
+from .events import GameStarted, StoredEvent
+from .fold import replay
+from .ruleset import DEFAULT_TURN_LIMIT, Ruleset, make_ruleset
+from .state import CCW, CW, GameState
 
 COMMAND_KEYS = ("play", "react", "discard", "burn")
 EXPECT_KEYS = frozenset(
@@ -120,7 +110,7 @@ def _ruleset(data: Mapping[str, Any]) -> Ruleset:
     )
 
 
-def _first_event(data: Mapping[str, Any], ruleset: Ruleset, rng: random.Random) -> Event:
+def _first_event(data: Mapping[str, Any], ruleset: Ruleset, rng: random.Random) -> GameStarted:
     if "players" not in data:
         raise ScenarioError("`players` is required")
     players = int(data["players"])
@@ -289,7 +279,7 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
 
 def _expect_refusal(
     state: GameState,
-    events: Sequence[Event],
+    events: Sequence[StoredEvent],
     command: Mapping[str, Any],
     code: str,
     shuffle: Callable[[Sequence[str]], list[str]],

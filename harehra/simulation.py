@@ -19,27 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import (
-    CARD_NAMES,
-    EngineError,
-    Event,
-    EventType,
-    GameState,
-    Result,
-    advance,
-    apply,
-    decide,
-    event_for,
-    keep_order,
-    legal_commands,
-    legal_moves,
-    make_ruleset,
-    private_copy,
-    replay,
-    start_game,
-    step,
-    view_for,
-)
+from .cards import CARD_NAMES
+from .decide import advance, decide, keep_order, start_game, step
+from .errors import EngineError
+from .events import EventType, RulesEvent
+from .fold import apply, replay
+from .legal import legal_commands, legal_moves
+from .ruleset import make_ruleset
+from .state import GameState, Result, private_draft
+from .views import event_for, view_for
 
 CARD_IDS = frozenset(CARD_NAMES)
 MAX_LISTED_VIOLATIONS = 20
@@ -196,7 +184,7 @@ def play_game(
     record's event count is 0). Both ways make the same choices from the same RNG.
     """
     shuffle = rng_shuffle(rng)
-    events: list[Event] = start_game(make_ruleset(packs, mini=mini), players, shuffler, shuffle)
+    events: list[RulesEvent] = start_game(make_ruleset(packs, mini=mini), players, shuffler, shuffle)
     state = replay(events)
     violations: list[str] = []
     if check:
@@ -208,7 +196,7 @@ def play_game(
     count = len(events)
     choice = rng.choice
     if not record:  # a search playout's loop: the same rules, folded in place, no events
-        draft = private_copy(state)
+        draft = private_draft(state)
         while draft.result is None:
             assert draft.awaiting is not None
             advance(draft, choice(legal_moves(draft, draft.awaiting.seat)), shuffle)
@@ -229,7 +217,7 @@ def play_game(
 
 def _step_checks(
     before: GameState,
-    events: list[Event],
+    events: list[RulesEvent],
     after: GameState,
 ) -> list[str]:
     out: list[str] = []

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import EngineError, ErrorCode
-from .events import OUTSIDE_RULES, EventType, direction_name
+from .events import SEAT_EVENTS, EventType, direction_name
 from .state import GameState
 
 
@@ -98,7 +98,7 @@ _WHOLE: frozenset[str] = frozenset(
         EventType.CARDS_DISCARDED,
         EventType.GAME_ENDED,
         EventType.GAME_ABORTED,
-        *OUTSIDE_RULES,
+        *SEAT_EVENTS,
     }
 )
 

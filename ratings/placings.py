@@ -19,15 +19,14 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Events that record a player's decision: eliminations on either side of one belong to two moves.
-_DECISIONS = frozenset(
-    {"TurnStarted", "CardsPlayed", "ReactionPlayed", "ReactionDeclined", "CardsDiscarded", "CardBurned"}
-)
+from harehra import EventType
+from harehra.events import DECISION_EVENTS
+
 # The events a command writes for the seat that decided (each carries that `seat`): one written by a
 # person's own command, not the timer's autopilot or a bot, is that person's decision.
-COMMAND_DECISIONS = _DECISIONS - {"TurnStarted"}
-SEAT_TAKEN_BY_BOT = "SeatTakenByBot"  # games/seat_events.py's names (a log's words do not change)
-SEAT_RECLAIMED = "SeatReclaimed"
+COMMAND_DECISIONS = DECISION_EVENTS
+# Where one move ends and the next begins: eliminations on either side of one belong to two moves.
+_MOVE_STARTS = DECISION_EVENTS | {EventType.TURN_STARTED.value}
 
 
 @dataclass
@@ -67,30 +66,30 @@ def outcome_from_log(events: Iterable[Mapping[str, Any]], decided: Collection[in
     stats: list[SeatStats] = []
     for e in events:
         kind = e["type"]
-        if kind == "GameStarted":
+        if kind == EventType.GAME_STARTED:
             players = int(e["players"])
             stats = [SeatStats() for _ in range(players)]
-        elif kind in _DECISIONS:
+        elif kind in _MOVE_STARTS:
             move += 1
-        if kind == "PlayerEliminated":
+        if kind == EventType.PLAYER_ELIMINATED:
             eliminated[e["seat"]] = move
-        elif kind == "VolleyPending":
+        elif kind == EventType.VOLLEY_PENDING:
             stats[e["attacker"]].cumi_given += int(e["count"])
-        elif kind == "DamageTaken":
+        elif kind == EventType.DAMAGE_TAKEN:
             stats[e["seat"]].cumi_taken += int(e["amount"])
-        elif kind == "ReactionPlayed":
+        elif kind == EventType.REACTION_PLAYED:
             if e.get("kind") == "volley":
                 stats[e["seat"]].volleys_evaded += 1
             elif e.get("kind") == "skip":
                 stats[e["seat"]].skips_forwarded += 1
-        elif kind == SEAT_TAKEN_BY_BOT:
+        elif kind == EventType.SEAT_TAKEN_BY_BOT:
             bot_holds[e["seat"]] = e["seat"] not in eliminated
-        elif kind == SEAT_RECLAIMED:
+        elif kind == EventType.SEAT_RECLAIMED:
             bot_holds[e["seat"]] = False
-        elif kind == "GameEnded":
+        elif kind == EventType.GAME_ENDED:
             result = e["result"]
             survivors = list(e.get("survivors") or ([e["winner"]] if e.get("winner") is not None else []))
-        elif kind == "GameAborted":
+        elif kind == EventType.GAME_ABORTED:
             raise ValueError("an aborted game has no placings")
     if not result:
         raise ValueError("the game has not ended")

@@ -14,26 +14,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 from harehra import (
     EngineError,
+    EventType,
     GameState,
     InvalidRuleset,
     Ruleset,
     apply,
-    deal,
     make_ruleset,
     parse_command,
-    start_events,
     step,
 )
+from harehra.decide import deal, start_events
+from harehra.events import DECISION_EVENTS, SEAT_EVENTS, game_aborted, seat_reclaimed, seat_taken_by_bot
 
 from .selectors import EXPORT_FORMAT, EXPORT_VERSION, SeqEvent
 
 MAX_EVENTS = 20_000
 MAX_NAME = 150
-COMMAND_STARTS = {"CardsPlayed", "ReactionPlayed", "ReactionDeclined", "CardBurned", "CardsDiscarded"}
-SEAT_EVENTS = {SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED}
+COMMAND_STARTS = DECISION_EVENTS  # each starts one command's events
+_SEGMENT_ENDS = COMMAND_STARTS | SEAT_EVENTS | {EventType.GAME_ABORTED}
 
 
 class DocumentRefused(Exception):
@@ -118,7 +118,7 @@ def _check_envelope(doc: Any) -> list[Mapping[str, Any]]:
 
 
 def _check_start(first: Mapping[str, Any], second: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    if first["type"] != "GameStarted":
+    if first["type"] != EventType.GAME_STARTED:
         raise _refuse("bad_start", "the first event must be GameStarted", 1)
     try:
         given = Ruleset.from_dict(first["ruleset"])
@@ -166,20 +166,22 @@ def _check_start(first: Mapping[str, Any], second: Mapping[str, Any] | None) -> 
 
 def _command_of(e: Mapping[str, Any]) -> dict[str, Any]:
     kind, seat = e["type"], e.get("seat")
-    if kind == "CardsPlayed":
+    if kind == EventType.CARDS_PLAYED:
         return {"seat": seat, "play": e.get("cards"), "target": e.get("target")}
-    if kind == "ReactionPlayed":
+    if kind == EventType.REACTION_PLAYED:
         return {"seat": seat, "react": e.get("card")}
-    if kind == "ReactionDeclined":
+    if kind == EventType.REACTION_DECLINED:
         return {"seat": seat, "react": "none"}
-    if kind == "CardBurned":
+    if kind == EventType.CARD_BURNED:
         return {"seat": seat, "burn": e.get("card")}
     return {"seat": seat, "discard": e.get("cards")}
 
 
 def _reshuffler(segment: Sequence[Mapping[str, Any]], first_seq: int) -> Any:
     """A shuffle that answers with the document's recorded orders, in the order they appear."""
-    recorded = [(first_seq + i, e) for i, e in enumerate(segment) if e["type"] == "DrawPileReshuffled"]
+    recorded = [
+        (first_seq + i, e) for i, e in enumerate(segment) if e["type"] == EventType.DRAW_PILE_RESHUFFLED
+    ]
     calls = iter(recorded)
 
     def shuffle(cards: Sequence[str]) -> list[str]:
@@ -213,16 +215,18 @@ def validate_document(doc: Any) -> ImportedGame:
             seat = e.get("seat")
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
                 raise _refuse("malformed_event", "a seat event names a seat of the game", seq)
-            clean = {"type": kind, "version": 1, "seat": seat}
-            if kind == SEAT_TAKEN_BY_BOT:
-                clean["reason"] = str(e.get("reason", ""))[:32]
+            clean = (
+                seat_taken_by_bot(seat, str(e.get("reason", ""))[:32])
+                if kind == EventType.SEAT_TAKEN_BY_BOT
+                else seat_reclaimed(seat)
+            )
             out.append((seq, clean))
             i += 1
             continue
-        if kind == "GameAborted":
+        if kind == EventType.GAME_ABORTED:
             if state.over:
                 raise _refuse("after_the_end", "the game is already over", seq)
-            aborted = {"type": kind, "version": 1, "reason": str(e.get("reason", ""))[:64]}
+            aborted = game_aborted(str(e.get("reason", ""))[:64])
             state = apply(state, aborted)
             out.append((seq, aborted))
             i += 1
@@ -232,7 +236,7 @@ def validate_document(doc: Any) -> ImportedGame:
                 raise _refuse("after_the_end", "the game is already over", seq)
             raise _refuse("unexpected_event", f"{kind} here is not the result of any player's decision", seq)
         end = i + 1
-        while end < len(events) and events[end]["type"] not in COMMAND_STARTS | SEAT_EVENTS | {"GameAborted"}:
+        while end < len(events) and events[end]["type"] not in _SEGMENT_ENDS:
             end += 1
         segment = events[i:end]
         try:

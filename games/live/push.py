@@ -15,10 +15,10 @@ from typing import Any
 
 from games.frames import frame_at
 from games.live import jsontext
-from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 from harehra import Event, GameState, apply, event_for, legal_commands, views_for_all
+from harehra.events import SEAT_EVENTS
 
-SEAT_CONTROL_EVENTS = frozenset({SEAT_TAKEN_BY_BOT, SEAT_RECLAIMED})
+SEAT_CONTROL_EVENTS = SEAT_EVENTS  # a seat's control changed: presence goes with the push
 SPECTATOR, WATCH = "spectator", "watch"  # a spectator's frame, and a watch page's (with replay frames)
 
 

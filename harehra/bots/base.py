@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-LEVEL_NAMES = {"easy": "easy", "normal": "normal", "hard": "hard"}
 
 
 class Bot(Protocol):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import parse_command
+from ..commands import parse_command
 from .base import seeded_rng
 from .heuristic import heuristic_move
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import Burn, Command, Discard, Play, React, parse_command
+from ..commands import Burn, Command, Discard, Play, React, parse_command
 
 # How much the bot wants to keep each card; the least wanted are burned and discarded first.
 KEEP_VALUE = {"taptap": 6, "cumi": 5, "zada": 4, "strom": 3, "house": 3, "right": 2, "left": 2, "mini": 0}

@@ -20,20 +20,12 @@ import random
 from collections import Counter
 from typing import Any
 
-from .. import (
-    Awaiting,
-    Command,
-    Decision,
-    Draft,
-    Play,
-    Ruleset,
-    Volley,
-    advance,
-    copy_draft,
-    legal_moves,
-    parse_command,
-)
+from ..commands import Command, Play, parse_command
+from ..decide import advance
 from ..events import direction_value
+from ..legal import legal_moves
+from ..ruleset import Ruleset
+from ..state import Awaiting, Decision, Draft, GameState, Volley, private_draft
 from .base import seeded_rng
 from .heuristic import heuristic_move
 
@@ -59,33 +51,32 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     if len(hidden) != sum(p["hand_size"] for p in players if p["seat"] != me) + view["draw_pile_size"]:
         return None
     rng.shuffle(hidden)
-    hands: list[list[str] | tuple[str, ...]] = []
+    hands: list[list[str]] = []
     for p in players:
         hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
     awaiting = view["awaiting"]
     volley = view["volley"]
-    d = object.__new__(Draft)
-    d.ruleset = ruleset
-    d.players = len(players)
-    d.shuffler = view["shuffler"]
-    d.hands = hands
-    d.draw_pile = hidden
-    d.discard_pile = list(view["discard_pile"])
-    d.damage = [p["damage"] for p in players]
-    d.protected = {p["seat"] for p in players if p["protected"]}
-    d.direction = direction_value(view["direction"])
-    d.turn_seat = view["turn"]
-    d.turn_number = view["turn_number"]
-    d.awaiting = Awaiting(awaiting["seat"], Decision(awaiting["kind"])) if awaiting else None
-    d.volley = Volley(volley["attacker"], volley["target"], volley["count"]) if volley else None
-    d.skip_from = view["skip_from"]
-    d.skipped = view["skipped"]
-    d.discard_count = view["discard_count"]
-    d.result = None
-    d.winner = None
-    d.drawn_since_volley_taken = [_counted(p["drawn_since_taken"]["volley"]) for p in players]
-    d.drawn_since_skip_taken = [_counted(p["drawn_since_taken"]["skip"]) for p in players]
-    return d
+    state = GameState(
+        ruleset=ruleset,
+        players=len(players),
+        shuffler=view["shuffler"],
+        hands=tuple(map(tuple, hands)),
+        draw_pile=tuple(hidden),
+        discard_pile=tuple(view["discard_pile"]),
+        damage=tuple(p["damage"] for p in players),
+        protected=frozenset(p["seat"] for p in players if p["protected"]),
+        direction=direction_value(view["direction"]),
+        turn_seat=view["turn"],
+        turn_number=view["turn_number"],
+        awaiting=Awaiting(awaiting["seat"], Decision(awaiting["kind"])) if awaiting else None,
+        volley=Volley(volley["attacker"], volley["target"], volley["count"]) if volley else None,
+        skip_from=view["skip_from"],
+        skipped=view["skipped"],
+        discard_count=view["discard_count"],
+        drawn_since_volley_taken=tuple(_counted(p["drawn_since_taken"]["volley"]) for p in players),
+        drawn_since_skip_taken=tuple(_counted(p["drawn_since_taken"]["skip"]) for p in players),
+    )
+    return private_draft(state)
 
 
 def _counted(drawn: int | None) -> int:
@@ -189,7 +180,7 @@ class SearchBot:
                 return legal[baseline]
             seed = rng.getrandbits(64)
             for j, i in enumerate(order):
-                d = copy_draft(w)
+                d = private_draft(w)
                 sub = random.Random(seed)  # the same luck for every candidate in this world
 
                 def shuffle(cards: Any, sub: random.Random = sub) -> list[str]:

@@ -14,8 +14,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .. import legal_commands, make_ruleset, replay, start_game, step, view_for
+from ..decide import start_game, step
+from ..fold import replay
+from ..legal import legal_commands
+from ..ruleset import make_ruleset
 from ..simulation import rng_shuffle
+from ..views import view_for
 from . import get_bot
 from .search import SearchBot
 

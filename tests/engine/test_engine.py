@@ -17,7 +17,6 @@ from harehra import (
     InvalidRuleset,
     Result,
     apply,
-    deal,
     decide,
     legal_commands,
     make_ruleset,
@@ -26,6 +25,7 @@ from harehra import (
     start_game,
     step,
 )
+from harehra.decide import deal
 from harehra.simulation import event_view_violations, rng_shuffle, view_violations
 
 

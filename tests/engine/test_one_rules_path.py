@@ -7,22 +7,12 @@ import random
 
 import pytest
 
-from harehra import (
-    ErrorCode,
-    IllegalCommand,
-    Play,
-    advance,
-    command_to_dict,
-    freeze,
-    legal_commands,
-    legal_moves,
-    make_ruleset,
-    private_copy,
-    replay,
-    start_game,
-    step,
-)
+from harehra import ErrorCode, IllegalCommand, legal_commands, make_ruleset, replay, start_game, step
+from harehra.commands import Play, command_to_dict
+from harehra.decide import advance
+from harehra.legal import legal_moves
 from harehra.simulation import rng_shuffle
+from harehra.state import freeze, private_draft
 
 DECISIONS = 100_000
 
@@ -39,7 +29,7 @@ def test_recorded_and_playout_paths_agree_on_100000_random_decisions() -> None:
         events = start_game(make_ruleset(packs), players, games % players, rng_shuffle(rng_a))
         rng_shuffle(rng_b)(make_ruleset(packs).cards())
         state = replay(events)
-        draft = private_copy(state)
+        draft = private_draft(state)
         log = list(events)
         while state.result is None:
             assert state.awaiting is not None
@@ -63,7 +53,7 @@ def test_recorded_and_playout_paths_agree_on_100000_random_decisions() -> None:
 
 def test_an_illegal_command_leaves_a_draft_unchanged() -> None:
     state = replay(start_game(make_ruleset(), 2, 1, lambda cards: list(cards)))
-    draft = private_copy(state)
+    draft = private_draft(state)
     seat = state.awaiting.seat if state.awaiting else 0
     with pytest.raises(IllegalCommand) as exc:
         advance(draft, Play(seat, ("mini",)))

@@ -17,8 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harehra import (
-    CARD_NAMES,
-    Discard,
     ErrorCode,
     Event,
     GameState,
@@ -34,6 +32,8 @@ from harehra import (
     view_for,
     views_for_all,
 )
+from harehra.cards import CARD_NAMES
+from harehra.commands import Discard
 from harehra.simulation import (
     command_violations,
     event_view_violations,

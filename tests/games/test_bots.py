@@ -7,22 +7,14 @@ from collections import Counter
 
 import pytest
 
-from harehra import (
-    advance,
-    copy_draft,
-    freeze,
-    legal_commands,
-    legal_moves,
-    make_ruleset,
-    replay,
-    start_game,
-    step,
-    view_for,
-)
+from harehra import legal_commands, make_ruleset, replay, start_game, step, view_for
 from harehra.bots import LEVELS, get_bot
 from harehra.bots.search import world
 from harehra.bots.tournament import play, wilson
+from harehra.decide import advance
+from harehra.legal import legal_moves
 from harehra.simulation import rng_shuffle
+from harehra.state import freeze, private_draft
 
 
 def _positions(players: int, games: int, seed: int):
@@ -51,7 +43,7 @@ def test_a_world_agrees_with_everything_the_seat_can_see():
         )
         assert everything == Counter(make_ruleset().cards())
         for move in legal_moves(w, seat):  # every legal move plays in the world
-            advance(copy_draft(w), move)
+            advance(private_draft(w), move)
         assert freeze(w) == seen  # and leaves the world as it was
         checked += 1
     assert checked > 300

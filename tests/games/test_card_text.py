@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils import translation
 
 from games.card_text import card_name, card_names, cards_info
-from harehra import CARD_NAMES
+from harehra.cards import CARD_NAMES
 
 
 def test_the_pages_name_every_card_as_the_engine_does() -> None:

@@ -9,9 +9,9 @@ from django.db import transaction
 
 from games.eventlog import events_with_seq
 from games.models import Game, GameSeat
-from games.seat_events import SEAT_RECLAIMED, SEAT_TAKEN_BY_BOT
 from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot, seat_reclaim, seat_set_auto_answer
+from harehra import EventType
 from harehra_site.errors import ServiceError
 from tests.factories import start_table
 
@@ -32,7 +32,8 @@ def test_a_bot_takes_a_seat_once_and_the_log_says_so(make_user: Any) -> None:
     game, _ = _game(make_user)
     with transaction.atomic():
         assert seat_hand_to_bot(game=game, seat=1, reason="away") is True
-    assert _last_event(game) == {"type": SEAT_TAKEN_BY_BOT, "version": 1, "seat": 1, "reason": "away"}
+    taken = {"type": EventType.SEAT_TAKEN_BY_BOT, "version": 1, "seat": 1, "reason": "away"}
+    assert _last_event(game) == taken
     seq = game.last_seq
     with transaction.atomic():
         assert seat_hand_to_bot(game=game, seat=1, reason="away") is False  # a bot already plays it
@@ -63,7 +64,7 @@ def test_the_person_takes_the_seat_back_and_only_their_own(make_user: Any) -> No
     assert seat_reclaim(game=game, user=users[1]) == 1
     row = GameSeat.objects.get(game=game, seat=1)
     assert not row.bot_playing and row.missed_deadlines == 0
-    assert _last_event(game) == {"type": SEAT_RECLAIMED, "version": 1, "seat": 1}
+    assert _last_event(game) == {"type": EventType.SEAT_RECLAIMED, "version": 1, "seat": 1}
 
 
 def test_a_seat_cannot_be_reclaimed_once_the_game_is_over(make_user: Any) -> None:
