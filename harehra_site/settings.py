@@ -314,5 +314,14 @@ WEBSOCKET_PING_INTERVAL_SECONDS = float(os.environ.get("WEBSOCKET_PING_INTERVAL_
 WEBSOCKET_PING_TIMEOUT_SECONDS = float(os.environ.get("WEBSOCKET_PING_TIMEOUT_SECONDS", "10"))
 # Sockets one user may have open at one game, per server process.
 SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
+# A server told to stop (SIGTERM) drains and exits within this many seconds
+# (harehra_site/management/commands/serve.py).
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "10"))
+# ... and keeps listening this long after the signal, answering /readyz with 503, for a load
+# balancer that polls it (nginx does not: it is better served by a refused connection at once).
+DRAIN_LINGER_SECONDS = float(os.environ.get("DRAIN_LINGER_SECONDS", "0"))
+# A failed readiness check is its probe's answer (503, naming the check); the library would also
+# log each one with a traceback, on every probe while a service is down or the process drains.
+LOGGING.setdefault("loggers", {})["health_check"] = {"level": "ERROR"}
 # How long a reaction window lasts for a seat that chose "answer for me when I can't".
 AUTO_ANSWER_SECONDS = float(os.environ.get("AUTO_ANSWER_SECONDS", "4"))

@@ -10,6 +10,7 @@ cache after PRESENCE_LEASE_SECONDS (so does every presence of a killed process).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import time
 import weakref
@@ -114,6 +115,14 @@ class LimitedSocket:
         self.rate = RateLimit()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        ticket = next(_tickets)
+        _in_hand.add(ticket)
+        try:
+            await self._receive(text_data)
+        finally:
+            _in_hand.discard(ticket)
+
+    async def _receive(self, text_data: str | None) -> None:
         if not self.rate.take():
             if self.rate.refused > REFUSALS_BEFORE_CLOSE:
                 await self.close(code=CLOSE_ABUSE)
@@ -145,6 +154,17 @@ class LimitedSocket:
         async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None: ...
 
         async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
+
+
+# Messages being handled now, by any socket of the process: a stopping server lets the ones in
+# hand finish (and answer) before it closes its sockets (harehra_site/management/commands/serve.py).
+_tickets = itertools.count()
+_in_hand: set[int] = set()
+
+
+def messages_in_hand() -> frozenset[int]:
+    """The messages being handled now (opaque tickets: compare with a later call)."""
+    return frozenset(_in_hand)
 
 
 # --- the process's sockets --------------------------------------------------------------------

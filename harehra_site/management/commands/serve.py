@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -60,6 +61,79 @@ def _log_slow_collections(phase: str, info: dict[str, int]) -> None:
     took = (time.perf_counter() - _collection_started) * 1000
     if took >= SLOW_COLLECTION_MS:
         log.warning("a full garbage collection took %.0f ms (%d collected)", took, info["collected"])
+
+
+def draining_server(config: Any) -> Any:
+    """A Uvicorn server that stops gracefully on SIGTERM (or a first Ctrl-C) within DRAIN_SECONDS:
+
+    1. at once: readiness fails and new websocket handshakes get HTTP 503
+       (harehra_site/health.py), so the load balancer and the clients go elsewhere;
+    2. the messages the sockets have in hand are handled and answered (at most half the bound),
+       and the server keeps listening for DRAIN_LINGER_SECONDS (0: a load balancer that checks
+       /readyz itself needs a few seconds to see it fail; nginx, which does not, is better
+       served by a refused connection, which it passes to another server at once);
+    3. Uvicorn's own shutdown: the listening socket closes, every open websocket is closed with
+       1012 (service restart; the pages reconnect to another server, resume from their last seq
+       and send a command that got no answer again, with its cmd_id, which the log's command
+       records turn into a `duplicate` answer), HTTP responses under way finish;
+    4. the process exits, cleanly (status 0). Past the bound it exits at once (status 1).
+
+    A second signal cuts the drain short (Uvicorn's own stop; a second Ctrl-C forces it)."""
+    import uvicorn
+
+    from games.live.sockets import messages_in_hand
+    from harehra_site.health import drain_start
+
+    bound = settings.DRAIN_SECONDS
+
+    class DrainingServer(uvicorn.Server):
+        loop: Any = None
+        draining = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.draining or self.loop is None or self.should_exit:
+                super().handle_exit(sig, frame)
+                return
+            self.draining = True
+            drain_start()
+            overdue = threading.Timer(bound, _overdue, args=(bound,))
+            overdue.daemon = True
+            overdue.start()
+            log.warning("%s: draining, exiting within %.0f s", signal.Signals(sig).name, bound)
+            self.loop.call_soon_threadsafe(self.loop.create_task, self.drain())
+
+        async def drain(self) -> None:
+            import asyncio
+
+            started = time.monotonic()
+            linger = min(settings.DRAIN_LINGER_SECONDS, bound / 2)
+            in_hand = messages_in_hand()
+            while (in_hand or time.monotonic() - started < linger) and time.monotonic() - started < bound / 2:
+                await asyncio.sleep(0.02)
+                in_hand &= messages_in_hand()
+            # What is left of the bound, less a second for the sockets' disconnect handling.
+            self.config.timeout_graceful_shutdown = max(1.0, bound - (time.monotonic() - started) - 1)
+            self.should_exit = True
+
+    logging.getLogger("uvicorn.error").addFilter(_RefusedHandshakes())
+    return DrainingServer(config)
+
+
+class _RefusedHandshakes(logging.Filter):
+    """A draining server refuses new websocket handshakes with HTTP 503 (harehra_site/health.py);
+    Uvicorn then logs an error as if the application had forgotten to answer (it does not count
+    a denial response as completing the handshake). Not an error: drop that line while draining."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from harehra_site.health import is_draining
+
+        return not (is_draining() and record.getMessage().startswith("ASGI callable returned without"))
+
+
+def _overdue(bound: float) -> None:
+    log.error("still stopping %.0f s after the signal: exiting now", bound)
+    logging.shutdown()
+    os._exit(1)
 
 
 class Command(BaseCommand):
@@ -121,10 +195,11 @@ class Command(BaseCommand):
             log_level="warning",
             access_log=False,
         )
-        server = uvicorn.Server(config)
+        server = draining_server(config)
 
         async def serve() -> None:
-            watch = asyncio.get_running_loop().create_task(_watch_loop_lag())
+            server.loop = asyncio.get_running_loop()
+            watch = server.loop.create_task(_watch_loop_lag())
             try:
                 await server.serve()
             finally:
