@@ -14,7 +14,7 @@ from harehra_site.hooks import Hook
 
 from .access import AnyUser, access_game_view, games_viewable
 from .eventlog import events_with_seq, load_state
-from .labels import bot_name
+from .labels import seat_name
 from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
 
 # Ratings to show beside players' names: {user id: rating} for the user ids it is sent (the
@@ -93,7 +93,7 @@ def seat_labels(game: Game | int) -> list[dict[str, Any]]:
     return [
         {
             "seat": r.seat,
-            "name": r.user.get_username() if r.user else bot_name(r.seat, r.bot_level),
+            "name": seat_name(r),
             "is_bot": r.is_bot,
             "bot_playing": r.bot_playing,
             "bot_level": r.bot_level,
