@@ -386,6 +386,7 @@ def test_the_end_of_a_game_sends_the_places_by_the_one_placing_rule():
     assert [v["places"] for v in got["pushed"]] == [None, [1, 3, 2]]  # the hand-over, then the end
     assert got["pushed"][-1]["view"]["over"] and got["pushed"][-1]["status"] == "finished"
     assert got["synced"]["places"] == got["state"]["places"] == [1, 3, 2]
+    assert got["synced"] == got["pushed"][-1]  # one builder: the socket's own view is the push's
     game = Game.objects.get(pk=game_id)
     logged = [e for _, e in events_with_seq(game)]
     assert outcome_from_log(logged).places == [1, 3, 2]
