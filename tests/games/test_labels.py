@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib import admin
 from django.test import Client
 from django.utils import translation
 
@@ -14,6 +15,8 @@ from games.labels import LEVEL_LABELS, seat_name
 from games.models import BotLevel, Game, GameSeat, Seat
 from games.selectors import seat_labels
 from harehra.bots import DEFAULT_LEVEL, LEVELS, get_bot
+from moderation.admin import ModeratedGameAdmin
+from moderation.models import ModeratedGame
 from ratings.rating import BOT_RATINGS
 from replays.selectors import replay_list_rows
 
@@ -52,6 +55,10 @@ def test_a_seat_has_the_same_name_in_the_table_api_the_game_the_replay_list_and_
     assert [seat_name(s) for s in GameSeat.objects.filter(game_id=game_id).select_related("user")] == names
     with translation.override("cs"):
         assert seat_labels(game_id)[1]["name"] == "Bot 2 · těžký"
+    # The moderators' games list names the seats alike.
+    listed_game = ModeratedGame.objects.prefetch_related("game_seats__user").get(pk=game_id)
+    players = ModeratedGameAdmin(ModeratedGame, admin.site).player_list(listed_game)
+    assert players == "0: Hazel, 1: Bot 2 · hard, 2: Bot 3 · easy"
 
 
 def test_the_bot_levels_are_the_pure_games_and_everything_else_follows_them(
