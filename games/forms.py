@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from harehra.bots import DEFAULT_LEVEL, LEVELS
 from harehra.cards import PACKS
 
+from .labels import LEVEL_LABELS
 from .models import BotLevel, ReplayAccess, Visibility
 from .services.tables import TABLE_LIMITS, TableSettings
 
@@ -55,12 +58,8 @@ class TableCreateForm(forms.Form):
     )
     away_bot_level = forms.ChoiceField(
         label=_("Bot for players who are away or leave"),
-        choices=[
-            (BotLevel.EASY, _("Easy")),
-            (BotLevel.NORMAL, _("Normal")),
-            (BotLevel.HARD, _("Hard")),
-        ],
-        initial=BotLevel.NORMAL,
+        choices=[(level, capfirst(LEVEL_LABELS[level])) for level in LEVELS],
+        initial=DEFAULT_LEVEL,
         required=False,
     )
     replay_access = forms.ChoiceField(
@@ -102,7 +101,7 @@ class TableCreateForm(forms.Form):
             replay_access=d["replay_access"],
             rated=d["rated"],
             chat_enabled=d["chat_enabled"],
-            away_bot_level=d.get("away_bot_level") or BotLevel.NORMAL,
+            away_bot_level=d.get("away_bot_level") or DEFAULT_LEVEL,
         )
 
 

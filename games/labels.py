@@ -1,13 +1,32 @@
-"""How a bot's seat is named wherever seats are listed: "Bot 3 · hard"."""
+"""How seats are named wherever they are listed: a person by their username, a bot as
+"Bot 3 · hard"; and the bot levels' words (the levels themselves are the pure game's)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from harehra.bots import LEVELS
+
+# One word per level of the pure game's (a literal each, so the translation catalog finds them).
 LEVEL_LABELS = {"easy": gettext_lazy("easy"), "normal": gettext_lazy("normal"), "hard": gettext_lazy("hard")}
+if set(LEVEL_LABELS) != set(LEVELS):
+    raise ImportError(f"games.labels names the levels {sorted(LEVEL_LABELS)}, the bots have {list(LEVELS)}")
 
 
 def bot_name(number: int, level: str) -> str:
     """The name of the bot in seat `number` (from 0) playing at `level`."""
     return _("Bot %(n)d · %(level)s") % {"n": number + 1, "level": LEVEL_LABELS.get(level, level)}
+
+
+def seat_name(seat: Any) -> str | None:
+    """The name of a table's Seat or a game's GameSeat: its person's username, or its bot's name;
+    None for an empty seat. The person's row is read unless the caller selected it."""
+    if seat.user_id is not None:
+        return str(seat.user.get_username())
+    if not seat.is_bot:
+        return None
+    number = seat.number if hasattr(seat, "number") else seat.seat
+    return bot_name(number, seat.bot_level)

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from harehra.bots import DEFAULT_LEVEL, LEVELS
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
@@ -31,10 +33,9 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
-class BotLevel(models.TextChoices):
-    EASY = "easy", "Easy"
-    NORMAL = "normal", "Normal"
-    HARD = "hard", "Hard"
+# The pure game's bot levels as choices: BotLevel.EASY == "easy", labelled "Easy" (the pages' words
+# are games/labels.py's).
+BotLevel = models.TextChoices("BotLevel", [(level.upper(), level) for level in LEVELS])
 
 
 class Table(models.Model):
@@ -55,7 +56,7 @@ class Table(models.Model):
     # The table's chat (chat/): the host may turn it off.
     chat_enabled = models.BooleanField(default=True)
     # The level of the bot that plays a seat whose person is away or has left.
-    away_bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
+    away_bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=DEFAULT_LEVEL)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -81,7 +82,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     is_bot = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=DEFAULT_LEVEL)
 
     class Meta:
         ordering = ["number"]
@@ -157,7 +158,7 @@ class GameSeat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_playing = models.BooleanField(default=False)
     # The level of the bot that plays the seat (a bot's own seat, or one handed to a bot).
-    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=DEFAULT_LEVEL)
     missed_deadlines = models.PositiveSmallIntegerField(default=0)  # in a row; two make a seat away
     # "Answer for me when I can't": the seat's reaction windows last AUTO_ANSWER_SECONDS, whatever
     # its hand, and one not answered by then is declined (docs/RULES.md, "Answer for me").

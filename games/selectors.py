@@ -10,11 +10,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from harehra import event_for, legal_commands, view_for
+from harehra.placings import outcome_from_log
 from harehra_site.hooks import Hook
 
+from . import sql
 from .access import AnyUser, access_game_view, games_viewable
 from .eventlog import events_with_seq, load_state
-from .labels import bot_name
+from .labels import seat_name
 from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
 
 # Ratings to show beside players' names: {user id: rating} for the user ids it is sent (the
@@ -93,7 +95,7 @@ def seat_labels(game: Game | int) -> list[dict[str, Any]]:
     return [
         {
             "seat": r.seat,
-            "name": r.user.get_username() if r.user else bot_name(r.seat, r.bot_level),
+            "name": seat_name(r),
             "is_bot": r.is_bot,
             "bot_playing": r.bot_playing,
             "bot_level": r.bot_level,
@@ -132,7 +134,27 @@ def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
         "seats": seat_labels(game),
         "view": view_for(state, seat),
         "legal": legal_commands(state, seat) if seat is not None and not _bot_plays(game, seat) else [],
+        "places": game_places(game.pk, game.status, game.last_seq),
     }
+
+
+# A finished game's places never change, so a process reads a game's log for them once.
+_PLACES: dict[tuple[int, int], list[int]] = {}
+
+
+def game_places(game_id: int, status: str, last_seq: int) -> list[int] | None:
+    """Each seat's place once the game has finished (1 = first; shared places repeat), by the one
+    rule (harehra/placings.py) the ratings follow too; None while it runs and for an aborted game.
+    `last_seq` is the game's last, where its log ends."""
+    if status != GameStatus.FINISHED:
+        return None
+    places = _PLACES.get((game_id, last_seq))
+    if places is None:
+        places = outcome_from_log(sql.events_between(game_id, 0, last_seq)).places
+        if len(_PLACES) >= _NAMES_SIZE:
+            _PLACES.pop(next(iter(_PLACES)), None)
+        _PLACES[(game_id, last_seq)] = places
+    return places
 
 
 def game_events_for(game: Game, user: AnyUser, after: int = 0) -> list[dict[str, Any]]:

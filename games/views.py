@@ -13,12 +13,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from harehra.bots import DEFAULT_LEVEL
 from harehra_site.errors import ServiceError
 
 from .access import access_game_view, access_table_view
 from .card_text import cards_info
 from .forms import SeatForm, TableCreateForm
-from .models import BotLevel, Game, GameStatus, Table, TableStatus
+from .models import Game, GameStatus, Table, TableStatus
 from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
 from .services.tables import TABLE_ACTIONS, table_act, table_create
 
@@ -122,7 +123,7 @@ def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         return back
     seat, invite = form.cleaned_data["seat"], form.cleaned_data["invite_code"] or None
     try:
-        level = form.cleaned_data["level"] or BotLevel.NORMAL
+        level = form.cleaned_data["level"] or DEFAULT_LEVEL
         game = table_act(
             table=table, user=request.user, action=action, seat=seat, invite_code=invite, level=level
         )

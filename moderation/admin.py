@@ -23,6 +23,7 @@ from accounts.access import PERMISSIONS, is_moderator
 from accounts.models import Mute, Sanction
 from accounts.standing import user_active_sanction
 from chat.models import ChatHide
+from games.labels import seat_name
 from games.models import GameSeat
 from games.services.faults import games_set_aside
 from harehra_site.errors import ServiceError
@@ -406,7 +407,7 @@ class ModeratedGameAdmin(ModeratorPermissions, ReadOnlyAdmin):
     def player_list(self, obj: Any) -> str:
         names = []
         for gs in obj.game_seats.all():
-            who = "bot" if gs.is_bot else (gs.user.get_username() if gs.user else "?")
+            who = seat_name(gs) or "?"
             if gs.bot_playing and not gs.is_bot:
                 who += " (bot playing)"
             names.append(f"{gs.seat}: {who}")

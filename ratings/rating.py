@@ -10,15 +10,19 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from harehra.bots import DEFAULT_LEVEL, LEVELS
+
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, tau 25/300: OpenSkill's defaults
 START_MU = MODEL.mu
 START_SIGMA = MODEL.sigma
 # Display: 1000 + 40 × (μ − 3σ), a conservative figure (it starts at 1000 and rises as σ shrinks).
 DISPLAY_BASE, DISPLAY_SCALE = 1000, 40
 PROVISIONAL_GAMES = 10  # fewer rated games than this: the rating is marked provisional
-# Bots have a fixed rating per level and are never updated (σ small: the level is what it is).
+# Bots have a fixed rating per level of the pure game's and are never updated (σ small: the level is
+# what it is).
 BOT_RATINGS = {"easy": (18.0, 2.0), "normal": (25.0, 2.0), "hard": (30.0, 2.0)}
-BOT_DEFAULT_LEVEL = "normal"
+if set(BOT_RATINGS) != set(LEVELS):
+    raise ImportError(f"ratings rate the bot levels {sorted(BOT_RATINGS)}, the bots have {list(LEVELS)}")
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,7 @@ def display_rating(mu: float, sigma: float) -> int:
 
 
 def bot_skill(level: str | None) -> Skill:
-    mu, sigma = BOT_RATINGS.get(level or BOT_DEFAULT_LEVEL, BOT_RATINGS[BOT_DEFAULT_LEVEL])
+    mu, sigma = BOT_RATINGS.get(level or DEFAULT_LEVEL, BOT_RATINGS[DEFAULT_LEVEL])
     return Skill(mu, sigma)
 
 

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from games import sql
 from games.models import Game, GameEvent, GameSeat, GameStatus
+from harehra.placings import COMMAND_DECISIONS, Outcome, outcome_from_log
 
 from .models import Placing, Pool, RatedGame, Rating, RatingChange
-from .placings import COMMAND_DECISIONS, Outcome, outcome_from_log
 from .rating import START, Skill, bot_skill, pool_of, rate
 
 

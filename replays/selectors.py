@@ -16,7 +16,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from games.frames import SeqEvent
-from games.labels import bot_name
+from games.labels import seat_name
 from games.models import Game, GameEvent, GameSeat, GameStatus, ReplayAccess
 from games.selectors import seat_labels
 from harehra import make_ruleset
@@ -139,8 +139,7 @@ def replay_list_rows(games: Iterable[Game]) -> list[dict[str, Any]]:
     seats = GameSeat.objects.filter(game__in=games).select_related("user").order_by("game_id", "seat")
     by_game: dict[int, list[dict[str, Any]]] = {}
     for r in seats:
-        name = r.user.get_username() if r.user else bot_name(r.seat, r.bot_level)
-        by_game.setdefault(r.game_id, []).append({"seat": r.seat, "name": name, "is_bot": r.is_bot})
+        by_game.setdefault(r.game_id, []).append({"seat": r.seat, "name": seat_name(r), "is_bot": r.is_bot})
     out = []
     for g in games:
         players = by_game.get(g.pk, [])

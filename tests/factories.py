@@ -125,3 +125,27 @@ def next_game(game: Game) -> Game:
 def finished_game(people: list[Any], bots: int = 0, seed: int = 1, **settings: Any) -> Game:
     """A table's first game, played to its end by random legal commands."""
     return play_out(start_table(people, bots, **settings), random.Random(seed))
+
+
+def end_with_seat_1_abandoned(game_id: int) -> None:
+    """Seat 1's person leaves (a bot plays on for them), then the game (of three) ends at the turn
+    limit with seats 0 and 1 left (R14), seat 2 out: by docs/RULES.md seat 0 is first, seat 2
+    second and the abandoned seat 1 last, though it was still in at the end: places [1, 3, 2]."""
+    from django.db import transaction
+
+    from games.eventlog import load_state
+    from games.models import Game
+    from games.services.moves import game_append, game_lock
+    from games.services.seats import seat_hand_to_bot
+    from harehra import apply
+
+    with transaction.atomic():
+        assert seat_hand_to_bot(game=Game.objects.get(pk=game_id), seat=1, reason="left")
+    with transaction.atomic():
+        game = game_lock(game_id)
+        state = load_state(game)
+        out = {"type": "PlayerEliminated", "version": 1, "seat": 2, "cards": list(state.hands[2])}
+        draw = {"type": "GameEnded", "version": 1, "result": "draw", "winner": None, "survivors": [0, 1]}
+        after = apply(apply(state, out), draw)
+        assert after.over
+        game_append(game, [out, draw], before=state, after=after, actor_id=None)

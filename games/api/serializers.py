@@ -4,7 +4,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from ..labels import bot_name
+from harehra.bots import DEFAULT_LEVEL
+
+from ..labels import seat_name
 from ..models import BotLevel, Game, ReplayAccess, Seat, Table, Visibility
 from ..services.tables import TABLE_LIMITS, TableSettings
 
@@ -30,7 +32,7 @@ class TableCreateSerializer(serializers.Serializer):
     )
     away_bot_level = serializers.ChoiceField(
         choices=BotLevel.choices,
-        default=BotLevel.NORMAL,
+        default=DEFAULT_LEVEL,
         help_text="the level of the bot that plays a seat whose person is away or has left",
     )
 
@@ -41,7 +43,7 @@ class SeatChoiceSerializer(serializers.Serializer):
     )
     invite_code = serializers.CharField(required=False, allow_blank=True, max_length=64)
     level = serializers.ChoiceField(
-        choices=BotLevel.choices, default=BotLevel.NORMAL, help_text="add-bot: the bot's level"
+        choices=BotLevel.choices, default=DEFAULT_LEVEL, help_text="add-bot: the bot's level"
     )
 
 
@@ -53,9 +55,7 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["number", "name", "is_bot", "bot_level"]
 
     def get_name(self, seat: Seat) -> str | None:
-        if seat.is_bot:
-            return bot_name(seat.number, seat.bot_level)
-        return seat.user.get_username() if seat.user else None
+        return seat_name(seat)
 
 
 class TableSerializer(serializers.ModelSerializer):

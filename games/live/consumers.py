@@ -21,7 +21,7 @@ from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
 from .publish import game_group, user_group
-from .push import SEAT_CONTROL_EVENTS, SPECTATOR, viewer_key
+from .push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
 from .sockets import (
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
@@ -192,18 +192,15 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         resume or on request, when no push carries them."""
         data = await db(game_view)(self.game, self.user)
         self.view_seq = data["seq"]
-        view = data["view"]
-        awaiting = None if view["over"] else view["awaiting"]
         await self.send_json(
-            {
-                "type": "view",
-                "seq": data["seq"],
-                "status": data["status"],
-                "deadline": data["deadline"],
-                "awaiting": awaiting,
-                "view": view,
-                "legal": data["legal"],
-            }
+            view_message(
+                seq=data["seq"],
+                status=data["status"],
+                deadline=data["deadline"],
+                view=data["view"],
+                legal=data["legal"],
+                places=data["places"],
+            )
         )
 
     async def resume(self, after: int) -> None:

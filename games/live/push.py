@@ -33,6 +33,33 @@ def viewer_key(seat: int | None, *, frames: bool = False) -> str:
     return WATCH if frames else SPECTATOR
 
 
+def view_message(
+    *,
+    seq: int,
+    status: str,
+    deadline: str | None,
+    view: dict[str, Any],
+    legal: list[Any],
+    places: list[int] | None,
+    **more: Any,
+) -> dict[str, Any]:
+    """The "view" message (docs/PROTOCOL.md): a viewer's view and legal commands at `seq`, the
+    decision awaited and its deadline, and each seat's place once the game has finished. The one
+    builder: a push's frames end with it, and a socket sends it after a resume or on request."""
+    awaiting = None if view["over"] else view["awaiting"]
+    return {
+        "type": "view",
+        "seq": seq,
+        "status": status,
+        "deadline": deadline,
+        "awaiting": awaiting,
+        "view": view,
+        "legal": legal,
+        "places": places,
+        **more,
+    }
+
+
 def awaited_decision(state: GameState) -> dict[str, Any] | None:
     awaiting = None if state.over else state.awaiting
     return {"seat": awaiting.seat, "kind": awaiting.kind.value} if awaiting else None
@@ -49,6 +76,7 @@ def push_message(
     names: Sequence[str],
     presence: list[dict[str, Any]] | None = None,
     frames: bool = True,
+    places: list[int] | None = None,
 ) -> dict[str, Any]:
     """The channel-layer message of one move: the seqs it covers and every viewer's frame.
 
@@ -56,7 +84,8 @@ def push_message(
     the state after the last; `bot_seats` are the seats a bot plays now (no legal commands are sent
     to them: their person must take the seat back first). `frames`: also make a watch page's frame,
     with the spectators' replay frames (a watch page is open on the game); they cost more than the
-    rest together, so a game nobody watches goes without.
+    rest together, so a game nobody watches goes without. `places`: each seat's place, once the
+    game has finished (games.selectors.game_places).
     """
     last = appended[-1][0]
     awaiting = awaited_decision(after)
@@ -65,12 +94,14 @@ def push_message(
         tail.append({"type": "deadline", "seq": last, "deadline": deadline, **awaiting})
     if presence is not None:
         tail.append({"type": "presence", "seats": presence})
-    head = {"type": "view", "seq": last, "status": status, "deadline": deadline, "awaiting": awaiting}
     spectator_view, seat_views = views_for_all(after)
 
     def frame(seat: int | None, view: dict[str, Any], legal: list[Any], **more: Any) -> str:
         events = [{"type": "event", "seq": seq, "event": event_for(e, seat)} for seq, e in appended]
-        return _text([*events, *tail, {**head, "view": view, "legal": legal, **more}])
+        head = view_message(
+            seq=last, status=status, deadline=deadline, view=view, legal=legal, places=places, **more
+        )
+        return _text([*events, *tail, head])
 
     out = {
         str(seat): frame(seat, view, [] if seat in bot_seats else legal_commands(after, seat))

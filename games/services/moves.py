@@ -42,7 +42,7 @@ from ..ended import game_ended
 from ..eventlog import events_with_seq, load_state, remember_state_at
 from ..followups import followups_arm
 from ..models import Game, GameSeat, GameSnapshot, GameStatus, Seat, Table, TableStatus
-from ..selectors import presence_of, seat_names
+from ..selectors import game_places, presence_of, seat_names
 from .shuffle import deck_shuffle
 
 log = logging.getLogger(__name__)
@@ -352,6 +352,7 @@ def _push_after_commit(
                 names=seat_names(game_id) if frames else (),
                 presence=presence_of(game_id) if seat_control else None,
                 frames=frames,
+                places=game_places(game_id, status, seq),
             )
             publish_game_push(game_id, message)
         except Exception:

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from games.live.publish import publish_next_game, publish_table_changed
 from harehra import EngineError, make_ruleset, replay, start_game
+from harehra.bots import DEFAULT_LEVEL
 from harehra.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
 from harehra_site.errors import ServiceError
 
@@ -47,7 +48,7 @@ class TableSettings:
     replay_access: str = ReplayAccess.PUBLIC
     rated: bool = True
     chat_enabled: bool = True
-    away_bot_level: str = BotLevel.NORMAL  # plays the seats of people away or gone
+    away_bot_level: str = DEFAULT_LEVEL  # plays the seats of people away or gone
 
 
 def _check_settings(s: TableSettings) -> None:
@@ -165,7 +166,7 @@ def table_leave(*, table: Table, user: AnyUser) -> None:
 
 
 def table_add_bot(
-    *, table: Table, user: AnyUser, seat: int | None = None, level: str = BotLevel.NORMAL
+    *, table: Table, user: AnyUser, seat: int | None = None, level: str = DEFAULT_LEVEL
 ) -> Seat:
     """The host seats a bot of `level` (easy, normal or hard) in `seat` or the first open one."""
     if level not in BotLevel.values:
@@ -265,7 +266,7 @@ def table_act(
     action: str,
     seat: int | None = None,
     invite_code: str | None = None,
-    level: str = BotLevel.NORMAL,
+    level: str = DEFAULT_LEVEL,
 ) -> Game | None:
     """One of a table's actions by name, as the table page's buttons and the API send them; the
     game started, if the action started one."""

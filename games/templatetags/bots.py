@@ -1,4 +1,5 @@
-"""{{ seat|bot_name }}: a bot seat's name, made by games.labels.bot_name like everywhere else."""
+"""{{ seat|seat_name }}: a seat's name, made by games.labels.seat_name like everywhere else; and
+{% bot_levels as levels %}, the levels to choose from."""
 
 from __future__ import annotations
 
@@ -6,13 +7,21 @@ from typing import Any
 
 from django import template
 
-from ..labels import bot_name as _bot_name
+from harehra.bots import DEFAULT_LEVEL, LEVELS
+
+from ..labels import LEVEL_LABELS
+from ..labels import seat_name as _seat_name
 
 register = template.Library()
 
 
 @register.filter
-def bot_name(seat: Any) -> str:
-    """`seat` is a Seat or GameSeat (number or seat, bot_level)."""
-    number = seat.number if hasattr(seat, "number") else seat.seat
-    return _bot_name(number, seat.bot_level)
+def seat_name(seat: Any) -> str:
+    """`seat` is a Seat or GameSeat; an empty seat has no name ("")."""
+    return _seat_name(seat) or ""
+
+
+@register.simple_tag
+def bot_levels() -> list[dict[str, Any]]:
+    """Each bot level in order: its `value`, its `word`, and whether it is the `default`."""
+    return [{"value": v, "word": LEVEL_LABELS[v], "default": v == DEFAULT_LEVEL} for v in LEVELS]

@@ -1,4 +1,4 @@
-"""The bot levels and what they share: `get_bot(level).choose(view, legal)`.
+"""What the bots share: `get_bot(level).choose(view, legal)` (the levels: harehra/bots/__init__.py).
 
 A bot sees what its seat may see (`view_for(state, seat)`) and what it may do
 (`legal_commands(state, seat)`), nothing else. Its randomness is seeded from the view, so the
@@ -11,9 +11,6 @@ import hashlib
 import json
 import random
 from typing import Any, Protocol
-
-LEVELS = ("easy", "normal", "hard")
-DEFAULT_LEVEL = "normal"
 
 
 class Bot(Protocol):

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from games.models import Game, GameSeat
-from tests.browser.ui import read, sign_in, start_against_bots, wait_loaded
+from tests.browser.ui import api, person, read, sign_in, start_against_bots, wait_loaded
+from tests.factories import end_with_seat_1_abandoned
 from tests.support.waits import wait_until
 
 REDIS_DB = 11
@@ -265,4 +266,34 @@ def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: 
     answer = answers()[0]
     assert answer["type"] == "ack" and answer["duplicate"] is True, answer
     assert page.is_hidden("#error")
+    context.close()
+
+
+def test_the_end_screen_shows_the_places_the_server_sends(site: Any, browser: Any) -> None:
+    """Seat 1's person left and their bot was still in when the game was drawn at the turn limit:
+    by the placing rule the ratings follow, the abandoned seat is last, below the player already
+    out; the end screen shows exactly that, not a ranking of its own by who was still in."""
+    base = site.url(0)
+    run = int(time.time()) % 100000
+    people = [f"end{run}{letter}" for letter in "abc"]
+    tokens = [person(base, name) for name in people]
+    timers = {"turn_timer": 600, "reaction_timer": 600, "discard_timer": 600}
+    table = api(base, tokens[0], "/api/tables/", {"seats": 3, **timers})
+    for token in tokens[1:]:
+        api(base, token, f"/api/tables/{table['id']}/join/", {"invite_code": table["invite_code"]})
+    game_id = api(base, tokens[0], f"/api/tables/{table['id']}/start/")["current_game"]
+    names = {s.seat: s.user.username for s in GameSeat.objects.filter(game_id=game_id).select_related("user")}
+    end_with_seat_1_abandoned(game_id)
+
+    context = browser.new_context()
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    sign_in(page, base, names[0])
+    page.goto(f"{base}/games/{game_id}/")
+    wait_loaded(page)
+    page.wait_for_selector("#end:not([hidden]) #placings li")
+    rows = page.eval_on_selector_all(
+        "#placings li", "els => els.map(e => [e.dataset.place, e.querySelector('.place-names').textContent])"
+    )
+    assert rows == [["1", f"{names[0]} (you)"], ["2", names[2]], ["3", names[1]]], rows
     context.close()

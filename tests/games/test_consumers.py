@@ -15,7 +15,7 @@ from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent
 from harehra import legal_commands
 from harehra_site.asgi import application
-from tests.factories import seated_game
+from tests.factories import end_with_seat_1_abandoned, seated_game
 from tests.support.waits import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -353,3 +353,44 @@ def test_a_watch_page_gets_the_spectators_view_when_the_game_is_no_longer_marked
     got = asyncio.run(run())
     assert "frames" not in got["view"] and got["view"]["view"]["hand"] is None
     assert got["pong"] == {"type": "pong"}  # the socket is still open
+
+
+def test_the_end_of_a_game_sends_the_places_by_the_one_placing_rule():
+    """The push of the move that ends a game, a later state, a synced view and the API all carry
+    each seat's place, by the rule the ratings follow (an abandoned seat last), not by survival."""
+    from rest_framework.test import APIClient
+
+    from harehra.placings import outcome_from_log
+    from ratings.models import Placing
+
+    game_id, _users, tokens = _setup(3)
+
+    async def run() -> dict[str, Any]:
+        player = _connect(game_id, tokens[0])
+        assert (await player.connect())[0]
+        running = await _until(player, "state")
+        await _drain(player)
+        await database_sync_to_async(end_with_seat_1_abandoned)(game_id)
+        pushed = [m for m in await _drain(player) if m["type"] == "view"]
+        await player.send_json_to({"type": "sync"})
+        synced = await _until(player, "view")
+        await player.disconnect()
+        late = _connect(game_id, tokens[2])
+        assert (await late.connect())[0]
+        state = await _until(late, "state")
+        await late.disconnect()
+        return {"running": running, "pushed": pushed, "synced": synced, "state": state}
+
+    got = asyncio.run(run())
+    assert got["running"]["places"] is None  # no places while the game runs
+    assert [v["places"] for v in got["pushed"]] == [None, [1, 3, 2]]  # the hand-over, then the end
+    assert got["pushed"][-1]["view"]["over"] and got["pushed"][-1]["status"] == "finished"
+    assert got["synced"]["places"] == got["state"]["places"] == [1, 3, 2]
+    assert got["synced"] == got["pushed"][-1]  # one builder: the socket's own view is the push's
+    game = Game.objects.get(pk=game_id)
+    logged = [e for _, e in events_with_seq(game)]
+    assert outcome_from_log(logged).places == [1, 3, 2]
+    assert {p.seat: p.place for p in Placing.objects.filter(game=game)} == {0: 1, 1: 3, 2: 2}
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[1]}")
+    assert client.get(f"/api/games/{game_id}/").json()["places"] == [1, 3, 2]

@@ -64,17 +64,19 @@ test("a decision's length: the table's timer, the short one for my reactions wit
   assert.equal(deadlineTotal(g, "volley", 1), 10000);
 });
 
-test("placings: the winner, then the last one out highest; seats out unseen go last", () => {
-  const players = [0, 1, 2, 3].map((seat) => ({ seat, eliminated: seat !== 2 }));
-  assert.deepEqual(placings({ players, result: "win", winner: 2 }, [3, 0]), [
+test("placings are the server's places, grouped: shared places together, first place first", () => {
+  // Seat 2 won; seats 0 and 3 went out by one move and share second; seat 1, whose person left
+  // and whose bot outlasted the others, is last (the server's rule, docs/RULES.md).
+  assert.deepEqual(placings([2, 4, 1, 2]), [
     { place: 1, seats: [2] },
-    { place: 2, seats: [0] },
-    { place: 3, seats: [3] },
+    { place: 2, seats: [0, 3] },
     { place: 4, seats: [1] },
   ]);
-  const draw = [0, 1, 2].map((seat) => ({ seat, eliminated: seat === 1 }));
-  assert.deepEqual(placings({ players: draw, result: "draw", winner: null }, [1]), [
+  // A turn-limit draw: the players left share first.
+  assert.deepEqual(placings([1, 3, 1]), [
     { place: 1, seats: [0, 2] },
     { place: 3, seats: [1] },
   ]);
+  // Before the game has finished, and for an aborted game, there are none.
+  assert.deepEqual(placings(null), []);
 });

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ratings.placings import outcome_from_log
+from harehra.placings import outcome_from_log
 from ratings.rating import START, bot_skill, display_rating, rate
 
 

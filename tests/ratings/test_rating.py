@@ -14,8 +14,8 @@ from games.eventlog import events_with_seq
 from games.models import Game, GameSeat, GameStatus
 from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot
+from harehra.placings import outcome_from_log
 from ratings.models import Placing, RatedGame, Rating, RatingChange
-from ratings.placings import outcome_from_log
 from ratings.rating import START, bot_skill, rate
 from ratings.services import game_outcome, ratings_differences, ratings_record_game, ratings_refold
 from tests.factories import next_game, play_out, start_table

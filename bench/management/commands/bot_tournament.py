@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.management.commands.simulate import progress_bar
-from harehra.bots.base import LEVELS
+from harehra.bots import LEVELS
 from harehra.bots.tournament import play
 
 

@@ -8,7 +8,7 @@ import { Motion } from "../table/motion.js";
 import { errorWords } from "../table/words.js";
 import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
 import { renderHand } from "./hand.js";
-import { loadHistory, logEvent, noteOut, showError } from "./log.js";
+import { loadHistory, logEvent, showError } from "./log.js";
 import { renderPlayers, syncPresence } from "./players.js";
 import { focusPrompt, renderPrompt, renderTurn, turnWords } from "./prompt.js";
 import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, newState } from "./state.js";
@@ -41,6 +41,7 @@ export function startGame(cfg) {
       S.legal = m.legal;
       S.seq = m.seq;
       S.seats = m.seats;
+      S.places = m.places;
       syncPresence(g, m.seats);
       S.status = m.status;
       setDeadline(m.deadline, m.view.awaiting && m.view.awaiting.kind, m.view.awaiting && m.view.awaiting.seat);
@@ -55,7 +56,6 @@ export function startGame(cfg) {
     },
     onEvent(seq, e) {
       logEvent(g, e, true);
-      noteOut(g, e);
       motion.queue(e, cfg.seat);
       if (e.type === "SeatTakenByBot" || e.type === "SeatReclaimed") {
         S.presence[e.seat] = { ...(S.presence[e.seat] || {}), bot_playing: e.type === "SeatTakenByBot" };
@@ -70,6 +70,7 @@ export function startGame(cfg) {
       S.legal = m.legal;
       S.seq = m.seq;
       S.status = m.status;
+      S.places = m.places;
       if (m.deadline && m.awaiting) setDeadline(m.deadline, m.awaiting.kind, m.awaiting.seat);
       else S.deadline = null;
       if (turnChanged) {

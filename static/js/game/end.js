@@ -4,22 +4,13 @@
 import { $, csrfToken, el, fmt, gettext } from "../core/dom.js";
 import { nameOf } from "./state.js";
 
-// Placings: the winner first, then those eliminated, the last one out placed highest. `outOrder`
-// is the seats in the order they went out (as far as this page saw it).
-export function placings(v, outOrder) {
-  const out = outOrder.filter((s) => v.players.some((p) => p.seat === s && p.eliminated));
-  for (const p of v.players) if (p.eliminated && !out.includes(p.seat)) out.unshift(p.seat);
-  const standing = v.players.filter((p) => !p.eliminated).map((p) => p.seat);
-  const rows = [];
-  if (v.result === "win" && v.winner !== null) rows.push({ place: 1, seats: [v.winner] });
-  else if (standing.length) rows.push({ place: 1, seats: standing });
-  let place = rows.length ? rows[0].seats.length + 1 : 1;
-  for (const s of [...out].reverse()) {
-    if (rows.some((r) => r.seats.includes(s))) continue;
-    rows.push({ place, seats: [s] });
-    place += 1;
-  }
-  return rows;
+// The placings as the server sends them (`places`: each seat's place once the game has finished,
+// by the rule the ratings follow: shared places, abandoned seats last), as rows of the seats that
+// share a place, first place first. The page never ranks anyone itself.
+export function placings(places) {
+  const rows = new Map();
+  (places || []).forEach((place, seat) => rows.set(place, [...(rows.get(place) || []), seat]));
+  return Array.from(rows, ([place, seats]) => ({ place, seats })).sort((a, b) => a.place - b.place);
 }
 
 // Being eliminated gets its own moment: a panel that says so, until the player dismisses it.
@@ -63,7 +54,7 @@ export function renderEnd(g) {
   else {
     const named = (s) => (s === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: nameOf(g, s) }) : nameOf(g, s));
     list.replaceChildren(
-      ...placings(v, S.outOrder).map((r) =>
+      ...placings(S.places).map((r) =>
         el("li", { class: `placing place-${r.place}`, "data-place": r.place },
           el("span", { class: "place-no", text: fmt(gettext("%(n)s."), { n: r.place }) }),
           el("span", { class: "place-names", text: r.seats.map(named).join(", ") }),

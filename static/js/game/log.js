@@ -5,10 +5,6 @@ import { $, el, gettext } from "../core/dom.js";
 import { describe } from "../table/words.js";
 import { ctx } from "./state.js";
 
-export function noteOut({ S }, e) {
-  if (e.type === "PlayerEliminated" && !S.outOrder.includes(e.seat)) S.outOrder.push(e.seat);
-}
-
 export function logEvent(g, e, announce) {
   const { S } = g;
   const d = describe(ctx(g), e);
@@ -58,11 +54,7 @@ export async function loadHistory(g, upto, onDone) {
     const live = Array.from(log.children);
     log.textContent = "";
     S.lastPlayLine = null;
-    S.outOrder = [];
-    for (const e of frag) {
-      logEvent(g, e, false);
-      noteOut(g, e);
-    }
+    for (const e of frag) logEvent(g, e, false);
     for (const li of live.reverse()) log.prepend(li);
     onDone();
   } catch {

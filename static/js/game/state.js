@@ -24,7 +24,7 @@ export function newState(cfg) {
     loadedOver: undefined, // whether the game was over when the page loaded
     lastPlayLine: null,
     autoAnswer: Boolean(cfg.auto_answer),
-    outOrder: [], // seats in the order they were eliminated
+    places: null, // each seat's place once the game has finished, as the server sends them
     outSeen: false,
   };
 }

@@ -1,5 +1,8 @@
 """Placings and per-seat statistics, read from a finished game's event log. Pure: no Django.
 
+The site's rule (docs/RULES.md, "Placings and ratings"), not the engine's; it lives in the pure
+game so the game page's end screen (games) and the ratings follow one rule.
+
 The last player left is first; the others follow in reverse order of elimination; players
 eliminated by the same move share a place; a turn-limit draw shares first place among the players
 left. A person whose seat a bot was playing when the game ended, and who was still in the game when
