@@ -19,8 +19,7 @@ from moderation.admin import ModeratedGameAdmin
 from moderation.models import ModeratedGame
 from ratings.rating import BOT_RATINGS
 from replays.selectors import replay_list_rows
-
-from .helpers import create_table, post
+from tests.factories import create_table, post
 
 pytestmark = pytest.mark.django_db
 
