@@ -338,32 +338,23 @@ def write_move(
     state. On PostgreSQL that is one statement (the inserts as data-modifying WITH clauses): a
     move's round trips and statements are most of what PostgreSQL spends on it. LogOutOfStep if
     the log already holds one of those seqs (the transaction is then unusable: let it roll back)."""
-    try:
-        _write_move(game, first_seq, events, actor_id, record)
-    except IntegrityError as e:
-        # PostgreSQL names the constraint; SQLite names its columns.
-        if not any(name in str(e) for name in ("gameevent_unique_seq", "games_gameevent.seq")):
-            raise
-        raise LogOutOfStep(f"game {game.pk}: seq {first_seq} is taken") from e
-
-
-def _write_move(
-    game: Game,
-    first_seq: int,
-    events: Sequence[dict[str, Any]],
-    actor_id: int | None,
-    record: CommandRecordRow | None,
-) -> None:
     db = _db()
     last_seq = first_seq + len(events) - 1
     parts = [_insert_events(db, game.pk, first_seq, events, actor_id)]
     if record is not None:
         parts.append(_insert_command_record(db, game.pk, record, first_seq, last_seq))
     update = _save_game_move(db, game)
-    if db.vendor != "postgresql":
-        for part in [*parts, update]:
-            _run(db, part)
-        return
-    clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(parts))
-    params = [p for _, ps in parts for p in ps]
-    _run(db, (f"WITH {clauses} {update[0]}", [*params, *update[1]]))
+    if db.vendor == "postgresql":
+        clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(parts))
+        params = [p for _, ps in parts for p in ps]
+        statements = [(f"WITH {clauses} {update[0]}", [*params, *update[1]])]
+    else:
+        statements = [*parts, update]
+    try:
+        for one in statements:
+            _run(db, one)
+    except IntegrityError as e:
+        # PostgreSQL names the constraint; SQLite names its columns.
+        if not any(name in str(e) for name in ("gameevent_unique_seq", "games_gameevent.seq")):
+            raise
+        raise LogOutOfStep(f"game {game.pk}: seq {first_seq} is taken") from e
