@@ -46,11 +46,6 @@ class TextLines(logging.Formatter):
         return f"{head} {' '.join(extra)}{sep}{tail}"
 
 
-def line_formatter(kind: str) -> logging.Formatter:
-    """The formatter of LOG_FORMAT `kind` (json or text)."""
-    return JsonLines() if kind == "json" else TextLines()
-
-
 def command_observed(
     game_id: int, user: Any, cmd_id: Any, seq: int | None, outcome: str, started: float, via: str
 ) -> None:
