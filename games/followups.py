@@ -6,7 +6,7 @@ services, never the other way round.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 # The project's Celery app (harehra_site/celery.py, made current when Django loads harehra_site):
 # tasks are sent through it by name, without importing the composition root.
@@ -58,7 +58,11 @@ def followups_arm(game: Game, *, bot_to_move: bool) -> None:
 def followups_send(game_id: int, seq: int, *, bot_to_move: bool, timer_at: datetime | None) -> None:
     """Send the tasks for the decision awaited at `seq`; each is a no-op once the game moves on."""
     if bot_to_move:
-        app.signature(BOT_MOVE_TASK, args=(game_id, seq)).apply_async(countdown=settings.BOT_DELAY_SECONDS)
+        # The time the bot is due tells the task how late it runs (harehra_site/metrics.py).
+        due = timezone.now() + timedelta(seconds=settings.BOT_DELAY_SECONDS)
+        app.signature(BOT_MOVE_TASK, args=(game_id, seq, due.isoformat())).apply_async(
+            countdown=settings.BOT_DELAY_SECONDS
+        )
     if timer_at is not None:
         app.signature(DEADLINE_TASK, args=(game_id, seq, timer_at.isoformat())).apply_async(eta=timer_at)
 

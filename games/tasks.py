@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
 
 from celery import shared_task
+from django.utils import timezone
+
+from harehra_site import metrics
 
 from .services.autoplay import game_bot_move, game_timer_fired
 from .services.presence import seat_mark_away
@@ -14,28 +20,56 @@ from .services.sweep import sweep_run
 log = logging.getLogger(__name__)
 
 
-@shared_task(ignore_result=True)
-def bot_move(game_id: int, seq: int) -> None:
-    game_bot_move(game_id=game_id, guard_seq=seq)
+@contextmanager
+def _moves_from(source: str) -> Iterator[None]:
+    """The moves this task makes are timed from now (harehra_site/metrics.py)."""
+    token = metrics.move_origin_set(source)
+    try:
+        yield
+    finally:
+        metrics.move_origin_reset(token)
 
 
-@shared_task(ignore_result=True)
-def deadline_expire(game_id: int, seq: int, armed_for: str | None = None) -> None:
-    game_timer_fired(
-        game_id=game_id,
-        guard_seq=seq,
-        armed_for=datetime.fromisoformat(armed_for) if armed_for else None,
-    )
+def _when(value: Any) -> datetime | None:
+    """A task's scheduled time as Celery hands it over (an ISO string or a datetime), or None."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if not isinstance(value, datetime):
+        return None
+    return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
+
+
+def _late(task: str, scheduled: datetime | None) -> None:
+    if scheduled is not None:
+        metrics.task_late(task, (timezone.now() - scheduled).total_seconds())
+
+
+@shared_task(bind=True, ignore_result=True)
+def bot_move(self: Any, game_id: int, seq: int, due: str | None = None) -> None:
+    _late("bot", _when(due) or _when(self.request.eta))  # due BOT_DELAY_SECONDS after the move before
+    with _moves_from("bot"):
+        game_bot_move(game_id=game_id, guard_seq=seq)
+
+
+@shared_task(bind=True, ignore_result=True)
+def deadline_expire(self: Any, game_id: int, seq: int, armed_for: str | None = None) -> None:
+    when = _when(armed_for)
+    _late("timer", when or _when(self.request.eta))
+    with _moves_from("timer"):
+        game_timer_fired(game_id=game_id, guard_seq=seq, armed_for=when)
 
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> None:
     """The safety net under the countdown tasks, each game's work isolated (services/sweep.py)."""
-    report = sweep_run()
+    with _moves_from("sweep"):
+        report = sweep_run()
+    metrics.sweep_done(report.done, report.failed, report.unread, len(report.set_aside))
     if report.failed or report.unread:
         log.warning("sweep: %s", report.line())
 
 
 @shared_task(ignore_result=True)
 def check_away(game_id: int, seat: int) -> None:
-    seat_mark_away(game_id=game_id, seat=seat)
+    with _moves_from("away"):
+        seat_mark_away(game_id=game_id, seat=seat)

@@ -104,6 +104,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "harehra_site.monitoring.RequestMetricsMiddleware",
     "harehra_site.middleware.RejectNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -279,13 +280,36 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 
+# Log lines go to standard error, one a line: JSON objects (python-json-logger) by default with
+# DEBUG=0, where a log collector reads them; text with DEBUG=1, for a person at a terminal.
+# LOG_FORMAT=json|text chooses either way. Besides warnings and errors (LOG_LEVEL), every HTTP
+# request, websocket session and command is one line (ACCESS_LOG=0 turns those off):
+# docs/OPERATIONS.md, "Logs".
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or text, not {LOG_FORMAT!r}")
+ACCESS_LOG = env_bool("ACCESS_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"timed": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "timed"}},
+    "formatters": {
+        "json": {"()": "harehra_site.logs.JsonLines"},
+        "text": {"()": "harehra_site.logs.TextLines"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        name: {"level": "INFO" if ACCESS_LOG else "WARNING"}
+        for name in ("harehra.requests", "harehra.sockets", "harehra.commands")
+    },
 }
+
+# The Prometheus scrape, GET /metrics, answers only "Authorization: Bearer <METRICS_TOKEN>"; with
+# no token it is not there (404). Processes share their metrics through PROMETHEUS_MULTIPROC_DIR
+# (an environment variable, read by prometheus_client itself: harehra_site/metrics.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
 
 # A bot waits this long before it moves, so people can follow the game.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts import views as accounts_views
 from accounts.admin import admin_sign_in
+from harehra_site.monitoring import metrics_view
 
 
 @csrf_exempt  # answers every method with the same 404: no form to protect
@@ -15,6 +16,7 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
 
 
 urlpatterns = [
+    path("metrics", metrics_view, name="metrics"),
     # The admin's sign-in, throttled and locked like every other way to sign in (accounts/admin.py).
     path("admin/login/", admin_sign_in),
     path("admin/", admin.site.urls),

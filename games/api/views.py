@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -12,6 +14,7 @@ from rest_framework.views import APIView
 from harehra import event_for
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
+from harehra_site.logs import command_observed
 from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
 
@@ -109,13 +112,20 @@ class GameCommandView(APIView):
         body = request.data
         if not isinstance(body, dict):
             raise ServiceError("bad_command", "the request body is a JSON object")
-        outcome = game_command_submit(
-            game=game,
-            user=request.user,
-            command=command_from(body),
-            client_cmd_id=body.get("client_cmd_id"),
-            expected_seq=body.get("expected_seq"),
-        )
+        started, cmd_id = time.perf_counter(), body.get("client_cmd_id")
+        try:
+            outcome = game_command_submit(
+                game=game,
+                user=request.user,
+                command=command_from(body),
+                client_cmd_id=cmd_id,
+                expected_seq=body.get("expected_seq"),
+            )
+        except ServiceError as e:
+            command_observed(game.pk, request.user, cmd_id, None, e.code, started, "api")
+            raise
+        code = "duplicate" if outcome.duplicate else "ok"
+        command_observed(game.pk, request.user, cmd_id, outcome.last_seq, code, started, "api")
         return Response(
             {
                 "seq": outcome.last_seq,

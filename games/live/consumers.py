@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -17,7 +18,9 @@ from games.selectors import game_events_for, game_view, presence_of
 from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
+from harehra_site import metrics
 from harehra_site.errors import ServiceError
+from harehra_site.logs import command_observed
 from harehra_site.params import is_count
 
 from .publish import game_group, user_group
@@ -27,6 +30,7 @@ from .sockets import (
     CLOSE_TOO_MANY,
     LimitedSocket,
     SocketFeatures,
+    push_delivered,
     socket_register,
     socket_unregister,
     valid_cmd_id,
@@ -57,6 +61,11 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     game: Game
     seat: int | None
     last_seq: int
+    socket_kind = "game"
+
+    def session_fields(self) -> dict[str, Any]:
+        game = getattr(self, "game", None)
+        return {**super().session_fields(), "game": game.pk if game else None, "seat": self.seat}
 
     async def connect(self) -> None:
         self.user = self.scope.get("user") or AnonymousUser()
@@ -159,6 +168,8 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         if not valid_cmd_id(cmd_id):  # never echoed back: it may be anything
             await self.send_json({"type": "error", "code": "bad_message", "detail": "cmd_id is a short id"})
             return
+        started = time.perf_counter()
+        origin = metrics.move_origin_set("socket", started)  # the push after commit reads it
         try:
             outcome = await db(game_command_submit)(
                 game=self.game,
@@ -168,8 +179,16 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
                 expected_seq=message.get("expected_seq"),
             )
         except ServiceError as e:
+            command_observed(self.game.pk, self.user, cmd_id, None, e.code, started, "socket")
             await self.send_json({"type": "error", "cmd_id": cmd_id, "code": e.code, "detail": e.detail})
             return
+        except BaseException:
+            command_observed(self.game.pk, self.user, cmd_id, None, "error", started, "socket")
+            raise
+        finally:
+            metrics.move_origin_reset(origin)
+        code = "duplicate" if outcome.duplicate else "ok"
+        command_observed(self.game.pk, self.user, cmd_id, outcome.last_seq, code, started, "socket")
         await self.send_json(
             {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
         )
@@ -241,6 +260,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             finally:
                 await self._release()
             return
+        push_delivered(self.game.pk, last)
         frames = message["frames"]
         # A watch page's frame exists only while the game is marked watched; else the spectators'.
         text = frames.get(self.viewer) or frames[SPECTATOR]

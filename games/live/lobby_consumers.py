@@ -67,6 +67,8 @@ class _PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocke
 class LobbyConsumer(_PushConsumer):
     """Anyone may watch the lobby: the whole list on (re)connect, then each changed row."""
 
+    socket_kind = "lobby"
+
     async def connect(self) -> None:
         # Joined before the list is read, so no change can fall between the list and the pushes.
         await self.join([LOBBY_GROUP])
@@ -87,6 +89,11 @@ def _open_table(table_id: int, user: AnyUser, invite: str | None) -> None:
 class TableConsumer(_PushConsumer):
     """Tells a table's page that the table changed; the page fetches its own view of it, which
     holds forms for that person only."""
+
+    socket_kind = "table"
+
+    def session_fields(self) -> dict[str, Any]:
+        return {**super().session_fields(), "table": getattr(self, "table_id", None)}
 
     async def connect(self) -> None:
         user = self.scope.get("user") or AnonymousUser()

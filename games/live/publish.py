@@ -9,9 +9,11 @@ from concurrent.futures import Future
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from games.selectors import lobby_change
+from harehra_site import metrics
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +37,14 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
+def _failed(group: str, error: BaseException | None) -> None:
+    reason = "channel_full" if isinstance(error, ChannelFull) else "stopping" if error is None else "error"
+    metrics.channel_send_failed(group, reason)
+
+
 def _log_failure(future: Future[Any], group: str) -> None:
     if not future.cancelled() and future.exception() is not None:
+        _failed(group, future.exception())
         log.error("could not publish to %s", group, exc_info=future.exception())
 
 
@@ -54,13 +62,15 @@ def _send(group: str, message: dict[str, Any]) -> None:
             future = asyncio.run_coroutine_threadsafe(coro, loop)
         except RuntimeError:  # the loop closed since: the server is stopping
             coro.close()
+            _failed(group, None)
             log.warning("could not publish to %s: the server is stopping", group)
             return
         future.add_done_callback(lambda f: _log_failure(f, group))
         return
     try:
         async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a lost push is recovered by the clients' seq check and resume
+    except Exception as e:  # a lost push is recovered by the clients' seq check and resume
+        _failed(group, e)
         log.exception("could not publish to %s", group)
 
 

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from games.live import jsontext
+from harehra_site import metrics
+from harehra_site.logs import log_socket
 
 MAX_FRAME_CHARS = 8192  # a command is a few dozen characters
 MAX_JSON_DEPTH = 4  # {"type": "command", "play": ["cumi"]} is 2 deep
@@ -108,11 +110,51 @@ class LimitedSocket:
     rate limit, then the size and depth limits. Each refusal is an `error` and the socket stays
     open, until a client keeps sending past its rate (REFUSALS_BEFORE_CLOSE): then it is closed
     with CLOSE_ABUSE. A consumer puts this class before Channels' and handles what passes in
-    `receive_message`; its `send_json` sends one message."""
+    `receive_message`; its `send_json` sends one message.
+
+    It also counts the socket while it is open (harehra_site/metrics.py, by `socket_kind`) and its
+    messages each way, and logs the session when it closes (harehra_site/logs.py)."""
+
+    socket_kind = "other"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rate = RateLimit()
+        self.opened_at: float | None = None
+        self.messages_in = self.messages_out = 0
+
+    def session_fields(self) -> dict[str, Any]:
+        """What the session's log line says about what the socket was for (ids only)."""
+        user = self.scope.get("user")
+        return {"user": user.pk if user is not None and user.is_authenticated else None}
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        if self.opened_at is None:  # counted before the client can know it is open
+            self.opened_at = time.monotonic()
+            metrics.socket_opened(self.socket_kind)
+        await super().accept(subprotocol, headers)  # type: ignore[misc]
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        self.messages_out += 1
+        await super().send(text_data, bytes_data, close)  # type: ignore[misc]
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        try:
+            await super().websocket_disconnect(message)  # type: ignore[misc]
+        finally:  # it ends by raising StopConsumer
+            if self.opened_at is not None:
+                metrics.socket_closed(self.socket_kind)
+                log_socket(
+                    kind=self.socket_kind,
+                    fields=self.session_fields(),
+                    duration_s=time.monotonic() - self.opened_at,
+                    messages_in=self.messages_in,
+                    messages_out=self.messages_out,
+                    code=message.get("code"),
+                )
+                self.opened_at = None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         ticket = next(_tickets)
@@ -123,6 +165,7 @@ class LimitedSocket:
             _in_hand.discard(ticket)
 
     async def _receive(self, text_data: str | None) -> None:
+        self.messages_in += 1
         if not self.rate.take():
             if self.rate.refused > REFUSALS_BEFORE_CLOSE:
                 await self.close(code=CLOSE_ABUSE)
@@ -148,10 +191,9 @@ class LimitedSocket:
         await self.close(code=code)
 
     if TYPE_CHECKING:
+        scope: dict[str, Any]
 
         async def send_json(self, data: dict[str, Any]) -> None: ...
-
-        async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None: ...
 
         async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
@@ -175,6 +217,9 @@ class _Registry:
         self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
         # Each user's sockets at each game, so a connect counts a few sockets, not all of them.
         self.by_user: dict[tuple[int, int], weakref.WeakSet[Any]] = {}
+        # Each game's sockets and the last push delivered to them: the push's fan-out in this process.
+        self.by_game: dict[int, weakref.WeakSet[Any]] = {}
+        self.pushed: dict[int, int] = {}
         self.beats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
             weakref.WeakKeyDictionary()
         )
@@ -213,6 +258,7 @@ def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
     if user_id is not None and socket_count(user_id, game_id) >= settings.SOCKETS_PER_USER_PER_GAME:
         return False
     _registry.sockets.add(consumer)
+    _registry.by_game.setdefault(game_id, weakref.WeakSet()).add(consumer)
     if user_id is not None:
         _registry.by_user.setdefault((user_id, game_id), weakref.WeakSet()).add(consumer)
     _start_heartbeat()
@@ -221,12 +267,30 @@ def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
 
 def socket_unregister(consumer: Any) -> None:
     _registry.sockets.discard(consumer)
+    game_id = getattr(consumer, "game_id_for_limit", None)
+    at_game = _registry.by_game.get(game_id)  # type: ignore[arg-type]
+    if at_game is not None:
+        at_game.discard(consumer)
+        if not at_game:
+            del _registry.by_game[game_id]  # type: ignore[arg-type]
+            _registry.pushed.pop(game_id, None)  # type: ignore[arg-type]
     key = (getattr(consumer, "user_id_for_limit", None), getattr(consumer, "game_id_for_limit", None))
     mine = _registry.by_user.get(key)  # type: ignore[arg-type]
     if mine is not None:
         mine.discard(consumer)
         if not mine:
             del _registry.by_user[key]  # type: ignore[arg-type]
+
+
+def push_delivered(game_id: int, last_seq: int) -> None:
+    """A push up to `last_seq` reached one of this process's sockets at the game; the first to
+    receive it also records how many sockets the process has there (the push's fan-out here)."""
+    if _registry.pushed.get(game_id) == last_seq:
+        metrics.push_delivered(None)
+        return
+    _registry.pushed[game_id] = last_seq
+    at_game = _registry.by_game.get(game_id)
+    metrics.push_delivered(len(at_game) if at_game else 1)
 
 
 def seated_sockets() -> set[tuple[int, int]]:

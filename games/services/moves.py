@@ -12,8 +12,9 @@ A person's command reads top to bottom (`game_command_submit`):
    when the rules say so ("a game ended": games/ended.py), write events, command record and row
    in one statement (games/sql.py), refresh the snapshot now and then, arm the follow-ups (a
    bot's move, the countdown: games/followups.py);
-7. after commit: cache the new state and push every viewer's part (games/live/push.py). The push
-   never raises to the mover: a failure there is logged and counted.
+7. after commit: cache the new state and push every viewer's part (games/live/push.py), counted
+   with the move's time from its command's arrival (harehra_site/metrics.py). The push never
+   raises to the mover: a failure there is logged and counted.
 
 Bots and timers (`game_command_submit_for_seat`), seats handed to bots and back, a table's next
 game and a moderator's abort take the same lock and the same `game_append`.
@@ -34,6 +35,7 @@ from django.utils import timezone
 from games.live.publish import publish_game_push, publish_table_changed
 from games.live.push import SEAT_CONTROL_EVENTS, push_message
 from harehra import Decision, EngineError, Event, GameState, Result, abort, parse_command, state_to_dict, step
+from harehra_site import metrics
 from harehra_site.errors import ServiceError
 
 from .. import sql
@@ -52,9 +54,6 @@ MAX_CLIENT_CMD_ID = 64
 # The snapshot is refreshed when the log crosses a multiple of this, so a cold load folds fewer
 # than this many events on top of it, and most moves skip the snapshot write.
 SNAPSHOT_EVERY = 64
-# Pushes that failed after their move committed (the move stands; its viewers catch up on their
-# next push or resume). Read by the metrics.
-push_failures = 0
 
 
 @dataclass(frozen=True)
@@ -339,7 +338,6 @@ def _push_after_commit(
     seat_control = before is None or any(e["type"] in SEAT_CONTROL_EVENTS for _, e in appended)
 
     def push() -> None:
-        global push_failures
         try:
             remember_state_at(game_id, replay_key, seq, after)
             message = push_message(
@@ -355,10 +353,11 @@ def _push_after_commit(
                 places=game_places(game_id, status, seq),
             )
             publish_game_push(game_id, message)
+            metrics.move_pushed(len(appended))
         except Exception:
             # The move is committed: the mover's answer stands, and the viewers catch up on the
             # next push (each carries the seqs it follows) or when they resume.
-            push_failures += 1
+            metrics.push_failed()
             log.exception("the push of game %s at seq %s failed", game_id, seq)
 
     transaction.on_commit(push)

@@ -194,6 +194,7 @@ class Command(BaseCommand):
             proxy_headers=False,
             log_level="warning",
             access_log=False,
+            log_config=None,  # Uvicorn's records go through settings.LOGGING (JSON lines by default)
         )
         server = draining_server(config)
 
