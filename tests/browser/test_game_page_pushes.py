@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games.models import Game
-from tests.browser.ui import Player, read, sign_in, start_against_bots, wait_loaded
+from tests.browser.ui import Player, read, sign_in, start_against_bots, wait_loaded, wait_newer
 from tests.support.decks import SHORT_GAME_FOR_ONE, STACKED
 
 REDIS_DB = 11
@@ -47,7 +47,7 @@ def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(
     last_change, last_seq = time.monotonic(), first["seq"]
     while not read(page)["over"]:
         if not player.act():
-            page.wait_for_timeout(60)
+            wait_newer(page)  # the next move or decision, or half a second
         seq = read(page)["seq"]
         if seq != last_seq:
             last_change, last_seq = time.monotonic(), seq

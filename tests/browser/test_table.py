@@ -14,7 +14,7 @@ import pytest
 
 from games.eventlog import events_with_seq
 from games.models import Game
-from tests.browser.ui import Player, api, person, read, sign_in, wait_loaded
+from tests.browser.ui import Player, api, person, read, sign_in, wait_loaded, wait_newer
 from tests.support.decks import EVERY_STATE, STACKED
 
 REDIS_DB = 12
@@ -105,7 +105,7 @@ def play(pages: list[Shooter], seconds: float) -> None:
             p.look()
             moved = p.act() or moved
         if not moved:
-            pages[0].page.wait_for_timeout(60)
+            wait_newer(pages[0].page)  # the next move or decision, or half a second
     for p in pages:
         p.look()
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.ui import PASSWORD, Player, api, person, read, sign_in, wait_loaded
+from tests.browser.ui import PASSWORD, Player, api, person, read, sign_in, wait_loaded, wait_newer
 from tests.support.decks import ONE_PERSON_EVADES, STACKED
 
 REDIS_DB = 12
@@ -60,7 +60,7 @@ def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: 
             if flying or page.locator("#fx .flying-card").count():
                 moved_while_flying += int(read(page)["seq"] > seq)
         else:
-            page.wait_for_timeout(30)
+            wait_newer(page)  # the next move or decision, or half a second
     assert player.moves >= 6 and not read(page)["over"], (player.moves, read(page))
     assert flights > 0, "no card was seen travelling"
     assert moved_while_flying > 0, "no move was made while cards were moving"
@@ -83,7 +83,7 @@ def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: 
     seq = read(page)["seq"]
     while time.monotonic() < end and not read(page)["over"] and player.moves < 3:
         if not player.act():
-            page.wait_for_timeout(40)
+            wait_newer(page)  # the next move or decision, or half a second
     ui = read(page)
     assert player.moves >= 3 and ui["seq"] > seq and not ui["over"], (player.moves, ui)
     assert page.evaluate("window.__flew") == 0
@@ -105,7 +105,7 @@ def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: 
         if any(not t.startswith("●") for t in titles) and titles[-1].startswith("●"):
             break
         if not player.act():
-            page.wait_for_timeout(40)
+            wait_newer(page)  # the next move or decision, or half a second
     titles = page.evaluate("window.__titles")
     assert any(not t.startswith("●") for t in titles) and titles[-1].startswith("●"), titles
     assert page.get_attribute("#favicon", "href").endswith("/static/img/turn.svg")
@@ -158,7 +158,7 @@ def test_the_game_page_in_czech_has_no_english_left_but_names(
     end = time.monotonic() + 25
     while time.monotonic() < end and player.moves < 4 and not read(page)["over"]:
         if not player.act():
-            page.wait_for_timeout(50)
+            wait_newer(page)  # the next move or decision, or half a second
     page.wait_for_function(
         "() => document.getElementById('game').dataset.mine !== '' || !document.getElementById('end').hidden"
     )

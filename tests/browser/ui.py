@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 import urllib.request
 from typing import Any
 
@@ -66,14 +65,31 @@ def press(page: Any, selector: str, key: str = "Enter") -> None:
     page.keyboard.press(key)
 
 
+NEWER = """([seq, kind]) => {
+  const prompt = document.getElementById('prompt');
+  return Number(document.getElementById('game').dataset.seq || 0) > seq
+    || !document.getElementById('end').hidden
+    || (prompt.hidden ? '' : (prompt.dataset.kind || '')) !== kind;
+}"""
+
+
+def wait_newer(page: Any, seq: int | None = None, timeout: float = 0.5) -> bool:
+    """Wait until the page shows a seq newer than `seq` (by default the one it shows now), the
+    game's end, or another decision (`#game[data-seq]`, `#end`, `#prompt[data-kind]`); False if
+    nothing changed within `timeout` seconds."""
+    now = read(page)
+    try:
+        page.wait_for_function(
+            NEWER, arg=[now["seq"] if seq is None else seq, now["kind"]], timeout=timeout * 1000
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def wait_moved(page: Any, seq: int, timeout: float = 5) -> None:
     """Wait until the page shows a newer seq than `seq` (the move went through)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        ui = read(page)
-        if ui["seq"] > seq or ui["over"]:
-            return
-        page.wait_for_timeout(50)
+    wait_newer(page, seq, timeout)
 
 
 class Player:
