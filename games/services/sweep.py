@@ -47,6 +47,18 @@ def _work_list(report: SweepReport, stage: str, read: Callable[[], Iterable[Any]
         return []
 
 
+def _count_failure(
+    report: SweepReport, stage: str, game_id: int, error: BaseException | str, set_aside: bool = False
+) -> None:
+    """Record the game's failure (GameFault); recording it may fail too, and stops nothing."""
+    report.failed[stage] += 1
+    try:
+        if game_fault_record(game_id=game_id, stage=stage, error=error, set_aside=set_aside):
+            report.set_aside.append(game_id)
+    except Exception:
+        log.exception("could not record the failure of game %s", game_id)
+
+
 def _one_game(report: SweepReport, stage: str, game_id: int, work: Callable[[], object]) -> None:
     try:
         work()
@@ -58,12 +70,7 @@ def _one_game(report: SweepReport, stage: str, game_id: int, work: Callable[[], 
         return
     except Exception as e:
         log.exception("the sweep's %s work failed in game %s", stage, game_id)
-        report.failed[stage] += 1
-        try:
-            if game_fault_record(game_id=game_id, stage=stage, error=e):
-                report.set_aside.append(game_id)
-        except Exception:
-            log.exception("could not record the failure of game %s", game_id)
+        _count_failure(report, stage, game_id, e)
         return
     report.done[stage] += 1
     if game_id in report.failing:
@@ -79,9 +86,7 @@ def sweep_run() -> SweepReport:
     for game_id, row_seq, log_seq in _work_list(report, "log", games_with_log_mismatch):
         error = f"the game's row says seq {row_seq}, its log ends at seq {log_seq}"
         log.error("game %s: %s", game_id, error)
-        report.failed["log"] += 1
-        if game_fault_record(game_id=game_id, stage="log", error=error, set_aside=True):
-            report.set_aside.append(game_id)
+        _count_failure(report, "log", game_id, error, set_aside=True)
     for game_id, seq in _work_list(report, "deadline", due_deadlines):
         _one_game(
             report, "deadline", game_id, lambda g=game_id, s=seq: game_deadline_expire(game_id=g, guard_seq=s)
