@@ -39,6 +39,22 @@ class LiveClient:
         self.resuming = False
         self.reader = asyncio.create_task(self._read())
 
+    def where(self) -> str:
+        """Where this client stands, for a test that timed out: its seq, what it last got, and its
+        connection's flow control (is it still reading, is anything queued either way)."""
+        ws, transport = self.ws, getattr(self.ws, "transport", None)
+        frames = getattr(getattr(ws, "recv_messages", None), "frames", None)
+        last = [f"{m['type']}:{m.get('seq')}" for m in self.messages[-4:]]
+        reading = transport.is_reading() if transport else None
+        return (
+            f"seat {self.seat}: seq {self.seq}, last {last}, "
+            f"errors {self.errors[-3:]}, gaps {self.gaps}, resyncs {self.resyncs}, "
+            f"reader done {self.reader.done() if self.reader else None}, "
+            f"ws state {getattr(ws, 'state', None)!r}, reading {reading}, "
+            f"queued in {len(frames) if frames is not None else None}, "
+            f"queued out {transport.get_write_buffer_size() if transport else None}"
+        )
+
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()

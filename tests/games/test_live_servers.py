@@ -62,17 +62,15 @@ def _game(stack, humans: int, bots: int, **settings):
     return game, [(_api(base, f"/api/games/{game.pk}/", token=t)["view"]["seat"], t) for t in tokens]
 
 
-async def _until_over(clients, timeout: float = 240) -> None:
-    """Wait for every client to see the end; on a timeout, say where each one stood."""
+async def _until_over(clients, stack, timeout: float = 240) -> None:
+    """Wait for every client to see the end; on a timeout, say where each one stood, and have the
+    servers log their tasks' stacks (test-output/servers/)."""
     try:
         await asyncio.wait_for(asyncio.gather(*(c.over.wait() for c in clients)), timeout)
     except TimeoutError:
-        report = [
-            f"seat {c.seat}: seq {c.seq}, last {c.events[-3:]}, errors {c.errors[-3:]}, "
-            f"gaps {c.gaps}, resyncs {c.resyncs}, reader done {c.reader.done() if c.reader else None}"
-            for c in clients
-        ]
-        raise AssertionError("game did not end:\n" + "\n".join(report)) from None
+        stack.dump_tasks()
+        await asyncio.sleep(1)
+        raise AssertionError("game did not end:\n" + "\n".join(c.where() for c in clients)) from None
 
 
 def _game_row(game_id: int) -> Game:
@@ -137,7 +135,7 @@ def test_two_humans_on_two_servers_and_two_bots_play_to_the_end(stack):
         spectator = LiveClient(game.pk, None, None, play=False)
         for i, c in enumerate([*players, spectator]):
             await c.connect(stack.ws_url(i % 2), stack.url(i % 2))
-        await _until_over([*players, spectator])
+        await _until_over([*players, spectator], stack)
         await _until_final_view([*players, spectator], game.pk)
         for c in [*players, spectator]:
             await c.close()
@@ -203,7 +201,7 @@ def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
         back.seq, back.events = a.seq, list(a.events)
         await back.connect(stack.ws_url(1), stack.url(1))
         await back.ws.send(json.dumps({"type": "reclaim"}))
-        await _until_over([back, b])
+        await _until_over([back, b], stack)
         await _until_final_view([back, b], game.pk)
         await back.close()
         await b.close()
@@ -245,7 +243,7 @@ def test_killing_a_server_mid_game_loses_nothing(stack):
         b.paused = False
         await b.connect(stack.ws_url(0), stack.url(0))  # reconnect to the other process and resume
         b.acted_at = -1  # the resume's view says whether b must decide, and b acts on it
-        await _until_over([a, b])
+        await _until_over([a, b], stack)
         await _until_final_view([a, b], game.pk)
         await a.close()
         await b.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -88,6 +89,12 @@ class Stack:
             stderr=subprocess.STDOUT,
         )  # fmt: skip
         self.workers.append(proc)
+
+    def dump_tasks(self) -> None:
+        """Have every live server log its tasks' and threads' stacks (for a test that timed out)."""
+        for proc, _ in self.servers:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGUSR1)
 
     def kill_server(self, i: int) -> None:
         proc, _ = self.servers[i]

@@ -50,6 +50,24 @@ def _dump_held_loop(loop_thread: int) -> None:
                 log.warning("event loop held; its stack:\n%s", "".join(traceback.format_stack(frame)))
 
 
+def _dump_tasks() -> None:
+    """SIGUSR1: log where every task of the event loop and every thread is waiting, so a socket
+    that stopped moving can be diagnosed on a live server (`kill -USR1 <pid>`)."""
+    import asyncio
+    import io
+    import traceback
+
+    out = io.StringIO()
+    tasks = asyncio.all_tasks()
+    out.write(f"{len(tasks)} tasks\n")
+    for task in tasks:
+        out.write(f"--- {task!r}\n")
+        task.print_stack(limit=12, file=out)
+    for ident, frame in sys._current_frames().items():
+        out.write(f"--- thread {ident}\n{''.join(traceback.format_stack(frame, limit=12))}")
+    log.warning("tasks and threads on SIGUSR1:\n%s", out.getvalue())
+
+
 def _log_slow_collections(phase: str, info: dict[str, int]) -> None:
     """A collection of the oldest generation stops every socket of the process: say when one is slow."""
     global _collection_started
@@ -200,6 +218,7 @@ class Command(BaseCommand):
 
         async def serve() -> None:
             server.loop = asyncio.get_running_loop()
+            server.loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
             watch = server.loop.create_task(_watch_loop_lag())
             try:
                 await server.serve()
