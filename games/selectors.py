@@ -158,6 +158,10 @@ def game_places(game_id: int, status: str, last_seq: int) -> list[int] | None:
 
 
 def game_events_for(game: Game, user: AnyUser, after: int = 0) -> list[dict[str, Any]]:
+    """The events after `after` as `user` may see them, to the log's end now."""
+    # Callers may hold an old row (a socket keeps the one it opened with): its last_seq would end
+    # a resume where the socket opened, and a socket that missed a push would never catch up.
+    game = Game.objects.select_related("table").get(pk=game.pk)
     seat = access_game_view(game, user)
     return [
         {"seq": seq, "event": event_for(e, seat)}

@@ -155,6 +155,81 @@ def test_resume_sends_exactly_the_missed_events_in_order():
     asyncio.run(run())
 
 
+async def _move(comm: WebsocketCommunicator, game_id: int, cmd_id: str) -> int:
+    """The awaited seat's socket makes its first legal move; the log's last seq after it."""
+    await comm.send_json_to({"type": "sync"})
+    view = await _until(comm, "view")
+    command = {k: v for k, v in view["legal"][0].items() if k != "seat"}
+    await comm.send_json_to({"type": "command", "cmd_id": cmd_id, **command})
+    return int((await _until(comm, "ack"))["seq"])
+
+
+def _mover_and_watcher(
+    game_id: int, tokens: dict[int, str]
+) -> tuple[WebsocketCommunicator, WebsocketCommunicator]:
+    """A two-seat game's players: one socket for whoever moves next, and a spectator's."""
+    game = Game.objects.get(pk=game_id)
+    return _connect(game_id, tokens[game.awaiting_seat]), _connect(game_id)
+
+
+def test_a_resume_sends_the_moves_made_since_the_socket_opened():
+    """The socket's game row is the one it read when it opened: a resume reads the log to its end now."""
+    game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
+    mover, watcher = _mover_and_watcher(game_id, tokens)
+
+    async def run() -> None:
+        assert (await mover.connect())[0] and (await watcher.connect())[0]
+        opened = (await _until(watcher, "state"))["seq"]
+        await _until(mover, "state")
+        last = await _move(mover, game_id, "m1")
+        await _drain(watcher)
+        await watcher.send_json_to({"type": "resume", "after": opened})
+        got = [m["seq"] for m in await _drain(watcher) if m["type"] == "event"]
+        assert got == list(range(opened + 1, last + 1))
+        await mover.disconnect()
+        await watcher.disconnect()
+
+    asyncio.run(run())
+
+
+def test_a_push_the_channel_layer_lost_is_read_from_the_log_when_the_next_one_arrives():
+    """The layer delivers at most once: a socket that missed a push sees the next one start past
+    its seq and reads what it missed from the log, however long ago it opened."""
+    from channels.layers import get_channel_layer
+
+    from games.live.publish import game_group
+
+    game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
+    watcher = _connect(game_id)
+
+    async def run() -> None:
+        layer = get_channel_layer()
+        assert (await watcher.connect())[0]
+        opened = (await _until(watcher, "state"))["seq"]
+        (watcher_channel,) = layer.groups[game_group(game_id)]  # the only socket at the game so far
+        mover = _connect(
+            game_id, tokens[(await database_sync_to_async(Game.objects.get)(pk=game_id)).awaiting_seat]
+        )
+        assert (await mover.connect())[0]
+        await _until(mover, "state")
+        await layer.group_discard(game_group(game_id), watcher_channel)  # the next push is lost to it
+        lost = await _move(mover, game_id, "m1")
+        await layer.group_add(game_group(game_id), watcher_channel)
+        await mover.disconnect()  # the other seat moves next
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        mover = _connect(game_id, tokens[game.awaiting_seat])
+        assert (await mover.connect())[0]
+        await _until(mover, "state")
+        last = await _move(mover, game_id, "m2")
+        assert last > lost > opened
+        got = [m["seq"] for m in await _drain(watcher) if m["type"] == "event"]
+        assert got == list(range(opened + 1, last + 1))
+        await mover.disconnect()
+        await watcher.disconnect()
+
+    asyncio.run(run())
+
+
 def test_with_batch_one_push_arrives_as_one_frame_holding_its_messages_in_order():
     game_id, _users, tokens = _setup()
 
