@@ -64,6 +64,11 @@ PUSH_FANOUT = Histogram(
 PUSH_DELIVERIES = Counter(
     "harehra_push_deliveries_total", "Game pushes delivered to sockets (one per socket)"
 )
+PUSH_GAPS = Counter(
+    "harehra_push_gaps_total",
+    "Pushes a socket got that did not follow on from its last seq (one before was lost or late): "
+    "the socket read what it missed from the log",
+)
 PUSH_FAILURES = Counter(
     "harehra_push_failures_total", "Pushes that failed after their move committed (the move stands)"
 )
@@ -145,6 +150,10 @@ def push_delivered(fanout: int | None) -> None:
     PUSH_DELIVERIES.inc()
     if fanout is not None:
         PUSH_FANOUT.observe(fanout)
+
+
+def push_gap() -> None:
+    PUSH_GAPS.inc()
 
 
 def channel_send_failed(group: str, reason: str) -> None:

@@ -254,6 +254,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             return  # already sent: a resume overtook the push
         if first != self.last_seq + 1:
             # The layer dropped a push, or a resume sent part of this one: read the rest from the log.
+            metrics.push_gap()
             self._hold()
             try:
                 await self.resume(self.last_seq)

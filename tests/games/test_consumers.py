@@ -14,6 +14,7 @@ from accounts.services import user_register, user_token
 from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent
 from harehra import legal_commands
+from harehra_site import metrics
 from harehra_site.asgi import application
 from tests.factories import end_with_seat_1_abandoned, seated_game
 from tests.support.waits import until
@@ -224,9 +225,11 @@ def test_a_push_the_channel_layer_lost_is_read_from_the_log_when_the_next_one_ar
         assert last > lost > opened
         got = [m["seq"] for m in await _drain(watcher) if m["type"] == "event"]
         assert got == list(range(opened + 1, last + 1))
+        assert metrics.PUSH_GAPS._value.get() == gaps_before + 1  # counted for the operators
         await mover.disconnect()
         await watcher.disconnect()
 
+    gaps_before = metrics.PUSH_GAPS._value.get()
     asyncio.run(run())
 
 
