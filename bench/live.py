@@ -98,6 +98,8 @@ class Stats:
     other_messages: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0  # sent in the window, not complete when the drain ended ("dropped")
     unfinished_total: int = 0  # the same, warm-up moves included
+    # The shared parts' counters at the window's start and end (shared_snapshot).
+    shared: tuple[dict[str, float], dict[str, float]] = field(default_factory=lambda: ({}, {}))
 
 
 @dataclass
@@ -532,6 +534,60 @@ def _cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
     return snap
 
 
+def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
+    """What the shared parts have done so far, counted by the parts themselves: the bench
+    database's transactions and rows (PostgreSQL's statistics, flushed within a second), the
+    cluster's write-ahead log, and the bench Redis's commands and bytes (PUBLISH is the channel
+    layer's send, one per push or group message)."""
+    import psycopg
+    import redis
+
+    snap: dict[str, float] = {}
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit, xact_rollback, tup_fetched, tup_inserted, tup_updated, tup_deleted, "
+            "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint "
+            "FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    assert row is not None
+    for key, value in zip(
+        ("pg transactions", "pg rollbacks", "pg rows read", "pg rows inserted", "pg rows updated",
+         "pg rows deleted", "pg WAL bytes (cluster)"),
+        row,
+        strict=True,
+    ):  # fmt: skip
+        snap[key] = float(value)
+    r = redis.Redis.from_url(redis_url)
+    stats = r.info("stats")
+    snap["redis bytes in"] = float(stats["total_net_input_bytes"])
+    snap["redis bytes out"] = float(stats["total_net_output_bytes"])
+    for name, figures in r.info("commandstats").items():
+        snap[f"redis {name.removeprefix('cmdstat_').upper()}"] = float(figures["calls"])
+    return snap
+
+
+def shared_lines(start: dict[str, float], end: dict[str, float], moves: int) -> list[str]:
+    """Each shared part's work per acknowledged move in the window (the server's own reads and
+    writes, its workers', the pages' socket opens: all of it, divided by the moves)."""
+    if not moves:
+        return []
+    per = {k: (end.get(k, 0.0) - start.get(k, 0.0)) / moves for k in end}
+    redis_calls = {k: v for k, v in per.items() if k.startswith("redis ") and "bytes" not in k and v >= 0.05}
+    lines = [
+        f"shared parts per move ({moves} moves): PostgreSQL {per['pg transactions']:.2f} transactions, "
+        f"rows read {per['pg rows read']:.1f}, inserted {per['pg rows inserted']:.1f}, "
+        f"updated {per['pg rows updated']:.1f}, deleted {per['pg rows deleted']:.2f}; "
+        f"WAL {per['pg WAL bytes (cluster)']:.0f} B (the whole cluster's)",
+        f"  Redis {sum(redis_calls.values()):.1f} commands ("
+        + ", ".join(
+            f"{k.removeprefix('redis ')} {v:.2f}"
+            for k, v in sorted(redis_calls.items(), key=lambda kv: -kv[1])
+        )
+        + f"), {per['redis bytes in']:.0f} B in, {per['redis bytes out']:.0f} B out",
+    ]
+    return lines
+
+
 # --- the run -------------------------------------------------------------------------------------
 
 
@@ -577,8 +633,11 @@ async def _drive_all(
         drivers = [asyncio.create_task(r.drive(start, window[1], period)) for r in runs]
         await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
         cpu_start = _cpu_snapshot(named)
+        shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
         await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
         cpu_end = _cpu_snapshot(named)
+        shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
+        stats.shared = (shared_start, shared_end)
         cpu_window = {k: cpu_end[k] - cpu_start[k] for k in cpu_end}
         named_total = sum(v for k, v in cpu_window.items() if k != "machine")
         cpu_window["rest (postgres, ...)"] = cpu_window["machine"] - named_total
@@ -754,6 +813,8 @@ def format_report(r: LiveResult) -> list[str]:
     if r.cpu_s:
         cpu = ", ".join(f"{k} {100 * v / r.window_s:.0f}%" for k, v in r.cpu_s.items())
         lines.append(f"CPU in the window (100% = one core): {cpu}")
+    if s.shared[1]:
+        lines.extend(shared_lines(*s.shared, s.acked))
     if s.other_messages:
         lines.append("other messages: " + ", ".join(f"{k} {v}" for k, v in sorted(s.other_messages.items())))
     p99 = percentile(lat, 99)

@@ -14,7 +14,8 @@ import secrets
 import statistics
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,10 @@ class RunFigures:
     # PostgreSQL backend serving it.
     python_cpu_ms: float | None = None
     database_cpu_ms: float | None = None
+    # What each command costs the shared database: statements sent (reads, writes, locks and
+    # transaction control) and write-ahead log bytes (the whole cluster's: run it on a quiet one).
+    statements: float | None = None
+    wal_bytes: float | None = None
 
     @property
     def per_second(self) -> float:
@@ -210,15 +215,56 @@ def _database_backend_pid() -> int | None:
     return pid if read_process_cpu_seconds(pid) is not None else None
 
 
+@contextmanager
+def _statements_counted() -> Iterator[list[int]]:
+    """Count the statements this process sends to PostgreSQL meanwhile: the write path's own SQL
+    goes through psycopg's cursors directly (harehra_site/rawsql.py), past Django's wrappers, so
+    the count is taken at psycopg's cursor, which every cursor of both kinds inherits."""
+    import psycopg
+
+    sent = [0]
+    execute, executemany = psycopg.Cursor.execute, psycopg.Cursor.executemany
+
+    def counted_execute(self: Any, *args: Any, **kwargs: Any) -> Any:
+        sent[0] += 1
+        return execute(self, *args, **kwargs)
+
+    def counted_executemany(self: Any, query: Any, params_seq: Any, **kwargs: Any) -> Any:
+        params_seq = list(params_seq)
+        sent[0] += len(params_seq)
+        return executemany(self, query, params_seq, **kwargs)
+
+    psycopg.Cursor.execute, psycopg.Cursor.executemany = counted_execute, counted_executemany  # type: ignore[method-assign]
+    try:
+        yield sent
+    finally:
+        psycopg.Cursor.execute, psycopg.Cursor.executemany = execute, executemany  # type: ignore[method-assign]
+
+
+def _wal_position() -> int | None:
+    """The cluster's write-ahead log position in bytes (PostgreSQL), read outside the count."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
+        return int(cur.fetchone()[0])
+
+
 def bench_one_game(cfg: BenchConfig, prefix: str) -> RunFigures:
     driver = _new_driver(prefix, "one", cfg.players, cfg.seed)
     figures = RunFigures()
     backend = _database_backend_pid()
+    wal0 = _wal_position()
     db0, py0 = process_cpu_seconds(backend) if backend else 0.0, time.process_time()
     t0 = time.perf_counter()
-    for _ in range(cfg.commands):
-        figures.latencies_ms.append(driver.submit_one())
+    with _statements_counted() as sent:
+        for _ in range(cfg.commands):
+            figures.latencies_ms.append(driver.submit_one())
     figures.wall_s = time.perf_counter() - t0
+    figures.statements = sent[0] / cfg.commands if connection.vendor == "postgresql" else None
+    wal1 = _wal_position()
+    if wal0 is not None and wal1 is not None:
+        figures.wal_bytes = (wal1 - wal0) / cfg.commands
     figures.python_cpu_ms = (time.process_time() - py0) * 1000 / cfg.commands
     if backend:
         figures.database_cpu_ms = (process_cpu_seconds(backend) - db0) * 1000 / cfg.commands
@@ -429,6 +475,24 @@ def format_report(r: BenchResult, cfg: BenchConfig) -> list[str]:
                 f"{r.one.database_cpu_ms:8.2f} ms",
                 "",
                 "its backend",
+            )
+        )
+    if r.one.statements is not None:
+        rows.append(
+            (
+                "(a) one game: SQL statements per command",
+                f"{r.one.statements:8.1f}",
+                "",
+                "sent through cursors; BEGIN and COMMIT add two round trips",
+            )
+        )
+    if r.one.wal_bytes is not None:
+        rows.append(
+            (
+                "(a) one game: WAL bytes per command",
+                f"{r.one.wal_bytes:8.0f} B",
+                "",
+                "the whole cluster's WAL: exact on a quiet one",
             )
         )
     run_rows(f"(b) {games} games/{threads} threads:", r.many)
