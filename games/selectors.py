@@ -90,8 +90,15 @@ def table_current_game(table: Table) -> Game | None:
     return table.games.order_by("-number").first()
 
 
+def _seat_rows(game: Game | int) -> list[GameSeat]:
+    return list(GameSeat.objects.filter(game=game).select_related("user").order_by("seat"))
+
+
 def seat_labels(game: Game | int) -> list[dict[str, Any]]:
-    rows = GameSeat.objects.filter(game=game).select_related("user").order_by("seat")
+    return _labels(_seat_rows(game))
+
+
+def _labels(rows: list[GameSeat]) -> list[dict[str, Any]]:
     return [
         {
             "seat": r.seat,
@@ -122,8 +129,38 @@ def seat_names(game_id: int) -> list[str]:
 def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
     """The game as `user` may see it: their seat's view, or a spectator's, with its seq."""
     game = Game.objects.select_related("table").get(pk=game.pk)  # callers may hold an old row
-    seat = access_game_view(game, user)
+    rows = _seat_rows(game)
+    return _view_of(game, _viewer_seat(game, rows, user), rows)
+
+
+def game_catch_up(game: Game, user: AnyUser, after: int) -> dict[str, Any]:
+    """What a socket that has seen the log up to `after` needs, from one read of the game and its
+    seats: the events after it as `user` may see them (to the log's end now: callers may hold an
+    old row, and a socket that missed a push must catch up) and the view they lead to."""
+    game = Game.objects.select_related("table").get(pk=game.pk)
+    rows = _seat_rows(game)
+    seat = _viewer_seat(game, rows, user)
+    events = (
+        [{"seq": seq, "event": event_for(e, seat)} for seq, e in events_with_seq(game, after, game.last_seq)]
+        if after < game.last_seq
+        else []
+    )
+    return {"events": events, "view": _view_of(game, seat, rows)}
+
+
+def _viewer_seat(game: Game, rows: list[GameSeat], user: AnyUser) -> int | None:
+    """The seat `user` plays (read from the game's seat rows), else what the access rule says a
+    spectator may see (not_found for a stranger to a private game)."""
+    if user.is_authenticated:
+        for r in rows:
+            if r.user_id == user.pk:
+                return r.seat
+    return access_game_view(game, user)
+
+
+def _view_of(game: Game, seat: int | None, rows: list[GameSeat]) -> dict[str, Any]:
     state = load_state(game)
+    bot_plays = any(r.seat == seat and r.bot_playing for r in rows)
     return {
         "id": game.pk,
         "table": game.table_id,
@@ -131,9 +168,9 @@ def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
         "status": game.status,
         "seq": game.last_seq,
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
-        "seats": seat_labels(game),
+        "seats": _labels(rows),
         "view": view_for(state, seat),
-        "legal": legal_commands(state, seat) if seat is not None and not _bot_plays(game, seat) else [],
+        "legal": legal_commands(state, seat) if seat is not None and not bot_plays else [],
         "places": game_places(game.pk, game.status, game.last_seq),
     }
 
@@ -248,10 +285,6 @@ def running_games_by_table(table_ids: list[int]) -> list[tuple[int, int]]:
     return list(
         Game.objects.filter(table_id__in=table_ids, status=GameStatus.RUNNING).values_list("table_id", "pk")
     )
-
-
-def _bot_plays(game: Game, seat: int) -> bool:
-    return GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists()
 
 
 def game_seat_auto_answer(game: Game, seat: int) -> bool:

@@ -5,13 +5,23 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.auth import AuthMiddlewareStack
+from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
 from channels.security.websocket import OriginValidator
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth.models import AnonymousUser
 
 
-@database_sync_to_async
+def _on_pool(func: Any) -> Any:
+    """Run on the thread pool: Channels' default is one thread shared by the whole process, on
+    which every socket opening at once (a restarted server's pages coming back) would queue."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+_session_user = _on_pool(get_user.func)
+
+
+@_on_pool
 def _user_for_token(key: str) -> Any:
     from rest_framework.authtoken.models import Token
 
@@ -40,9 +50,20 @@ class TokenAuthMiddleware:
         return await self.inner(scope, receive, send)
 
 
+class SessionAuthMiddleware(AuthMiddleware):
+    """Channels' session sign-in, reading the session's user on the thread pool; a socket that
+    brings a token is signed in by it alone (TokenAuthMiddleware), so its session is not read."""
+
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        if _token_from(scope):
+            scope["user"]._wrapped = AnonymousUser()
+            return
+        scope["user"]._wrapped = await _session_user(scope)
+
+
 def auth_stack(inner: Any) -> Any:
-    """Session first (browsers), then a token overrides it (other clients)."""
-    return AuthMiddlewareStack(TokenAuthMiddleware(inner))
+    """The session (browsers), or a token (other clients), which wins when both come."""
+    return CookieMiddleware(SessionMiddleware(SessionAuthMiddleware(TokenAuthMiddleware(inner))))
 
 
 class BrowserOriginValidator(OriginValidator):

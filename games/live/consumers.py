@@ -14,7 +14,7 @@ from games.access import access_game_socket
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Game
-from games.selectors import game_events_for, game_view, presence_of
+from games.selectors import game_catch_up, game_view, presence_of
 from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
@@ -55,6 +55,21 @@ def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
     if game is None:
         raise ServiceError("not_found", "no such game", 404)
     return game, access_game_socket(game, user)
+
+
+def _join(game: Game, user: Any, seat: int | None, frames: bool, after: int | None) -> dict[str, Any]:
+    """Once the socket is in the game's group, in one trip to the database thread: count its
+    seat's presence (or mark a watch page's game watched), and read what it needs first: the
+    whole state, or (a reconnecting page naming its last seq) what it missed and the view."""
+    if seat is not None:
+        presence_connect(game_id=game.pk, seat=seat)
+    elif frames:
+        game_mark_watched(game_id=game.pk)
+    return {
+        "state": game_view(game, user) if after is None else None,
+        "caught": game_catch_up(game, user, after) if after is not None else None,
+        "presence": presence_of(game.pk) if seat is None else None,
+    }
 
 
 class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
@@ -98,20 +113,19 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             self.joined.append(user_group(self.user.pk))
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        if self.seat is not None:
-            # Counted before accept, so a disconnect can never be handled before its connect.
-            await db(presence_connect)(game_id=self.game.pk, seat=self.seat)
-            self.presence_seat = self.seat
-        elif self.frames:
-            await db(game_mark_watched)(game_id=self.game.pk)
-        await self.accept()
+        # Read after joining the group, so no move falls between the read and the first push.
         after = _after_from(self.scope)
-        if after is None:
-            await self.send_state()
+        joined = await db(_join)(self.game, self.user, self.seat, self.frames, after)
+        # Counted before accept, so a disconnect can never be handled before its connect.
+        self.presence_seat = self.seat
+        await self.accept()
+        if joined["state"] is not None:
+            self.last_seq = self.view_seq = joined["state"]["seq"]
+            await self.send_json({"type": "state", **joined["state"]})
         else:
-            await self.resume(after)  # a reconnecting client names its last seq: send what it missed
-        if self.seat is None:
-            await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
+            await self.resume(after, joined["caught"])  # a reconnecting page: what it missed
+        if joined["presence"] is not None:
+            await self.send_json({"type": "presence", "seats": joined["presence"]})
 
     async def disconnect(self, code: int) -> None:
         socket_unregister(self)
@@ -201,11 +215,6 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
 
     # --- server to client -----------------------------------------------------------------
 
-    async def send_state(self) -> None:
-        data = await db(game_view)(self.game, self.user)
-        self.last_seq = self.view_seq = data["seq"]
-        await self.send_json({"type": "state", **data})
-
     async def send_view(self) -> None:
         """The viewer's view and legal commands as they are now, read from the database: after a
         resume or on request, when no push carries them."""
@@ -222,12 +231,15 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             )
         )
 
-    async def resume(self, after: int) -> None:
+    async def resume(self, after: int, caught: dict[str, Any] | None = None) -> None:
         """Exactly the events after `after`, in order, then the view they lead to; or one fresh
-        state when that is simpler."""
-        events = await db(game_events_for)(self.game, self.user, after)
+        state when that is simpler. `caught`: game_catch_up's answer, when the caller read it."""
+        if caught is None:
+            caught = await db(game_catch_up)(self.game, self.user, after)
+        events, data = caught["events"], caught["view"]
         if len(events) > RESUME_AS_STATE_AFTER:
-            await self.send_state()
+            self.last_seq = self.view_seq = data["seq"]
+            await self.send_json({"type": "state", **data})
             return
         self.last_seq = after
         self._hold()
@@ -236,7 +248,17 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
                 await self.deliver(item["seq"], item["event"])
             if any(item["event"]["type"] in SEAT_CONTROL_EVENTS for item in events):
                 await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
-            await self.send_view()
+            self.view_seq = data["seq"]
+            await self.send_json(
+                view_message(
+                    seq=data["seq"],
+                    status=data["status"],
+                    deadline=data["deadline"],
+                    view=data["view"],
+                    legal=data["legal"],
+                    places=data["places"],
+                )
+            )
         finally:
             await self._release()
 

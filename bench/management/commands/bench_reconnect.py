@@ -1,0 +1,53 @@
+"""`manage.py bench_reconnect`: what a socket open costs, and every page of a server coming back at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from bench.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
+from bench.management.commands.bench_live import use_database
+from bench.reconnect import ReconnectConfig, run_reconnect_bench
+
+
+class Command(BaseCommand):
+    help = (
+        "Open a game page's socket for every seat of N 4-seat games on real server processes "
+        "(PostgreSQL and Redis on 127.0.0.1), close them all, then reopen them all at once naming "
+        "their last seq, as pages do after their server restarts; report each page's time until "
+        "it is back (its view arrived), opens per second, the servers' CPU and the shared parts' "
+        "work per open. Leaves its bench* users and games in the database."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=250, help="4-seat games: 4 pages each")
+        parser.add_argument("--servers", type=int, default=1)
+        parser.add_argument("--jitter", type=float, default=0.0, help="spread the reconnects over S seconds")
+        parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+        parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="flushed at start")
+        parser.add_argument("--no-migrate", action="store_true")
+        parser.add_argument("--log-dir", type=Path, default=Path("/tmp/harehra-bench-reconnect"))
+        parser.add_argument(
+            "--root",
+            type=Path,
+            default=None,
+            help="run the servers of this checkout (e.g. a worktree of an older commit)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["games"] < 1 or options["servers"] < 1:
+            raise CommandError("games and servers are at least 1")
+        use_database(options["database_url"])
+        cfg = ReconnectConfig(
+            games=options["games"],
+            servers=options["servers"],
+            jitter=options["jitter"],
+            database_url=options["database_url"],
+            redis_url=options["redis_url"],
+            migrate=not options["no_migrate"],
+            log_dir=options["log_dir"],
+            root=options["root"],
+        )
+        run_reconnect_bench(cfg, write=self.stdout.write)
