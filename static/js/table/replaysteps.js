@@ -2,6 +2,8 @@
 // asks for, how long a step lasts while playing, and the link that opens a step. The viewer
 // (table/replayviewer.js) applies them; Node tests them (tests/js/replay.test.js).
 
+import { EventType } from "./events.js";
+
 export const BASE_DELAY_MS = 900;
 
 // How long each step is shown while playing, at a speed (1 = normal, 2 = twice as fast).
@@ -17,7 +19,7 @@ export function clampStep(step, count) {
 // A turn starts at its TurnStarted event; the first frame starts the game.
 export function isTurnStart(frames, i) {
   const t = frames[i].event.type;
-  return t === "TurnStarted" || i === 0;
+  return t === EventType.TURN_STARTED || i === 0;
 }
 
 // The next turn's first step after `step`, or the last step when no turn starts later.
