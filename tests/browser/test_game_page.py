@@ -270,9 +270,9 @@ def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: 
 
 
 def test_the_end_screen_shows_the_places_the_server_sends(site: Any, browser: Any) -> None:
-    """Seat 1's person left and their bot was still in when the game was drawn at the turn limit:
-    by the placing rule the ratings follow, the abandoned seat is last, below the player already
-    out; the end screen shows exactly that, not a ranking of its own by who was still in."""
+    """Seat 1's person left while still in the game, and their bot went out after seat 2: by the
+    placing rule the ratings follow, the abandoned seat is last, below the player out before it;
+    the end screen shows exactly that, not a ranking of its own by who was out first."""
     base = site.url(0)
     run = int(time.time()) % 100000
     people = [f"end{run}{letter}" for letter in "abc"]
