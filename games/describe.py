@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.card_text import card_name
-from harehra import EventType
+from harehra import EventType, StoredEvent
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -26,7 +26,7 @@ def _name(names: Sequence[str], seat: Any) -> str:
     return _("Seat %(n)s") % {"n": seat + 1 if isinstance(seat, int) else seat}
 
 
-def describe(event: Mapping[str, Any], names: Sequence[str]) -> str:
+def describe(event: StoredEvent, names: Sequence[str]) -> str:
     """One event (raw or filtered by `event_for`) in words; `names` are the seats' display names.
 
     The same sentences as the pages' describer (static/js/table/words.js) says for a reader who holds

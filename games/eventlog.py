@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from harehra import Event, GameState, replay, snapshot_is_current, state_from_dict
+from harehra import GameState, StoredEvent, replay, snapshot_is_current, state_from_dict
 
 from . import sql
 from .models import Game, GameEvent, GameSnapshot
@@ -17,7 +17,8 @@ _STATE_CACHE: dict[tuple[int, str], tuple[int, GameState]] = {}
 _STATE_CACHE_SIZE = 2048
 
 
-def row_to_event(row: GameEvent) -> Event:
+def row_to_event(row: GameEvent) -> StoredEvent:
+    """A row as the event it stores, with the keys the log adds (a deadline) kept."""
     return {**row.payload, "type": row.type, "version": row.version}
 
 
@@ -28,7 +29,7 @@ def event_rows(game: Game, after: int = 0, upto: int | None = None) -> QuerySet[
     return rows.order_by("seq")
 
 
-def events_with_seq(game: Game, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
+def events_with_seq(game: Game, after: int = 0, upto: int | None = None) -> list[tuple[int, StoredEvent]]:
     return [(row.seq, row_to_event(row)) for row in event_rows(game, after, upto)]
 
 

@@ -10,19 +10,19 @@ game's pushes carry the spectators' frames while a watch page is open.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from harehra import EventType, GameState, apply, event_for, view_for
+from harehra import EventType, GameState, StoredEvent, apply, event_for, view_for
 
 from .describe import describe
 
 ALL = "all"  # every hand shown: a finished game's replay, for those it allows
 SPECTATOR = "spectator"
-SeqEvent = tuple[int, dict[str, Any]]
+SeqEvent = tuple[int, StoredEvent]  # an event as logged, with its seq
 
 
-def event_for_all(e: Mapping[str, Any]) -> dict[str, Any]:
+def event_for_all(e: StoredEvent) -> dict[str, Any]:
     """Every hand may be seen, but never the order of the draw pile."""
     kind = e["type"]
     out = {k: v for k, v in e.items() if k != "deadline"}
@@ -65,7 +65,7 @@ def build_frames(
 def frame_at(
     step: int,
     seq: int,
-    e: Mapping[str, Any],
+    e: StoredEvent,
     state: GameState,
     names: Sequence[str],
     perspective: int | str | None,

@@ -18,6 +18,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from accounts.standing import sanction_in_force_params, sanction_in_force_sql
+from harehra import StoredEvent
 from harehra_site.rawsql import cursor, statement
 
 from .models import CommandRecord, Game, GameEvent, GameSeat, Table
@@ -166,8 +167,8 @@ def move_read(game_id: int, user_id: int | None, client_cmd_id: str) -> MoveRead
     return MoveRead(seats, bool(sanctioned), record, int(log_seq))
 
 
-def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
-    """The engine events with after < seq <= upto, in order."""
+def events_between(game_id: int, after: int, upto: int) -> list[StoredEvent]:
+    """The events with after < seq <= upto, in order, as logged (a deadline kept)."""
     db = _db()
     sql = statement(
         db,
@@ -181,7 +182,7 @@ def events_between(game_id: int, after: int, upto: int) -> list[dict[str, Any]]:
     with cursor(db) as cur:
         cur.execute(sql, [game_id, after, upto])
         rows = cur.fetchall()
-    events = []
+    events: list[StoredEvent] = []
     for type_, version, data in rows:
         for convert in converters:
             data = convert(data, col, db)
@@ -222,7 +223,7 @@ def _insert_event_values(
     db: BaseDatabaseWrapper,
     game_id: int,
     first_seq: int,
-    events: Sequence[dict[str, Any]],
+    events: Sequence[StoredEvent],
     actor_id: int | None,
 ) -> Statement:
     now = timezone.now()
@@ -245,7 +246,7 @@ def _insert_events_from_array(
     db: BaseDatabaseWrapper,
     game_id: int,
     first_seq: int,
-    events: Sequence[dict[str, Any]],
+    events: Sequence[StoredEvent],
     actor_id: int | None,
 ) -> Statement:
     """PostgreSQL: the events as one JSON array, split into rows by the database. The text and
@@ -273,7 +274,7 @@ def _insert_events(
     db: BaseDatabaseWrapper,
     game_id: int,
     first_seq: int,
-    events: Sequence[dict[str, Any]],
+    events: Sequence[StoredEvent],
     actor_id: int | None,
 ) -> Statement:
     insert = _insert_events_from_array if db.vendor == "postgresql" else _insert_event_values
@@ -330,7 +331,7 @@ def _save_game_move(db: BaseDatabaseWrapper, game: Game) -> Statement:
 def write_move(
     game: Game,
     first_seq: int,
-    events: Sequence[dict[str, Any]],
+    events: Sequence[StoredEvent],
     actor_id: int | None,
     record: CommandRecordRow | None,
 ) -> None:

@@ -20,13 +20,21 @@ from harehra import (
     GameState,
     InvalidRuleset,
     Ruleset,
+    StoredEvent,
     apply,
     make_ruleset,
     parse_command,
     step,
 )
 from harehra.decide import deal, start_events
-from harehra.events import DECISION_EVENTS, SEAT_EVENTS, game_aborted, seat_reclaimed, seat_taken_by_bot
+from harehra.events import (
+    DECISION_EVENTS,
+    SEAT_EVENTS,
+    RulesEvent,
+    game_aborted,
+    seat_reclaimed,
+    seat_taken_by_bot,
+)
 
 from .selectors import EXPORT_FORMAT, EXPORT_VERSION, SeqEvent
 
@@ -91,7 +99,7 @@ def _names(game: Any, players: int) -> list[str]:
     return names
 
 
-def _check_envelope(doc: Any) -> list[Mapping[str, Any]]:
+def _check_envelope(doc: Any) -> list[StoredEvent]:
     if not isinstance(doc, Mapping):
         raise _refuse("not_a_document", "the document is a JSON object")
     if doc.get("format") != EXPORT_FORMAT:
@@ -117,7 +125,7 @@ def _check_envelope(doc: Any) -> list[Mapping[str, Any]]:
     return events
 
 
-def _check_start(first: Mapping[str, Any], second: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def _check_start(first: StoredEvent, second: StoredEvent | None) -> list[RulesEvent]:
     if first["type"] != EventType.GAME_STARTED:
         raise _refuse("bad_start", "the first event must be GameStarted", 1)
     try:
@@ -164,7 +172,7 @@ def _check_start(first: Mapping[str, Any], second: Mapping[str, Any] | None) -> 
     return produced
 
 
-def _command_of(e: Mapping[str, Any]) -> dict[str, Any]:
+def _command_of(e: StoredEvent) -> dict[str, Any]:
     kind, seat = e["type"], e.get("seat")
     if kind == EventType.CARDS_PLAYED:
         return {"seat": seat, "play": e.get("cards"), "target": e.get("target")}
@@ -177,7 +185,7 @@ def _command_of(e: Mapping[str, Any]) -> dict[str, Any]:
     return {"seat": seat, "discard": e.get("cards")}
 
 
-def _reshuffler(segment: Sequence[Mapping[str, Any]], first_seq: int) -> Any:
+def _reshuffler(segment: Sequence[StoredEvent], first_seq: int) -> Any:
     """A shuffle that answers with the document's recorded orders, in the order they appear."""
     recorded = [
         (first_seq + i, e) for i, e in enumerate(segment) if e["type"] == EventType.DRAW_PILE_RESHUFFLED

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.frames import frame_at
 from games.live import jsontext
-from harehra import Event, GameState, apply, event_for, legal_commands, views_for_all
+from harehra import GameState, StoredEvent, apply, event_for, legal_commands, views_for_all
 from harehra.events import SEAT_EVENTS
 
 SEAT_CONTROL_EVENTS = SEAT_EVENTS  # a seat's control changed: presence goes with the push
@@ -67,7 +67,7 @@ def awaited_decision(state: GameState) -> dict[str, Any] | None:
 
 def push_message(
     *,
-    appended: Sequence[tuple[int, Event]],
+    appended: Sequence[tuple[int, StoredEvent]],
     before: GameState | None,
     after: GameState,
     status: str,

@@ -23,7 +23,7 @@ game and a moderator's abort take the same lock and the same `game_append`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -34,7 +34,18 @@ from django.utils import timezone
 
 from games.live.publish import publish_game_push, publish_table_changed
 from games.live.push import SEAT_CONTROL_EVENTS, push_message
-from harehra import Decision, EngineError, Event, GameState, Result, abort, parse_command, state_to_dict, step
+from harehra import (
+    Decision,
+    EngineError,
+    Event,
+    GameState,
+    Result,
+    StoredEvent,
+    abort,
+    parse_command,
+    state_to_dict,
+    step,
+)
 from harehra_site import metrics
 from harehra_site.errors import ServiceError
 
@@ -60,7 +71,7 @@ SNAPSHOT_EVERY = 64
 class CommandOutcome:
     game_id: int
     seat: int
-    events: list[tuple[int, Event]]
+    events: list[tuple[int, StoredEvent]]  # as logged: the last may carry the next deadline
     duplicate: bool = False
 
     @property
@@ -202,7 +213,7 @@ def _decide_and_append(
     actor_id: int | None,
     bot_seats: set[int] | None = None,
     record: sql.CommandRecordRow | None = None,
-) -> list[tuple[int, Event]]:
+) -> list[tuple[int, StoredEvent]]:
     """Decide and append (with the person's command `record`, if any); `bot_seats` (where bots
     play now), when known, spares a query."""
     if game.status != GameStatus.RUNNING:
@@ -223,14 +234,14 @@ def _decide_and_append(
 
 def game_append(
     game: Game,
-    events: list[Event],
+    events: Sequence[Event],
     *,
     before: GameState | None,
     after: GameState,
     actor_id: int | None,
     record: sql.CommandRecordRow | None = None,
     bot_seats: Collection[int] | None = None,
-) -> list[tuple[int, Event]]:
+) -> list[tuple[int, StoredEvent]]:
     """Append `events` to `game`'s log and do everything that goes with it; returns them numbered.
 
     The caller holds the game's lock (`game_lock`, or the table's lock for a game it has just
@@ -240,19 +251,20 @@ def game_append(
     """
     assert transaction.get_connection().in_atomic_block, "appending needs the caller's transaction"
     assert events, "nothing to append"
+    logged: Sequence[StoredEvent] = events  # as the log keeps them: with the next deadline
     if any(e["type"] not in SEAT_CONTROL_EVENTS for e in events):
-        events = _with_deadline(game, events, after)
+        logged = _with_deadline(game, events, after)
     ended = after.over and game.status == GameStatus.RUNNING
     if ended:
         _end(game, after)
     first_seq = game.last_seq + 1
-    game.last_seq = first_seq + len(events) - 1
-    appended = [(first_seq + i, e) for i, e in enumerate(events)]
+    game.last_seq = first_seq + len(logged) - 1
+    appended = [(first_seq + i, e) for i, e in enumerate(logged)]
     if bot_seats is None:
         bot_seats = set(GameSeat.objects.filter(game=game, bot_playing=True).values_list("seat", flat=True))
     followups_arm(game, bot_to_move=game.awaiting_seat in bot_seats)
     try:
-        sql.write_move(game, first_seq, events, actor_id, record)
+        sql.write_move(game, first_seq, logged, actor_id, record)
     except sql.LogOutOfStep as e:
         # A row already holds one of these seqs: the move is refused, and its transaction (which
         # the failed statement has spoilt) rolls back whole. The sweep sets the game aside.
@@ -279,7 +291,7 @@ def _answers_for_itself(game: Game, seat: int) -> bool:
     return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True, bot_playing=False).exists()
 
 
-def _with_deadline(game: Game, events: list[Event], state: GameState) -> list[Event]:
+def _with_deadline(game: Game, events: Sequence[Event], state: GameState) -> Sequence[StoredEvent]:
     """The events with the next decision's deadline on the last one (the decision it opens), and
     that deadline on the game row. The engine's events are not changed: the deadline is the log
     row's, not the rules'."""
@@ -327,7 +339,7 @@ def _save_snapshot(game: Game, state: GameState) -> None:
 
 def _push_after_commit(
     game: Game,
-    appended: list[tuple[int, Event]],
+    appended: list[tuple[int, StoredEvent]],
     before: GameState | None,
     after: GameState,
     bot_seats: frozenset[int],

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.models import Game, GameSeat
 from tests.browser.ui import api, person, read, sign_in, start_against_bots, wait_loaded
@@ -28,15 +29,22 @@ SNAPSHOT = """() => ({
 })"""
 
 
+# The page asks this player something (#prompt[data-kind]), or shows the game's end.
+ASKED_OR_OVER = """() => {
+  const prompt = document.getElementById('prompt');
+  return (!prompt.hidden && Boolean(prompt.dataset.kind)) || !document.getElementById('end').hidden;
+}"""
+
+
 def wait_for_my_decision(page: Any, timeout: float = 20) -> dict[str, Any]:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        ui = read(page)
-        if ui["kind"]:
-            return ui
-        assert not ui["over"], "the game ended before it was this player's turn"
-        page.wait_for_timeout(50)
-    raise AssertionError("never this player's decision")
+    try:
+        page.wait_for_function(ASKED_OR_OVER, timeout=timeout * 1000)
+    except PlaywrightTimeoutError:
+        raise AssertionError("never this player's decision") from None
+    ui = read(page)
+    assert not ui["over"], "the game ended before it was this player's turn"
+    assert ui["kind"], ui
+    return ui
 
 
 def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, screenshots: Path) -> None:
@@ -93,10 +101,12 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
     # ...and a greyed-out card does nothing when pressed.
     off = page.locator("#hand button.card[aria-disabled='true']")
     if off.count():
-        seq = read(page)["seq"]
+        seq, offered = read(page)["seq"], page.evaluate(CONTROLS)
         off.first.focus()
         page.keyboard.press("Enter")
-        page.wait_for_timeout(300)  # a window for a move that must not happen: nothing to wait for
+        # A command leaves in the key's own handler, which takes the controls away until it is
+        # answered (see test_a_command_lost_on_the_way_gives_the_controls_back): none left.
+        assert page.evaluate(CONTROLS) == offered
         assert read(page)["seq"] == seq
 
     # Closing the page: after the grace period a bot takes the seat.
@@ -196,11 +206,10 @@ def test_a_command_lost_on_the_way_gives_the_controls_back(site: Any, browser: A
 
 
 def pump_until(page: Any, test: Any, what: str, timeout: float = 8) -> None:
-    """Wait for `test` while the page runs (Playwright's handlers run only while it is waited on)."""
-    end = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < end, what
-        page.wait_for_timeout(50)
+    """Wait for `test`, which reads what the routes below record or the database. Playwright runs
+    those routes (which carry the socket's frames) only during a call to it, so each reading of
+    `test` follows a round trip to the page."""
+    wait_until(lambda: page.evaluate("true") and test(), what, timeout=timeout)
 
 
 def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: Any, browser: Any) -> None:
@@ -270,9 +279,9 @@ def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: 
 
 
 def test_the_end_screen_shows_the_places_the_server_sends(site: Any, browser: Any) -> None:
-    """Seat 1's person left and their bot was still in when the game was drawn at the turn limit:
-    by the placing rule the ratings follow, the abandoned seat is last, below the player already
-    out; the end screen shows exactly that, not a ranking of its own by who was still in."""
+    """Seat 1's person left while still in the game, and their bot went out after seat 2: by the
+    placing rule the ratings follow, the abandoned seat is last, below the player out before it;
+    the end screen shows exactly that, not a ranking of its own by who was out first."""
     base = site.url(0)
     run = int(time.time()) % 100000
     people = [f"end{run}{letter}" for letter in "abc"]

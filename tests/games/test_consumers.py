@@ -16,7 +16,7 @@ from games.models import Game, GameEvent
 from harehra import legal_commands
 from harehra_site import metrics
 from harehra_site.asgi import application
-from tests.factories import end_with_seat_1_abandoned, seated_game
+from tests.factories import end_with_seat_1_abandoned, seat_1_to_the_brink, seated_game
 from tests.support.waits import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -442,6 +442,9 @@ def test_the_end_of_a_game_sends_the_places_by_the_one_placing_rule():
     from ratings.models import Placing
 
     game_id, _users, tokens = _setup(3)
+    # Played by the three people's commands until seat 2 is out and seat 1 must take a volley
+    # from seat 0 that puts it out; then, watched: seat 1's person leaves and its bot takes it.
+    seat_1_to_the_brink(game_id)
 
     async def run() -> dict[str, Any]:
         player = _connect(game_id, tokens[0])
@@ -461,7 +464,7 @@ def test_the_end_of_a_game_sends_the_places_by_the_one_placing_rule():
 
     got = asyncio.run(run())
     assert got["running"]["places"] is None  # no places while the game runs
-    assert [v["places"] for v in got["pushed"]] == [None, [1, 3, 2]]  # the hand-over, then the end
+    assert [v["places"] for v in got["pushed"]] == [None, [1, 3, 2]]  # the hand-over, then the bot's move
     assert got["pushed"][-1]["view"]["over"] and got["pushed"][-1]["status"] == "finished"
     assert got["synced"]["places"] == got["state"]["places"] == [1, 3, 2]
     assert got["synced"] == got["pushed"][-1]  # one builder: the socket's own view is the push's

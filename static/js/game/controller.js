@@ -4,6 +4,7 @@
 import { $, csrfToken, fmt, gettext } from "../core/dom.js";
 import { LiveGame } from "../core/gamesocket.js";
 import { Cues } from "../table/cues.js";
+import { END_EVENTS, EventType, SEAT_EVENTS } from "../table/events.js";
 import { Motion } from "../table/motion.js";
 import { errorWords } from "../table/words.js";
 import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
@@ -57,10 +58,10 @@ export function startGame(cfg) {
     onEvent(seq, e) {
       logEvent(g, e, true);
       motion.queue(e, cfg.seat);
-      if (e.type === "SeatTakenByBot" || e.type === "SeatReclaimed") {
-        S.presence[e.seat] = { ...(S.presence[e.seat] || {}), bot_playing: e.type === "SeatTakenByBot" };
+      if (SEAT_EVENTS.includes(e.type)) {
+        S.presence[e.seat] = { ...(S.presence[e.seat] || {}), bot_playing: e.type === EventType.SEAT_TAKEN_BY_BOT };
       }
-      if (e.type === "GameEnded" || e.type === "GameAborted") S.ended = true;
+      if (END_EVENTS.includes(e.type)) S.ended = true;
     },
     // Each push ends with this viewer's view and legal commands: the page renders from it alone.
     onView(m) {

@@ -1,5 +1,6 @@
 // The lobby's table list, kept current by the lobby socket: the whole list on every (re)connect,
 // then one row per change (its new markup, or null once the lobby no longer lists the table).
+// The list's data-synced counts the whole lists applied (tests wait on it, not on time).
 import { focusKey, restoreFocus } from "../core/dom.js";
 import { Socket } from "../core/socket.js";
 
@@ -65,6 +66,7 @@ function syncAll(html) {
   }
   for (const li of fresh) placeRow(Number(li.dataset.table), li.outerHTML);
   showEmpty();
+  root.dataset.synced = String(Number(root.dataset.synced || 0) + 1);
 }
 
 new Socket(() => root.dataset.socket, {

@@ -1,5 +1,6 @@
 // A table's page, kept current by the table socket: on each change (and once on every
 // (re)connect) it fetches this person's view of the table, whose forms carry their CSRF token.
+// Its data-refreshed counts the views shown so (tests wait on it, not on time).
 import { focusKey, restoreFocus } from "../core/dom.js";
 import { Socket } from "../core/socket.js";
 
@@ -26,6 +27,7 @@ async function refresh() {
           const key = focusKey(root);
           root.innerHTML = html;
           restoreFocus(root, key);
+          root.dataset.refreshed = String(Number(root.dataset.refreshed || 0) + 1);
           followGame();
         }
       } catch {

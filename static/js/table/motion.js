@@ -4,8 +4,23 @@
 // layer that takes no input, so motion never blocks a move, and prefers-reduced-motion turns it
 // off. Events are queued as they arrive and played after the page has drawn the push's view.
 
+import { EventType } from "./events.js";
+
 const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 const CARDS = "/static/cards/";
+// The events that move something on the table (play() below says what).
+const MOVING = new Set([
+  EventType.CARDS_PLAYED,
+  EventType.CARDS_DRAWN,
+  EventType.DAMAGE_TAKEN,
+  EventType.PLAYER_SKIPPED,
+  EventType.DIRECTION_CHANGED,
+  EventType.CARD_BURNED,
+  EventType.CARDS_DISCARDED,
+  EventType.PLAYER_ELIMINATED,
+  EventType.REACTION_PLAYED,
+  EventType.PROTECTION_GAINED,
+]);
 
 export function motionOff() {
   return reduced.matches || document.documentElement.dataset.motion === "off";
@@ -21,10 +36,7 @@ export class Motion {
 
   queue(e, mySeat) {
     if (motionOff()) return;
-    if (["CardsPlayed", "CardsDrawn", "DamageTaken", "PlayerSkipped", "DirectionChanged", "CardBurned",
-      "CardsDiscarded", "PlayerEliminated", "ReactionPlayed", "ProtectionGained"].includes(e.type)) {
-      this.pending.push({ e, mySeat });
-    }
+    if (MOVING.has(e.type)) this.pending.push({ e, mySeat });
     if (this.pending.length > 40) this.pending.splice(0, this.pending.length - 40);
   }
 
@@ -50,15 +62,15 @@ export class Motion {
   // Returns how long (ms) the next motion should wait after this one starts.
   play(e, mySeat, delay) {
     switch (e.type) {
-      case "CardsPlayed":
-      case "CardsDiscarded":
+      case EventType.CARDS_PLAYED:
+      case EventType.CARDS_DISCARDED:
         e.cards.slice(0, 5).forEach((c, i) => this.fly(c, this.seatBox(e.seat, mySeat), this.pile("discard"), delay + i * 90));
         return 120 + Math.min(5, e.cards.length) * 90;
-      case "CardBurned":
-      case "ReactionPlayed":
+      case EventType.CARD_BURNED:
+      case EventType.REACTION_PLAYED:
         if (e.card) this.fly(e.card, this.seatBox(e.seat, mySeat), this.pile("discard"), delay);
         return e.card ? 200 : 0;
-      case "CardsDrawn": {
+      case EventType.CARDS_DRAWN: {
         const n = Math.min(5, e.cards ? e.cards.length : e.count || 0);
         for (let i = 0; i < n; i++) {
           const face = e.cards && e.seat === mySeat ? e.cards[i] : "back";
@@ -66,19 +78,19 @@ export class Motion {
         }
         return n * 110;
       }
-      case "DamageTaken":
+      case EventType.DAMAGE_TAKEN:
         this.flash(`.seat[data-seat="${e.seat}"]`, "hit", delay, 900);
         return 150;
-      case "PlayerSkipped":
+      case EventType.PLAYER_SKIPPED:
         this.flash(`.seat[data-seat="${e.seat}"]`, "skipped-now", delay, 1400);
         return 150;
-      case "ProtectionGained":
+      case EventType.PROTECTION_GAINED:
         this.flash(`.seat[data-seat="${e.seat}"]`, "shielded-now", delay, 900);
         return 0;
-      case "PlayerEliminated":
+      case EventType.PLAYER_ELIMINATED:
         this.flash(`.seat[data-seat="${e.seat}"]`, "out-now", delay, 1400);
         return 200;
-      case "DirectionChanged":
+      case EventType.DIRECTION_CHANGED:
         this.flash(".direction", "turning", delay, 900);
         return 0;
       default:

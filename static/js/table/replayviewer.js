@@ -1,14 +1,13 @@
 // The replay viewer: steps through precomputed frames (no request per step). A plain ES module.
 // The replay and import pages boot it (pages/replay.js) from the JSON in #replay-boot; the watch
-// page (pages/watch.js) drives it for a live game.
+// page (pages/watch.js) drives it for a live game. This module is the playback: which step is
+// shown, the buttons, keys, slider and timer that move it, the perspective and the page's
+// address. Drawing a frame is table/replaydraw.js; the playback's rules are table/replaysteps.js.
 
-import { el, gettext, interpolate } from "../core/dom.js";
-import { drawTable as drawSeats, setRing } from "./tableview.js";
-import { describe } from "./words.js";
+import { el, gettext } from "../core/dom.js";
 import { Motion } from "./motion.js";
-
-const COLORS = ["#2f6b3a", "#c2410c", "#1d4ed8", "#9333ea", "#b45309", "#0f766e"];
-const BASE_DELAY_MS = 900;
+import { drawChart, drawTable, frameWords, logItem, perspectiveLabel, positionText } from "./replaydraw.js";
+import { clampStep, isTurnStart, keyAction, nextTurnStep, prevTurnStep, stepDelay, stepUrl } from "./replaysteps.js";
 
 export function readBoot() {
   const boot = JSON.parse(document.getElementById("replay-boot").textContent);
@@ -43,9 +42,10 @@ export class ReplayViewer {
     this.perspective = opts.perspective;
     this.frames = opts.frames;
     this.cache.set(this.perspective, this.frames);
-    this.step = Math.max(0, Math.min(opts.step || 0, this.frames.length - 1));
+    this.step = clampStep(opts.step || 0, this.frames.length);
     this.timer = null;
     this.speed = 1;
+    this.mark = null; // moves the chart's marker (replaydraw.js drawChart)
     this.$ = (sel) => root.querySelector(sel);
     this.slider = this.$("#replay-slider");
     this.log = this.$("#replay-log");
@@ -55,16 +55,10 @@ export class ReplayViewer {
     this.go(this.step, { force: true });
   }
 
-  // --- navigation --------------------------------------------------------------------------
-
-  isTurnStart(i) {
-    const t = this.frames[i].event.type;
-    return t === "TurnStarted" || i === 0;
-  }
+  // --- stepping ------------------------------------------------------------------------------
 
   go(step, { force = false, animate = false } = {}) {
-    const last = this.frames.length - 1;
-    step = Math.max(0, Math.min(last, Number(step) || 0));
+    step = clampStep(step, this.frames.length);
     if (step === this.step && !force) return;
     const forward = animate && step === this.step + 1;
     const prev = this.log.children[this.step];
@@ -88,16 +82,10 @@ export class ReplayViewer {
   prev() { this.go(this.step - 1); }
   first() { this.go(0); }
   last() { this.go(this.frames.length - 1); }
+  nextTurn() { this.go(nextTurnStep(this.frames, this.step)); }
+  prevTurn() { this.go(prevTurnStep(this.frames, this.step)); }
 
-  nextTurn() {
-    for (let i = this.step + 1; i < this.frames.length; i++) if (this.isTurnStart(i)) return this.go(i);
-    this.last();
-  }
-
-  prevTurn() {
-    for (let i = this.step - 1; i >= 0; i--) if (this.isTurnStart(i)) return this.go(i);
-    this.first();
-  }
+  // --- the timer -----------------------------------------------------------------------------
 
   play() {
     if (this.timer) return;
@@ -105,9 +93,9 @@ export class ReplayViewer {
     const tick = () => {
       if (this.step >= this.frames.length - 1) return this.pause();
       this.next();
-      this.timer = setTimeout(tick, BASE_DELAY_MS / this.speed);
+      this.timer = setTimeout(tick, stepDelay(this.speed));
     };
-    this.timer = setTimeout(tick, BASE_DELAY_MS / this.speed);
+    this.timer = setTimeout(tick, stepDelay(this.speed));
     this.syncPlayButton();
   }
 
@@ -125,6 +113,8 @@ export class ReplayViewer {
     b.setAttribute("aria-label", this.timer ? gettext("Pause") : gettext("Play"));
     b.textContent = this.timer ? "❚❚ " + gettext("Pause") : "▶ " + gettext("Play");
   }
+
+  // --- frames: another perspective, a live game's new ones -----------------------------------
 
   async setPerspective(p) {
     if (p === this.perspective) return;
@@ -154,10 +144,11 @@ export class ReplayViewer {
     this.render();
   }
 
-  // --- controls ------------------------------------------------------------------------------
+  // --- controls and keys ---------------------------------------------------------------------
 
   bindControls() {
-    const actions = {
+    // One name per action: the buttons' data-action and what keyAction (replaysteps.js) returns.
+    this.actions = {
       first: () => this.first(),
       prev: () => this.prev(),
       next: () => this.next(),
@@ -167,7 +158,7 @@ export class ReplayViewer {
       play: () => this.toggle(),
     };
     this.root.querySelectorAll("[data-action]").forEach((b) =>
-      b.addEventListener("click", () => actions[b.dataset.action]()),
+      b.addEventListener("click", () => this.actions[b.dataset.action]()),
     );
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.$("#replay-speed").addEventListener("change", (e) => {
@@ -189,44 +180,22 @@ export class ReplayViewer {
   }
 
   onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    const typing = t && (t.tagName === "TEXTAREA" || t.tagName === "SELECT" ||
-      (t.tagName === "INPUT" && t.type !== "range") || t.isContentEditable);
-    if (typing || this.root.closest("[hidden]")) return;
-    const keys = {
-      ArrowRight: () => (e.shiftKey ? this.nextTurn() : this.next()),
-      ArrowLeft: () => (e.shiftKey ? this.prevTurn() : this.prev()),
-      PageDown: () => this.nextTurn(),
-      PageUp: () => this.prevTurn(),
-      Home: () => this.first(),
-      End: () => this.last(),
-      " ": () => this.toggle(),
-    };
-    const act = keys[e.key];
-    if (!act) return;
-    if (e.key === " " && t && t.tagName === "BUTTON") return; // the button's own click toggles
+    const action = keyAction(e);
+    if (!action || this.root.closest("[hidden]")) return;
     e.preventDefault();
-    act();
-  }
-
-  perspectiveLabel(p) {
-    if (p === "all") return gettext("Every hand");
-    if (p === "spectator") return gettext("Spectator (no hands)");
-    const seat = Number(p.split(":")[1]);
-    return interpolate(gettext("As %(name)s saw it"), { name: this.names[seat] ?? `#${seat + 1}` }, true);
+    this.actions[action]();
   }
 
   fillPerspectives() {
     const select = this.$("#replay-perspective");
     select.replaceChildren(
-      ...this.meta.perspectives.map((p) => el("option", { value: p, text: this.perspectiveLabel(p) })),
+      ...this.meta.perspectives.map((p) => el("option", { value: p, text: perspectiveLabel(p, this.names) })),
     );
     select.value = this.perspective;
     select.disabled = this.meta.perspectives.length < 2;
   }
 
-  // --- drawing -------------------------------------------------------------------------------
+  // --- showing the step (drawn by replaydraw.js) ---------------------------------------------
 
   rebuild() {
     this.slider.max = String(this.frames.length - 1);
@@ -234,160 +203,47 @@ export class ReplayViewer {
     this.drawChart();
   }
 
-  // The same words as the game page's log (words.js); the frame's own text when it has none.
-  words(f) {
-    try {
-      return describe(this.ctx, f.event).text || f.text;
-    } catch {
-      return f.text;
-    }
-  }
-
   logItem(f, i) {
-    return el("li", { "data-step": i, class: this.isTurnStart(i) ? "rp-turn-start" : null, text: this.words(f) });
+    return logItem(this.ctx, f, i, isTurnStart(this.frames, i));
   }
 
-  cardName(c) { return this.cardNames[c] || c; }
+  drawChart() {
+    this.mark = drawChart(this.$("#replay-chart"), this.frames, this.names, (step) => this.go(step));
+  }
 
   render() {
     const f = this.frames[this.step];
-    const s = f.state;
     this.root.dataset.step = String(this.step);
     this.root.dataset.perspective = this.perspective;
     this.slider.value = String(this.step);
-    this.$("#replay-position").textContent = interpolate(
-      gettext("Step %(step)s of %(last)s · turn %(turn)s"),
-      { step: this.step, last: this.frames.length - 1, turn: f.turn_number },
-      true,
-    );
-    this.$("#replay-event").textContent = this.words(f);
+    this.$("#replay-position").textContent = positionText(this.step, this.frames.length - 1, f.turn_number);
+    this.$("#replay-event").textContent = frameWords(this.ctx, f);
     const li = this.log.children[this.step];
     if (li) {
       li.classList.add("rp-current");
       li.setAttribute("aria-current", "step");
       li.scrollIntoView({ block: "nearest" });
     }
-    this.drawTable(s);
-    this.markChart();
+    drawTable(this.$("#replay-table"), f.state, {
+      names: this.names,
+      perspective: this.perspective,
+      cardName: (c) => this.cardNames[c] || c,
+    });
+    if (this.mark) this.mark(this.step);
     this.syncLink();
   }
 
-  // The same table as the game page: seats around the felt, card art, pips and shields; every
-  // hand face up where the chosen perspective shows it.
-  drawTable(s) {
-    const name = (seat) => (seat === null || seat === undefined ? "–" : this.names[seat] ?? `#${seat + 1}`);
-    const box = this.$("#replay-table");
-    let area = box.querySelector(".table-area");
-    if (!area) {
-      area = el("div", { class: "table-area" }, el("div", { class: "seats" }), el("div", { class: "felt" }));
-      const line = el("p", { class: "rp-status", "data-field": "awaiting" });
-      box.replaceChildren(area, line);
-    }
-    const viewer = this.perspective.startsWith("seat:") ? Number(this.perspective.split(":")[1]) : null;
-    const players = s.players.map((p) => ({
-      ...p,
-      name: name(p.seat),
-      you: false,
-      presence: null,
-      hand: s.hands ? s.hands[p.seat] : s.seat === p.seat && s.hand ? s.hand : null,
-    }));
-    drawSeats(area, {
-      ...s,
-      players,
-      bottom: viewer === null ? 0 : viewer,
-      withBottom: true,
-      faces: true,
-      cardName: (c) => this.cardName(c),
-    });
-    for (const tile of area.querySelectorAll(".seat")) tile.classList.add("rp-seat");
-    setRing(area, s.awaiting && !s.over ? 1 : null);
-    const kinds = { turn: gettext("taking a turn"), volley: gettext("answering Hare Cumi"), skip: gettext("answering a skip"), discard: gettext("discarding") };
-    const line = box.querySelector(".rp-status");
-    line.textContent = s.over
-      ? (s.result === "win" ? interpolate(gettext("%(name)s won"), { name: name(s.winner) }, true) : gettext("Game over"))
-      : s.awaiting
-        ? interpolate(gettext("Turn %(n)s · %(name)s is %(what)s"), { n: s.turn_number, name: name(s.awaiting.seat), what: kinds[s.awaiting.kind] || s.awaiting.kind }, true)
-        : interpolate(gettext("Turn %(n)s"), { n: s.turn_number }, true);
-  }
-
-  drawChart() {
-    const box = this.$("#replay-chart");
-    const n = this.frames.length;
-    const W = 1000, H = 180, pad = 14;
-    const top = Math.max(5, ...this.frames[0].capacity);
-    const x = (i) => (n > 1 ? (i / (n - 1)) * W : 0);
-    const y = (c) => pad + (1 - c / top) * (H - 2 * pad);
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    svg.setAttribute("preserveAspectRatio", "none");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", gettext("Each player's capacity over the game; click to jump there"));
-    for (let c = 0; c <= top; c++) {
-      const g = document.createElementNS(ns, "line");
-      Object.entries({ x1: 0, x2: W, y1: y(c), y2: y(c), stroke: "#eee7d6", "stroke-width": 1 }).forEach(([k, v]) => g.setAttribute(k, v));
-      svg.append(g);
-    }
-    const seats = this.frames[0].capacity.length;
-    for (let s = 0; s < seats; s++) {
-      let d = "";
-      let prev = null;
-      for (let i = 0; i < n; i++) {
-        const c = this.frames[i].capacity[s];
-        if (prev === null) d += `M${x(i).toFixed(1)},${(y(c) + s * 1.5).toFixed(1)}`;
-        else if (c !== prev) d += `H${x(i).toFixed(1)}V${(y(c) + s * 1.5).toFixed(1)}`;
-        prev = c;
-      }
-      d += `H${W}`;
-      const path = document.createElementNS(ns, "path");
-      path.setAttribute("d", d);
-      path.setAttribute("fill", "none");
-      path.setAttribute("stroke", COLORS[s % COLORS.length]);
-      path.setAttribute("stroke-width", "2.5");
-      path.setAttribute("vector-effect", "non-scaling-stroke");
-      svg.append(path);
-    }
-    const marker = document.createElementNS(ns, "line");
-    marker.setAttribute("y1", "0");
-    marker.setAttribute("y2", String(H));
-    marker.setAttribute("stroke", "#111");
-    marker.setAttribute("stroke-width", "2");
-    marker.setAttribute("vector-effect", "non-scaling-stroke");
-    marker.setAttribute("class", "rp-marker");
-    svg.append(marker);
-    svg.addEventListener("click", (e) => {
-      const r = svg.getBoundingClientRect();
-      const frac = Math.max(0, Math.min(1, (e.clientX - r.left) / r.width));
-      this.go(Math.round(frac * (this.frames.length - 1)));
-    });
-    const legend = el("div", { class: "rp-legend" },
-      ...this.names.map((nm, s) => el("span", { class: `rp-c${s % COLORS.length}`, text: nm })));
-    box.replaceChildren(svg, legend);
-    this.chartX = x;
-    this.marker = marker;
-  }
-
-  markChart() {
-    if (!this.marker) return;
-    const x = this.chartX(this.step);
-    this.marker.setAttribute("x1", String(x));
-    this.marker.setAttribute("x2", String(x));
-  }
+  // --- the address ---------------------------------------------------------------------------
 
   link() {
-    const url = new URL(this.sharePath, location.origin);
-    url.searchParams.set("step", String(this.step));
-    url.searchParams.set("perspective", this.perspective);
-    return url.toString();
+    return stepUrl(this.sharePath, location.origin, this.step, this.perspective).toString();
   }
 
   syncLink() {
     const input = document.getElementById("replay-link");
     if (input) input.value = this.link();
     if (this.updateUrl) {
-      const here = new URL(location.href);
-      here.searchParams.set("step", String(this.step));
-      here.searchParams.set("perspective", this.perspective);
+      const here = stepUrl(location.href, location.origin, this.step, this.perspective);
       history.replaceState(null, "", here.pathname + here.search);
     }
   }

@@ -1,5 +1,6 @@
 // Events and errors in plain words. Every string goes through the JS translation catalog.
 import { gettext, interpolate, ngettext } from "../core/dom.js";
+import { EventType } from "./events.js";
 
 export function cardName(cards, id) {
   const c = cards.find((x) => x.id === id);
@@ -35,8 +36,16 @@ function other(ctx, seat) {
   return seatName(ctx, seat);
 }
 
-const JOINED = ["DirectionChanged", "ProtectionGained", "DamageHealed", "PlayerSkipped", "SkipPending",
-  "ReactionPlayed", "ReactionDeclined", "DamageTaken"];
+const JOINED = [
+  EventType.DIRECTION_CHANGED,
+  EventType.PROTECTION_GAINED,
+  EventType.DAMAGE_HEALED,
+  EventType.PLAYER_SKIPPED,
+  EventType.SKIP_PENDING,
+  EventType.REACTION_PLAYED,
+  EventType.REACTION_DECLINED,
+  EventType.DAMAGE_TAKEN,
+];
 
 // One event as a sentence; `join` says it continues the previous line ("; Ann evaded ...").
 // The game log, the watch page and the replay viewer all describe events with this function.
@@ -50,11 +59,11 @@ export function describe(ctx, e) {
   };
   const s = e.seat;
   switch (e.type) {
-    case "GameStarted":
+    case EventType.GAME_STARTED:
       return { text: say(ctx, e.shuffler, gettext("the game begins. You shuffled."), gettext("the game begins. %(name)s shuffled.")) };
-    case "TurnStarted":
+    case EventType.TURN_STARTED:
       return { text: say(ctx, s, gettext("your turn."), gettext("%(name)s's turn.")), minor: true, turn: true };
-    case "CardsPlayed": {
+    case EventType.CARDS_PLAYED: {
       const n = e.cards.length;
       if (e.target !== null && e.target !== undefined) {
         const target = e.target === ctx.mySeat ? gettext("you") : other(ctx, e.target);
@@ -68,18 +77,18 @@ export function describe(ctx, e) {
       }
       return { text: say(ctx, s, gettext("you played %(card)s"), gettext("%(name)s played %(card)s"), { card: cards(e.cards) }), starts: true };
     }
-    case "DirectionChanged":
+    case EventType.DIRECTION_CHANGED:
       return {
         text: say(ctx, null, "", e.direction === "cw" ? gettext("play now goes clockwise") : gettext("play now goes counterclockwise")),
         join: true,
       };
-    case "ProtectionGained":
+    case EventType.PROTECTION_GAINED:
       return { text: say(ctx, s, gettext("you are protected from moral damage"), gettext("%(name)s is protected from moral damage")), join: true };
-    case "DamageHealed":
+    case EventType.DAMAGE_HEALED:
       return { text: say(ctx, s, gettext("you healed to %(d)s damage"), gettext("%(name)s healed to %(d)s damage"), { d: e.damage }), join: true };
-    case "PlayerSkipped":
+    case EventType.PLAYER_SKIPPED:
       return { text: say(ctx, s, gettext("you are skipped"), gettext("%(name)s is skipped")), join: true };
-    case "VolleyPending":
+    case EventType.VOLLEY_PENDING:
       // The game log says it with the play; a replay's step of its own says who must answer.
       if (!ctx.standalone) return { text: null };
       return {
@@ -87,12 +96,12 @@ export function describe(ctx, e) {
           ngettext("%(target)s must answer Hare Cumi from %(name)s", "%(target)s must answer %(n)s × Hare Cumi from %(name)s", e.count),
           { target: seatName(ctx, e.target), n: e.count, name: seatName(ctx, e.attacker) }, true),
       };
-    case "SkipPending":
+    case EventType.SKIP_PENDING:
       return {
         text: say(ctx, s, gettext("you may forward the skip with Strom"), gettext("%(name)s may forward the skip with Strom")),
         join: true,
       };
-    case "ReactionPlayed":
+    case EventType.REACTION_PLAYED:
       if (e.kind === "volley") {
         return { text: say(ctx, s, gettext("you evaded with %(card)s"), gettext("%(name)s evaded with %(card)s"), { card: card(e.card) }), join: true };
       }
@@ -100,11 +109,11 @@ export function describe(ctx, e) {
         text: say(ctx, s, gettext("you forwarded the skip with %(card)s"), gettext("%(name)s forwarded the skip with %(card)s"), { card: card(e.card) }),
         join: true,
       };
-    case "ReactionDeclined":
+    case EventType.REACTION_DECLINED:
       return e.kind === "volley"
         ? { text: say(ctx, s, gettext("you took it"), gettext("%(name)s took it")), join: true }
         : { text: say(ctx, s, gettext("you lose your turn"), gettext("%(name)s loses the turn")), join: true };
-    case "DamageTaken":
+    case EventType.DAMAGE_TAKEN:
       return {
         text: say(ctx, s,
           ngettext("you took %(n)s moral damage (hand limit %(limit)s)", "you took %(n)s moral damage (hand limit %(limit)s)", e.amount),
@@ -112,13 +121,13 @@ export function describe(ctx, e) {
           { n: e.amount, limit: Math.max(0, ctx.handLimit - e.damage) }),
         join: true,
       };
-    case "PlayerEliminated":
+    case EventType.PLAYER_ELIMINATED:
       return { text: say(ctx, s, gettext("you are out of the game!"), gettext("%(name)s is out of the game!")) };
-    case "CardBurned":
+    case EventType.CARD_BURNED:
       return e.card
         ? { text: say(ctx, s, gettext("you could not play and burned %(card)s"), gettext("%(name)s could not play and burned %(card)s"), { card: card(e.card) }) }
         : { text: say(ctx, s, gettext("you could not play"), gettext("%(name)s could not play")) };
-    case "CardsDrawn": {
+    case EventType.CARDS_DRAWN: {
       const n = e.cards ? e.cards.length : e.count;
       if (e.cards) {
         return {
@@ -131,30 +140,30 @@ export function describe(ctx, e) {
         minor: true,
       };
     }
-    case "DrawPileReshuffled":
+    case EventType.DRAW_PILE_RESHUFFLED:
       return { text: gettext("The discard pile was shuffled into a new draw pile."), minor: true };
-    case "DiscardRequired":
+    case EventType.DISCARD_REQUIRED:
       return {
         text: say(ctx, s,
           ngettext("you must discard %(n)s card", "you must discard %(n)s cards", e.count),
           ngettext("%(name)s must discard %(n)s card", "%(name)s must discard %(n)s cards", e.count),
           { n: e.count }),
       };
-    case "CardsDiscarded":
+    case EventType.CARDS_DISCARDED:
       if (!e.cards) return { text: say(ctx, s, gettext("you discarded"), gettext("%(name)s discarded")) };
       return { text: say(ctx, s, gettext("you discarded %(cards)s"), gettext("%(name)s discarded %(cards)s"), { cards: cards(e.cards) }) };
-    case "GameEnded":
+    case EventType.GAME_ENDED:
       if (e.winner === null || e.winner === undefined) return { text: gettext("The game ended in a draw at the turn limit.") };
       return { text: say(ctx, e.winner, gettext("you won the game!"), gettext("%(name)s won the game!")) };
-    case "GameAborted":
+    case EventType.GAME_ABORTED:
       return { text: gettext("The game was called off.") };
-    case "SeatTakenByBot":
+    case EventType.SEAT_TAKEN_BY_BOT:
       return {
         text: e.reason === "left"
           ? say(ctx, s, gettext("you left; a bot plays your seat"), gettext("%(name)s left; a bot plays the seat"))
           : say(ctx, s, gettext("you are away; a bot plays your seat"), gettext("%(name)s is away; a bot plays the seat")),
       };
-    case "SeatReclaimed":
+    case EventType.SEAT_RECLAIMED:
       return { text: say(ctx, s, gettext("you are back and play again"), gettext("%(name)s is back and plays again")) };
     default:
       return { text: null };
