@@ -60,6 +60,12 @@ class RegisterThrottle(_PerAddress):
     scope = "register"
 
 
+class PreviewThrottle(_PerAddress):
+    """Pictures of games (replays/images.py): each is drawn on the server."""
+
+    scope = "preview"
+
+
 def throttle_wait(throttle_class: type[SimpleRateThrottle], request: HttpRequest) -> int | None:
     """For plain Django views: None if the request may go on, else the seconds to wait."""
     throttle = throttle_class()

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from harehra.bots import DEFAULT_LEVEL
 from harehra_site.errors import ServiceError
+from harehra_site.share import share_tags
 
 from .access import access_game_view, access_table_view
 from .card_text import cards_info
@@ -106,6 +108,25 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         "can_start": table.status == TableStatus.OPEN and not games,
         "can_next": table.status == TableStatus.BETWEEN,
     }
+    free = sum(1 for s in seats if s.is_empty)
+    image = None
+    if game is not None and game.status == GameStatus.RUNNING:
+        try:  # the picture is fetched by whoever unfurls the link: only a game anyone may watch
+            access_game_view(game, AnonymousUser())
+            image = f"/watch/{game.pk}/image.png"
+        except ServiceError:
+            pass
+    context.update(
+        share_tags(
+            request,
+            _("Table %(id)s · hosted by %(host)s") % {"id": table.pk, "host": table.host.username},
+            _("%(host)s invites you to play Harehra at table %(id)s. Free seats: %(free)s of %(seats)s.")
+            % {"host": table.host.username, "id": table.pk, "free": free, "seats": len(seats)},
+            f"/tables/{table.pk}/",
+            {"invite": invite},
+            image_path=image,
+        )
+    )
     template = "games/_table_panel.html" if request.GET.get("fragment") else "games/table.html"
     return render(request, template, context)
 

@@ -206,6 +206,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "sign_in": os.environ.get("THROTTLE_SIGN_IN", "30/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
+        "preview": os.environ.get("THROTTLE_PREVIEW", "60/min"),
     },
 }
 

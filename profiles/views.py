@@ -4,11 +4,14 @@ games and ratings."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games.selectors import user_game_stats, user_recent_games
+from games.models import GameStatus
+from games.selectors import user_game_stats, user_games, user_recent_games
+from harehra_site.share import share_tags
 from ratings.chart import rating_chart
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 
@@ -21,12 +24,31 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     places = places_of(player, [row["game"].pk for row in games])
     for row in games:
         row["placing"] = places.get(row["game"].pk)
+    stats = user_game_stats(player)
+    # The picture: the player's latest game that anyone may see (the preview is seen by anyone).
+    shown = next(iter(user_games(player, limit=1, viewer=AnonymousUser())), None)
+    image = None
+    if shown is not None:
+        image = (
+            f"/watch/{shown.pk}/image.png"
+            if shown.status == GameStatus.RUNNING
+            else f"/replays/{shown.pk}/image.png"
+        )
+    share = share_tags(
+        request,
+        _("%(name)s on Harehra Online") % {"name": player.get_username()},
+        _("%(name)s has played %(played)s games of Harehra and won %(won)s: games, ratings and statistics.")
+        % {"name": player.get_username(), "played": stats["played"], "won": stats["won"]},
+        f"/players/{player.get_username()}/",
+        image_path=image,
+    )
     return render(
         request,
         "accounts/profile.html",
         {
+            **share,
             "player": player,
-            "stats": user_game_stats(player),
+            "stats": stats,
             "games": games,
             "ratings": user_ratings(player),
             "chart": rating_chart(rating_history(player)),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from harehra_site.errors import ServiceError
+from harehra_site.share import share_tags
 
 from .api import pool_from
 from .models import Pool
@@ -22,6 +24,13 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
         request,
         "ratings/leaderboard.html",
         {
+            **share_tags(
+                request,
+                _("Leaderboard") + " · Harehra Online",
+                _("The best players of Harehra, by their rating: who stays in longer than everyone else."),
+                "/leaderboard/",
+                {"pool": pool if pool != Pool.ALL.value else None},
+            ),
             "pool": pool,
             "pools": [(p.value, p.label) for p in BOARD_POOLS],
             "rows": leaderboard(pool),

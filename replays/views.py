@@ -4,19 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from accounts.throttles import PreviewThrottle, throttle_wait
 from games.card_text import card_names
 from games.frames import build_frames
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
+from harehra_site.share import share_tags
 
 from .access import ReplayGrant, is_key_ref, open_replay
+from .images import FINISHED_SECONDS, LIVE_SECONDS, replay_picture_of, replay_picture_png
 from .selectors import (
     game_events,
     parse_perspective,
@@ -45,6 +51,17 @@ def _title(meta: dict[str, Any]) -> str:
     }
 
 
+def _share_title(meta: dict[str, Any], turn: int) -> str:
+    """A link preview's title: "bob won a 4-player game at turn 104 — replay it step by step"."""
+    if meta.get("winner"):
+        return _("%(winner)s won a %(n)s-player game at turn %(turn)s — replay it step by step") % {
+            "winner": meta["winner"],
+            "n": len(meta["players"]),
+            "turn": turn,
+        }
+    return _title(meta)
+
+
 def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     grant = _grant(ref, request)
     if grant.live:
@@ -68,13 +85,23 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
             "text": spectator["text"],
             "rest": description,
         }
+    given = request.GET.get("perspective") if request.GET.get("perspective") == wanted else None
+    share = share_tags(
+        request,
+        _share_title(meta, frames[-1]["turn_number"]),
+        description,
+        meta["url"],
+        {"step": step if is_count(raw_step) else None, "perspective": given},
+        image_path=f"{meta['url']}image.png",
+        image_query={"step": step if is_count(raw_step) else None, "perspective": wanted},
+    )
     return render(
         request,
         "replays/viewer.html",
         {
+            **share,
             "meta": meta,
             "title": _title(meta),
-            "description": description,
             "boot": {
                 "mode": "replay",
                 "meta": meta,
@@ -121,12 +148,26 @@ def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
     grant = _grant(str(game_id), request)
     meta = replay_meta(grant)
     get_token(request)  # the heartbeat POSTs with the CSRF header
+    title = _("Watching: %(names)s") % {"names": ", ".join(p["name"] for p in meta["players"])}
+    events = game_events(grant.game)
+    now = build_frames(events, seat_names(grant.game), None, len(events) - 1)[-1] if events else None
+    if now is not None and grant.live:
+        description = _("Live, turn %(turn)s: %(text)s. Watch the game as it is played.") % {
+            "turn": now["turn_number"],
+            "text": now["text"],
+        }
+    else:
+        description = summary_text(meta)
+    share = share_tags(
+        request, title, description, f"/watch/{game_id}/", image_path=f"/watch/{game_id}/image.png"
+    )
     return render(
         request,
         "replays/watch.html",
         {
+            **share,
             "meta": meta,
-            "title": _("Watching: %(names)s") % {"names": ", ".join(p["name"] for p in meta["players"])},
+            "title": title,
             "boot": {
                 "mode": "watch",
                 "meta": meta,
@@ -140,3 +181,45 @@ def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
             "card_names": card_names(),
         },
     )
+
+
+# --- pictures of a moment (link previews) ---------------------------------------------------------
+
+
+def _picture(request: HttpRequest, ref: str, step: str | None, perspective: str | None) -> HttpResponse:
+    """A moment as a PNG: the same access as the page (a refusal is the site's 404), throttled per
+    client address, cached by ETag (for good once the game is over, for seconds while it runs)."""
+    wait = throttle_wait(PreviewThrottle, request)
+    if wait is not None:
+        refused = JsonResponse({"code": "throttled", "detail": f"too many pictures; try again in {wait} s"})
+        refused.status_code = 429
+        refused["Retry-After"] = str(wait)
+        return refused
+    grant = _grant(ref, request)
+    language = request.GET.get("lang", "")
+    if language not in dict(settings.LANGUAGES):
+        language = translation.get_language() or settings.LANGUAGE_CODE
+    with translation.override(language):
+        picture = replay_picture_of(grant, step, perspective)
+        etag = f'"{picture.etag}"'
+        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            response = HttpResponse(status=304)
+        else:
+            response = HttpResponse(replay_picture_png(grant, picture), content_type="image/png")
+    seconds = FINISHED_SECONDS if picture.final else LIVE_SECONDS
+    scope = "public" if picture.public else "private"
+    response["Cache-Control"] = f"{scope}, max-age={seconds}" + (", immutable" if picture.final else "")
+    response["ETag"] = etag
+    if "lang" not in request.GET:
+        patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def replay_image(request: HttpRequest, ref: str) -> HttpResponse:
+    """/replays/<ref>/image.png?step=&perspective=&lang=: a replay's step (default: the last)."""
+    return _picture(request, ref, request.GET.get("step"), request.GET.get("perspective"))
+
+
+def watch_image(request: HttpRequest, game_id: int) -> HttpResponse:
+    """/watch/<id>/image.png: a watched game as it stands now, as a spectator sees it."""
+    return _picture(request, str(game_id), None, "spectator")

@@ -1,0 +1,90 @@
+"""Pictures of a game's moments (replays/preview.py draws them): a replay's step from one of the
+perspectives its grant allows, or a watched game's current public state.
+
+Access is the replay's own (replays.access.open_replay, through the caller): the picture of a step
+shows what the replay page shows at that step, no more. A finished game's pictures never change:
+their ETag names the game, step, perspective, language and drawing, and they are cached for good;
+a running game's last step moves on, so its picture is cached for seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.utils import translation
+
+from games.frames import build_frames
+from harehra_site.errors import ServiceError
+from harehra_site.params import is_count
+
+from .access import ReplayGrant, access_replay
+from .preview import RENDERER_VERSION, preview_svg, render_png
+from .selectors import game_events, parse_perspective, seat_names
+
+FINISHED_SECONDS = 365 * 24 * 3600  # HTTP caches: a finished game's picture never changes
+LIVE_SECONDS = 10  # a running game's current picture
+SERVER_CACHE_SECONDS = 24 * 3600  # this site's cache of drawn pictures (finished games)
+
+
+@dataclass(frozen=True)
+class Picture:
+    etag: str
+    final: bool  # the picture can never change (a finished game's)
+    public: bool  # anyone may see it (shared caches may keep it)
+    step: int
+    perspective: str
+
+
+def replay_picture_of(grant: ReplayGrant, raw_step: str | None, raw_perspective: str | None) -> Picture:
+    """Which picture a request names: the step (default: the last; past the end: the last) and
+    the perspective (one the grant does not allow: its default), as the replay page reads them."""
+    game = grant.game
+    perspective = raw_perspective or grant.default_perspective
+    if perspective not in grant.perspectives():
+        perspective = grant.default_perspective
+    last = max(0, game.last_seq - 1)  # steps count events from 0; seqs from 1
+    step = min(int(raw_step), last) if raw_step and is_count(raw_step) else last
+    language = translation.get_language() or "en"
+    key = f"{RENDERER_VERSION}:{game.pk}:{game.last_seq}:{step}:{perspective}:{language}"
+    return Picture(
+        etag=hashlib.sha256(key.encode()).hexdigest()[:24],
+        final=not grant.live,
+        public=_anyone_may_see(grant),
+        step=step,
+        perspective=perspective,
+    )
+
+
+def _anyone_may_see(grant: ReplayGrant) -> bool:
+    try:
+        access_replay(grant.game, AnonymousUser(), None)
+    except ServiceError:
+        return False
+    return True
+
+
+def replay_picture_png(grant: ReplayGrant, picture: Picture) -> bytes:
+    """The PNG of `picture` (from this site's cache when a finished game's was drawn before)."""
+    key = f"preview:{picture.etag}"
+    png = cache.get(key)
+    if png is not None:
+        return bytes(png)
+    png = render_png(replay_picture_svg(grant, picture.step, picture.perspective))
+    cache.set(key, png, SERVER_CACHE_SECONDS if picture.final else LIVE_SECONDS)
+    return png
+
+
+def replay_picture_svg(grant: ReplayGrant, step: int, perspective: str) -> str:
+    """The markup of step `step` from `perspective` (one of grant.perspectives())."""
+    game = grant.game
+    events = game_events(game)
+    if not events:
+        raise ServiceError("not_found", "no such replay", 404)
+    names = seat_names(game)
+    seen = parse_perspective(perspective, grant, game.players)
+    step = min(step, len(events) - 1)
+    frame = build_frames(events, names, seen, step, step)[-1]
+    return preview_svg(frame, names, live=grant.live)
