@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from harehra import event_for, legal_commands, view_for
-from harehra.placings import outcome_from_log
+from harehra.placings import Outcome, outcome_from_log
 from harehra_site.hooks import Hook
 
 from . import sql
@@ -290,3 +290,10 @@ def running_games_by_table(table_ids: list[int]) -> list[tuple[int, int]]:
 def game_seat_auto_answer(game: Game, seat: int) -> bool:
     """Whether the seat chose "answer for me when I can't"."""
     return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True).exists()
+
+
+def game_outcome(game_id: int) -> Outcome:
+    """A finished game's placings and who a bot played to its end, from its log (the one rule,
+    harehra/placings.py): what tournaments score."""
+    last_seq = Game.objects.values_list("last_seq", flat=True).get(pk=game_id)
+    return outcome_from_log(sql.events_between(game_id, 0, last_seq))

@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "ratings",
     "chat",
     "profiles",
+    "tournaments",
     "bench",
     "harehra_site",  # the composition root's own commands: serve, grant_app_role
     "csp",
@@ -321,6 +322,7 @@ GAME_SHUFFLE = os.environ.get("GAME_SHUFFLE", "games.services.shuffle.system_shu
 BOT_OVERDUE_SECONDS = float(os.environ.get("BOT_OVERDUE_SECONDS", "4"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
+    "tournaments": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},
 }
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))

@@ -28,6 +28,7 @@ PACKAGES = (
     "moderation",
     "ratings",
     "replays",
+    "tournaments",
 )
 
 
@@ -127,7 +128,18 @@ MAY_IMPORT = {
     "chat": {"harehra", "accounts", "games", "harehra_site"},
     "profiles": {"harehra", "accounts", "games", "ratings", "harehra_site"},
     "moderation": {"harehra", "accounts", "games", "chat", "replays", "ratings", "harehra_site"},
-    "bench": {"harehra", "accounts", "games", "chat", "replays", "ratings", "moderation", "harehra_site"},
+    "tournaments": {"harehra", "accounts", "games", "harehra_site"},
+    "bench": {
+        "harehra",
+        "accounts",
+        "games",
+        "chat",
+        "replays",
+        "ratings",
+        "moderation",
+        "tournaments",
+        "harehra_site",
+    },
 }
 COMPOSITION_ROOT = (
     "harehra_site.settings",

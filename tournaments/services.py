@@ -1,0 +1,519 @@
+"""Tournaments: create, enter, pause, withdraw, start, seat, close, cancel; results from the game
+logs through games' "a game ended" hook, and the refold `rebuild_tournament` compares them with.
+
+Every write checks access through `access_tournament`. The games are made through games' own
+services (table create, join, add bots, start), as a host would make them; the event's system
+seats people at private tables, so the lobby does not list them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.access import AnyUser
+from games.models import Game, GameStatus, Table, TableStatus, Visibility
+from games.selectors import game_outcome
+from games.services.tables import (
+    TABLE_LIMITS,
+    TableSettings,
+    table_add_bot,
+    table_create,
+    table_join,
+    table_leave,
+    table_start,
+)
+from harehra import EngineError, make_ruleset
+from harehra_site.errors import ServiceError
+
+from . import scoring, seating
+from .access import access_tournament
+from .models import Entry, EventSeat, EventTable, Format, Result, Round, Status, Tournament
+
+log = logging.getLogger(__name__)
+
+SPEC_FIELDS = (
+    "name", "format", "table_size", "min_table_size", "bots_fill", "bot_level", "bots_after_seconds",
+    "packs", "mini", "turn_timer", "reaction_timer", "discard_timer", "rated", "entry_opens_at",
+    "starts_at", "duration_minutes", "rounds",
+)  # fmt: skip
+
+
+def _check(t: Tournament) -> None:
+    if t.format not in Format.values:
+        raise ServiceError("bad_settings", "format is arena or swiss")
+    if not 2 <= t.min_table_size <= t.table_size <= 6:
+        raise ServiceError("bad_settings", "tables seat 2 to 6, the smallest no more than the size")
+    try:
+        ruleset = make_ruleset(t.packs, t.mini)
+    except EngineError as e:
+        raise ServiceError("bad_settings", e.detail) from e
+    if not (ruleset.min_players <= t.min_table_size and t.table_size <= ruleset.max_players):
+        raise ServiceError(
+            "bad_settings", f"with these packs a table seats {ruleset.min_players} to {ruleset.max_players}"
+        )
+    for name in ("turn_timer", "reaction_timer", "discard_timer"):
+        b = TABLE_LIMITS[name]
+        if not b.low <= getattr(t, name) <= b.high:
+            raise ServiceError("bad_settings", f"{name} is {b.low} to {b.high} seconds")
+    if t.entry_opens_at > t.starts_at:
+        raise ServiceError("bad_settings", "entry opens before the start")
+    if t.format == Format.SWISS and not 1 <= t.rounds <= 30:
+        raise ServiceError("bad_settings", "a Swiss event has 1 to 30 rounds")
+    if t.format == Format.ARENA and not 1 <= t.duration_minutes <= 24 * 60:
+        raise ServiceError("bad_settings", "an arena lasts 1 minute to a day")
+
+
+def tournament_create(*, user: AnyUser, **spec: Any) -> Tournament:
+    access_tournament(user, "manage")
+    unknown = set(spec) - set(SPEC_FIELDS)
+    if unknown:
+        raise ServiceError("bad_settings", f"unknown settings: {', '.join(sorted(unknown))}")
+    t = Tournament(created_by=user, **spec)
+    _check(t)
+    t.save()
+    return t
+
+
+def _locked(t: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=t.pk)
+
+
+def tournament_join(*, tournament: Tournament, user: AnyUser) -> Entry:
+    """Enter an event (or come back to an arena after a pause: seated again after a wait that
+    grows with the pauses)."""
+    access_tournament(user, "enter")
+    now = timezone.now()
+    with transaction.atomic():
+        t = _locked(tournament)
+        entry = Entry.objects.select_for_update().filter(tournament=t, user_id=user.pk).first()
+        if entry is not None:
+            if entry.withdrawn:
+                raise ServiceError("withdrawn", "you withdrew from this tournament", 409)
+            if not entry.paused:
+                raise ServiceError("already_entered", "you are in this tournament", 409)
+            entry.paused = False
+            entry.ready_at = now + timedelta(seconds=scoring.pause_wait(entry.pauses))
+            entry.save(update_fields=["paused", "ready_at"])
+            return entry
+        open_ = t.status == Status.SCHEDULED or (t.status == Status.RUNNING and t.format == Format.ARENA)
+        if not open_ or now < t.entry_opens_at or (t.format == Format.ARENA and now >= _arena_end(t)):
+            raise ServiceError("entry_closed", "entry to this tournament is not open", 409)
+        return Entry.objects.create(tournament=t, user=user, free_since=now, ready_at=now)
+
+
+def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
+    """Arena: stop being seated (the game in progress goes on); joining again ends the pause."""
+    with transaction.atomic():
+        entry = access_tournament(user, "play", tournament)
+        assert entry is not None
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if tournament.format != Format.ARENA:
+            raise ServiceError("not_arena", "only an arena can be paused: withdraw instead", 409)
+        if entry.paused or entry.withdrawn:
+            raise ServiceError("not_playing", "you are not being seated in this arena", 409)
+        entry.paused, entry.pauses = True, entry.pauses + 1
+        entry.save(update_fields=["paused", "pauses"])
+        return entry
+
+
+def tournament_withdraw(*, tournament: Tournament, user: AnyUser) -> Entry:
+    """Leave for good: no more tables; results so far stand."""
+    with transaction.atomic():
+        entry = access_tournament(user, "play", tournament)
+        assert entry is not None
+        Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
+        entry.withdrawn = True
+        return entry
+
+
+def _arena_end(t: Tournament) -> datetime:
+    return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+
+
+def tournament_start(*, tournament: Tournament, user: AnyUser | None = None) -> Tournament:
+    """Start an event (staff, or the beat at its time, `user` None): Swiss seats its first round,
+    an arena its first tables."""
+    if user is not None:
+        access_tournament(user, "manage")
+    with transaction.atomic():
+        t = _locked(tournament)
+        if t.status != Status.SCHEDULED:
+            raise ServiceError("not_scheduled", "this tournament has started or ended", 409)
+        t.status, t.started_at = Status.RUNNING, timezone.now()
+        t.save(update_fields=["status", "started_at"])
+        Entry.objects.filter(tournament=t).update(free_since=t.started_at)
+        tournament_seat_round(tournament=t)  # in the same transaction: started and seated, or neither
+    return Tournament.objects.get(pk=t.pk)
+
+
+def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
+    access_tournament(user, "manage")
+    with transaction.atomic():
+        t = _locked(tournament)
+        if t.status in (Status.FINISHED, Status.CANCELLED):
+            raise ServiceError("ended", "this tournament has ended", 409)
+        t.status, t.finished_at = Status.CANCELLED, timezone.now()
+        t.save(update_fields=["status", "finished_at"])
+        return t
+
+
+# --- seating -----------------------------------------------------------------------------------
+
+
+def _history(t: Tournament) -> tuple[dict[int, dict[int, int]], dict[int, frozenset[int]]]:
+    """Per entry: who they met and how often, and who sat at their last table."""
+    met: dict[int, dict[int, int]] = {}
+    last: dict[int, frozenset[int]] = {}
+    by_table: dict[int, list[int]] = {}
+    for table_id, entry_id in (
+        EventSeat.objects.filter(event_table__tournament=t, entry__isnull=False)
+        .order_by("event_table_id")
+        .values_list("event_table_id", "entry_id")
+    ):
+        by_table.setdefault(table_id, []).append(entry_id)
+    for members in by_table.values():  # in the order the tables were made: the last wins
+        for e in members:
+            mine = met.setdefault(e, {})
+            for o in members:
+                if o != e:
+                    mine[o] = mine.get(o, 0) + 1
+            last[e] = frozenset(members) - {e}
+    return met, last
+
+
+def _standing_order(t: Tournament, entries: list[Entry]) -> list[Entry]:
+    from .selectors import tournament_standings
+
+    rank = {s.entry: i for i, s in enumerate(tournament_standings(t))}
+    return sorted(entries, key=lambda e: rank.get(e.pk, len(rank)))
+
+
+def tournament_seat_round(*, tournament: Tournament, user: AnyUser | None = None) -> list[EventTable]:
+    """Seat what is due: Swiss, the next round once the last has ended (or finish after the
+    last); arena, the free players, while it runs. The tables made."""
+    if user is not None:
+        access_tournament(user, "manage")
+    with transaction.atomic():
+        t = _locked(tournament)
+        if t.status != Status.RUNNING:
+            return []
+        if t.format == Format.SWISS:
+            return _seat_swiss(t)
+        return _seat_arena(t)
+
+
+def _seat_swiss(t: Tournament) -> list[EventTable]:
+    if EventTable.objects.filter(tournament=t, done=False).exists():
+        return []
+    now = timezone.now()
+    Round.objects.filter(tournament=t, finished_at__isnull=True).update(finished_at=now)
+    entries = list(Entry.objects.select_for_update().filter(tournament=t, withdrawn=False).order_by("id"))
+    if t.current_round >= t.rounds or not entries:
+        _finish(t)
+        return []
+    t.current_round += 1
+    t.save(update_fields=["current_round"])
+    rnd = Round.objects.create(tournament=t, number=t.current_round)
+    met, _ = _history(t)
+    order = _standing_order(t, entries)
+    if t.current_round == 1:
+        order = sorted(entries, key=lambda e: (e.user_id * 2654435761 + t.pk) % 2**32)  # a fixed mix
+    players = [seating.Player(e.pk, e.score, met.get(e.pk, {}), byes=e.byes) for e in order]
+    plan = seating.seat_swiss(players, t.table_size, t.min_table_size, t.bots_fill)
+    by_id = {e.pk: e for e in entries}
+    for entry_id in plan.byes:
+        entry = by_id[entry_id]
+        tally = _tally(entry)
+        points = scoring.tally_bye(tally)
+        Result.objects.create(tournament=t, entry=entry, round=rnd, points=points)
+        _store(entry, tally)
+    return [
+        tb
+        for table in plan.tables
+        if (tb := _open_table(t, [by_id[i] for i in table.players], table.bots, rnd))
+    ]
+
+
+def _seat_arena(t: Tournament) -> list[EventTable]:
+    now = timezone.now()
+    if now >= _arena_end(t):
+        if not EventTable.objects.filter(tournament=t, done=False).exists():
+            _finish(t)
+        return []
+    busy = EventSeat.objects.filter(event_table__tournament=t, event_table__done=False, entry__isnull=False)
+    free = list(
+        Entry.objects.select_for_update(skip_locked=True)
+        .filter(tournament=t, withdrawn=False, paused=False, ready_at__lte=now)
+        .exclude(pk__in=busy.values("entry_id"))
+        .order_by("id")
+    )
+    if not free:
+        return []
+    _, last = _history(t)
+    order = _standing_order(t, free)
+    players = [
+        seating.Player(
+            e.pk,
+            e.score,
+            last=last.get(e.pk, frozenset()),
+            waiting=(now - (e.free_since or now)).total_seconds(),
+        )
+        for e in order
+    ]
+    plan = seating.seat_arena(
+        players, t.table_size, t.min_table_size, t.bots_after_seconds if t.bots_fill else None
+    )
+    by_id = {e.pk: e for e in free}
+    return [
+        tb
+        for table in plan.tables
+        if (tb := _open_table(t, [by_id[i] for i in table.players], table.bots, None))
+    ]
+
+
+def _open_table(t: Tournament, people: list[Entry], bots: int, rnd: Round | None) -> EventTable | None:
+    """A games table for `people` and `bots`, its game started, through games' services. A table
+    that cannot be made (a player banned meanwhile...) is rolled back alone and logged: its people
+    stay free for the next seating."""
+    users = [e.user for e in people]
+    try:
+        with transaction.atomic():
+            table = table_create(
+                host=users[0],
+                settings=TableSettings(
+                    seats=len(people) + bots,
+                    packs=tuple(t.packs),
+                    mini=t.mini,
+                    turn_timer=t.turn_timer,
+                    reaction_timer=t.reaction_timer,
+                    discard_timer=t.discard_timer,
+                    visibility=Visibility.PRIVATE,
+                    rated=t.rated,
+                    chat_enabled=True,
+                    away_bot_level=t.bot_level,
+                ),
+            )
+            for u in users[1:]:
+                table_join(table=table, user=u, invite_code=table.invite_code)
+            for _ in range(bots):
+                table_add_bot(table=table, user=users[0], level=t.bot_level)
+            game = table_start(table=table, user=users[0])
+            et = EventTable.objects.create(tournament=t, round=rnd, table=table, game=game)
+            EventSeat.objects.bulk_create(
+                [EventSeat(event_table=et, seat=n, entry=e) for n, e in enumerate(people)]
+                + [EventSeat(event_table=et, seat=len(people) + b, entry=None) for b in range(bots)]
+            )
+            return et
+    except ServiceError as e:
+        log.warning("tournament %s: a table for entries %s was not made: %s", t.pk, [p.pk for p in people], e)
+        return None
+
+
+def _finish(t: Tournament) -> None:
+    t.status, t.finished_at = Status.FINISHED, timezone.now()
+    t.save(update_fields=["status", "finished_at"])
+
+
+def tournament_close(*, tournament: Tournament, user: AnyUser | None = None) -> Tournament:
+    """Finish an event whose play is over: a Swiss event after its last round, an arena at its end
+    once its last tables have ended (staff may close one early: no more tables are made; the
+    games in progress still count when they end)."""
+    if user is not None:
+        access_tournament(user, "manage")
+    with transaction.atomic():
+        t = _locked(tournament)
+        if t.status != Status.RUNNING:
+            raise ServiceError("not_running", "this tournament is not running", 409)
+        if EventTable.objects.filter(tournament=t, done=False).exists():
+            raise ServiceError("tables_running", "wait until the event's games in progress end", 409)
+        _finish(t)
+        return t
+
+
+def tournament_release_tables(*, tournament: Tournament) -> int:
+    """The people leave the games tables of the event's ended games (so those tables close and
+    offer no next game). Run by the beat after the game ended, outside the move's transaction."""
+    released = 0
+    for et in EventTable.objects.filter(tournament=tournament, done=True).exclude(
+        table__status=TableStatus.CLOSED
+    ):
+        table = Table.objects.get(pk=et.table_id)
+        with transaction.atomic():
+            for seat in table.seat_set.filter(user__isnull=False).select_related("user"):
+                table_leave(table=table, user=seat.user)
+        released += 1
+    return released
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+def _tally(entry: Entry) -> scoring.Tally:
+    return scoring.Tally(entry.score, entry.games, entry.wins, entry.streak, entry.byes)
+
+
+def _store(entry: Entry, tally: scoring.Tally) -> None:
+    entry.score, entry.games, entry.wins, entry.streak, entry.byes = (
+        tally.score, tally.games, tally.wins, tally.streak, tally.byes
+    )  # fmt: skip
+    entry.save(update_fields=["score", "games", "wins", "streak", "byes", "free_since"])
+
+
+@dataclass
+class TableResult:
+    entry: int
+    seat: int
+    place: int
+    players: int
+    base: int  # points before a streak
+    won: bool
+    bot_played: bool
+
+
+def _table_results(et: EventTable, seats: list[EventSeat]) -> list[TableResult]:
+    assert et.game_id is not None
+    outcome = game_outcome(et.game_id)
+    points = scoring.table_points(outcome.places)
+    won = scoring.sole_winners(outcome.places)
+    return [
+        TableResult(
+            s.entry_id,
+            s.seat,
+            outcome.places[s.seat],
+            outcome.players,
+            points[s.seat],
+            won[s.seat],
+            s.seat in outcome.abandoned,
+        )
+        for s in seats
+        if s.entry_id is not None
+    ]
+
+
+def tournament_game_ended(game_id: int) -> None:
+    """Subscribed to games' "a game ended" (tournaments/apps.py): the event's results of the game,
+    in the transaction that ends it. An aborted game scores nothing; its table is done."""
+    et = (
+        EventTable.objects.select_for_update()
+        .filter(game_id=game_id, done=False)
+        .select_related("tournament")
+        .first()
+    )
+    if et is None:
+        return
+    t = et.tournament
+    now = timezone.now()
+    et.done = True
+    et.save(update_fields=["done"])
+    if Game.objects.filter(pk=game_id, status=GameStatus.FINISHED).exists():
+        seats = list(et.seats.all())
+        for r in _table_results(et, seats):
+            entry = Entry.objects.select_for_update().get(pk=r.entry)
+            tally = _tally(entry)
+            counted = scoring.tally_game(tally, r.base, r.won, t.format == Format.ARENA)
+            Result.objects.create(
+                tournament=t, entry=entry, game_id=game_id, round=et.round, seat=r.seat, place=r.place,
+                players=r.players, points=counted, won=r.won, bot_played=r.bot_played,
+            )  # fmt: skip
+            entry.free_since = now
+            _store(entry, tally)
+    transaction.on_commit(lambda: _wake(t.pk))
+
+
+def _wake(tournament_id: int) -> None:
+    """The event's next step soon after a game ends (the beat's would come within seconds anyway):
+    sent by name, so the services never import the tasks."""
+    current_app.send_task("tournaments.tasks.tournament_tick", args=[tournament_id])
+
+
+# --- the refold --------------------------------------------------------------------------------
+
+
+@dataclass
+class Refold:
+    tallies: dict[int, scoring.Tally] = field(default_factory=dict)  # per entry
+    results: dict[tuple[int, int], tuple[int, int, int, bool, bool]] = field(default_factory=dict)
+    games: int = 0
+
+
+def tournament_refold(tournament: Tournament) -> Refold:
+    """Every result of the event folded again from its games' logs, each entrant's games in the
+    order they ended, byes as the seating recorded them."""
+    out = Refold()
+    arena = tournament.format == Format.ARENA
+    for e in Entry.objects.filter(tournament=tournament):
+        out.tallies[e.pk] = scoring.Tally()
+    tables = (
+        EventTable.objects.filter(tournament=tournament, game__status=GameStatus.FINISHED)
+        .select_related("game")
+        .order_by("game__finished_at", "game_id")
+    )
+    for et in tables:
+        out.games += 1
+        for r in _table_results(et, list(et.seats.all())):
+            counted = scoring.tally_game(out.tallies[r.entry], r.base, r.won, arena)
+            out.results[(r.entry, et.game_id or 0)] = (r.place, r.players, counted, r.won, r.bot_played)
+    for bye in Result.objects.filter(tournament=tournament, game__isnull=True):
+        scoring.tally_bye(out.tallies[bye.entry_id])
+    return out
+
+
+def tournament_differences(tournament: Tournament, refold: Refold) -> list[str]:
+    lines = []
+    for e in Entry.objects.filter(tournament=tournament).order_by("id"):
+        want = refold.tallies[e.pk]
+        got = (e.score, e.games, e.wins, e.streak, e.byes)
+        if got != (want.score, want.games, want.wins, want.streak, want.byes):
+            lines.append(f"entry {e.pk} (score, games, wins, streak, byes): stored {got}, refolded {want}")
+    stored = {
+        (r.entry_id, r.game_id): (r.place, r.players, r.points, r.won, r.bot_played)
+        for r in Result.objects.filter(tournament=tournament, game__isnull=False)
+    }
+    for key in sorted(set(stored) | set(refold.results)):
+        if stored.get(key) != refold.results.get(key):
+            lines.append(
+                f"entry {key[0]} game {key[1]}: stored {stored.get(key)}, refolded {refold.results.get(key)}"
+            )
+    return lines
+
+
+def tournament_write(tournament: Tournament, refold: Refold) -> None:
+    with transaction.atomic():
+        for e in Entry.objects.select_for_update().filter(tournament=tournament):
+            t = refold.tallies[e.pk]
+            e.score, e.games, e.wins, e.streak, e.byes = t.score, t.games, t.wins, t.streak, t.byes
+            e.save(update_fields=["score", "games", "wins", "streak", "byes"])
+        for r in Result.objects.select_for_update().filter(tournament=tournament, game__isnull=False):
+            want = refold.results.get((r.entry_id, r.game_id or 0))
+            if want is not None:
+                r.place, r.players, r.points, r.won, r.bot_played = want
+                r.save(update_fields=["place", "players", "points", "won", "bot_played"])
+
+
+# --- the beat ----------------------------------------------------------------------------------
+
+
+def tournament_tick(*, tournament_id: int) -> None:
+    """One event's periodic step: start it at its time, seat what is due, finish it, and let the
+    people of its ended games leave their tables."""
+    t = Tournament.objects.get(pk=tournament_id)
+    if t.status == Status.SCHEDULED and timezone.now() >= t.starts_at:
+        t = tournament_start(tournament=t)
+    elif t.status == Status.RUNNING:
+        tournament_seat_round(tournament=t)
+    tournament_release_tables(tournament=t)
+
+
+def tournaments_due() -> list[int]:
+    """The events the beat looks at: scheduled to start by now, or running."""
+    now = timezone.now()
+    return list(
+        Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now).values_list("pk", flat=True)
+    ) + list(Tournament.objects.filter(status=Status.RUNNING).values_list("pk", flat=True))
