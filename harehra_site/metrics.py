@@ -58,7 +58,7 @@ MOVE_PUSH_LATENCY = Histogram(
 )
 PUSH_FANOUT = Histogram(
     "harehra_push_fanout_sockets",
-    "Sockets of one server process a game's push was delivered to",
+    "Sockets one server process had at a game when the game's push arrived",
     buckets=(1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64, 128),
 )
 PUSH_DELIVERIES = Counter(

@@ -225,7 +225,10 @@ def test_a_game_on_two_servers_is_measured_and_logged_without_secrets(stack: Sta
     assert pushes_seen > 0
     # Some pushes reached two sockets of server 0 at once.
     assert delta("harehra_push_fanout_sockets_sum") > pushes_seen
-    assert delta("harehra_push_deliveries_total") >= delta("harehra_push_fanout_sockets_sum")
+    # Each push seen was delivered at least once. Not one delivery per socket counted in the
+    # fan-out: a socket that joined meanwhile may have had the move already from its resume, and
+    # one that missed the push before reads the log instead (harehra_push_gaps_total).
+    assert delta("harehra_push_deliveries_total") >= pushes_seen
     assert delta("harehra_push_failures_total") == 0
     assert _value(during, "harehra_websockets_open", kind="game") >= 3
     assert _value(after, "harehra_broker_up") == 1
