@@ -218,18 +218,13 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def send_view(self) -> None:
         """The viewer's view and legal commands as they are now, read from the database: after a
         resume or on request, when no push carries them."""
-        data = await db(game_view)(self.game, self.user)
+        await self._send_view_of(await db(game_view)(self.game, self.user))
+
+    async def _send_view_of(self, data: dict[str, Any]) -> None:
+        """The "view" message of what game_view (or game_catch_up) read."""
         self.view_seq = data["seq"]
-        await self.send_json(
-            view_message(
-                seq=data["seq"],
-                status=data["status"],
-                deadline=data["deadline"],
-                view=data["view"],
-                legal=data["legal"],
-                places=data["places"],
-            )
-        )
+        keys = ("seq", "status", "deadline", "view", "legal", "places")
+        await self.send_json(view_message(**{k: data[k] for k in keys}))
 
     async def resume(self, after: int, caught: dict[str, Any] | None = None) -> None:
         """Exactly the events after `after`, in order, then the view they lead to; or one fresh
@@ -248,17 +243,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
                 await self.deliver(item["seq"], item["event"])
             if any(item["event"]["type"] in SEAT_CONTROL_EVENTS for item in events):
                 await self.send_json({"type": "presence", "seats": await db(presence_of)(self.game.pk)})
-            self.view_seq = data["seq"]
-            await self.send_json(
-                view_message(
-                    seq=data["seq"],
-                    status=data["status"],
-                    deadline=data["deadline"],
-                    view=data["view"],
-                    legal=data["legal"],
-                    places=data["places"],
-                )
-            )
+            await self._send_view_of(data)
         finally:
             await self._release()
 
