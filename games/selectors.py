@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -9,7 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from harehra import event_for, legal_commands, view_for
+from harehra import StoredEvent, event_for, legal_commands, view_for
 from harehra.placings import Outcome, outcome_from_log
 from harehra_site.hooks import Hook
 
@@ -297,3 +298,24 @@ def game_outcome(game_id: int) -> Outcome:
     harehra/placings.py): what tournaments score."""
     last_seq = Game.objects.values_list("last_seq", flat=True).get(pk=game_id)
     return outcome_from_log(sql.events_between(game_id, 0, last_seq))
+
+
+def game_finished_log(game_id: int) -> list[StoredEvent] | None:
+    """A game's whole log if it ended by the rules (a win or a draw), else None (running,
+    aborted or unknown): what an analysis of the game reads."""
+    finished = Game.objects.filter(pk=game_id, status=GameStatus.FINISHED)
+    last_seq = finished.values_list("last_seq", flat=True).first()
+    if last_seq is None:
+        return None
+    events = sql.events_between(game_id, 0, last_seq)
+    return events if events and events[-1]["type"] == "GameEnded" else None
+
+
+def finished_game_ids(since: datetime | None = None, game_id: int | None = None) -> list[int]:
+    """Ids of the games that ended by the rules (finished at or after `since`), oldest first."""
+    games = Game.objects.filter(status=GameStatus.FINISHED)
+    if since is not None:
+        games = games.filter(finished_at__gte=since)
+    if game_id is not None:
+        games = games.filter(pk=game_id)
+    return list(games.order_by("finished_at", "pk").values_list("pk", flat=True))

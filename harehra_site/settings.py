@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "chat",
     "profiles",
     "tournaments",
+    "analysis",
     "bench",
     "harehra_site",  # the composition root's own commands: serve, grant_app_role
     "csp",
@@ -281,6 +282,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # (every task here is guarded by the game's seq, so running one twice changes nothing).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Analyses of finished games (analysis/) run on their own queue and worker (Procfile "analyst"),
+# so a bot's move or a timer never waits behind one.
+CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
+# Queue every finished game's analysis when it ends (off by default: a worker must serve the
+# "analysis" queue), and the budget of each: worlds per step and per option (harehra/analysis.py).
+ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
+ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
 
 # Log lines go to standard error, one a line: JSON objects (python-json-logger) by default with
 # DEBUG=0, where a log collector reads them; text with DEBUG=1, for a person at a terminal.

@@ -20,6 +20,7 @@ def _module_name(path: Path) -> str:
 
 PACKAGES = (
     "accounts",
+    "analysis",
     "bench",
     "chat",
     "games",
@@ -129,7 +130,9 @@ MAY_IMPORT = {
     "profiles": {"harehra", "accounts", "games", "ratings", "harehra_site"},
     "moderation": {"harehra", "accounts", "games", "chat", "replays", "ratings", "harehra_site"},
     "tournaments": {"harehra", "accounts", "games", "harehra_site"},
+    "analysis": {"harehra", "games", "harehra_site"},
     "bench": {
+        "analysis",
         "harehra",
         "accounts",
         "games",

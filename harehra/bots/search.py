@@ -37,10 +37,11 @@ SEARCHED = ("turn", "volley", "skip", "discard")
 
 def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     """A draft consistent with `view`: the hidden cards dealt at random. None if the view does
-    not add up (it always should)."""
+    not add up (it always should). A spectator's view (seat None) has every hand dealt: the
+    table as public information alone allows it (what the replay analysis samples)."""
     ruleset = Ruleset.from_dict(view["ruleset"])
     me = view["seat"]
-    hand = list(view["hand"])
+    hand = list(view["hand"] or ())
     pool = Counter(dict(ruleset.deck))
     pool.subtract(hand)
     pool.subtract(view["discard_pile"])

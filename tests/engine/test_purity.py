@@ -1,6 +1,6 @@
 """The rules engine is pure: no framework, clock, RNG, environment or file I/O. The rest of the
-pure game's package (bots, the simulator, the scenario runner) may time, seed and read files,
-but imports no framework either."""
+pure game's package (bots, the simulator, the scenario runner, the replay analysis) may time,
+seed and read files, but imports no framework either."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "harehra"
 # The pure game's tools around the rules: they may use a clock, seeded RNGs and files.
-TOOLS = {"simulation.py", "scenarios.py"}
+TOOLS = {"simulation.py", "scenarios.py", "analysis.py"}
 FRAMEWORKS = {"django", "rest_framework", "channels", "celery", "redis", "psycopg", "games", "harehra_site"}
 FORBIDDEN_MODULES = FRAMEWORKS | {
     "random",

@@ -1,0 +1,295 @@
+"""The analysis of a finished game: who was winning at every step, and what each decision cost.
+
+From a finished game's event log alone (pure: no Django, no clock; docs/ANALYSIS.md says why it is
+computed this way):
+
+- **Public win chance per step.** After each command's events have settled, the table as a
+  spectator sees it (`view_for(state, None)`) is dealt into `playouts` worlds consistent with it
+  (the hidden hands and the draw order at random, as the hard bot deals its worlds: `world`), and
+  each world is played to its end by the normal bot's policy for every seat. A seat's win chance
+  is the share of worlds it wins. Every step of a command's events gets the chance of the table
+  that command left; the last step gets the result itself.
+- **Every decision judged from the deciding seat's view.** For a decision with more than one
+  legal option, worlds are dealt from `view_for(state, seat)` (the seat's own hand, never a card
+  it could not see), every option is played in each world with the same luck afterwards (common
+  random numbers), and played to the end. The option with the highest win share is the best; the
+  drop is best − chosen, and its standard error is that of the paired differences.
+- **Labels.** inaccuracy / mistake / blunder at a drop of at least 5 / 10 / 15 points of win
+  chance *and* more than twice the drop's standard error: noise is never called a blunder.
+- **Accuracy** per seat: the mean over its judged decisions of a per-decision score that is 100
+  at no drop and falls with the drop beyond noise (see `decision_accuracy`).
+
+Deterministic: each estimate's RNG is seeded from `salt` (the caller's name for the game), the
+step and the view the estimate samples from (public, or the deciding seat's), so the same log and
+budget give the same result, byte for byte, through `analysis_json`, and a hidden card sways no
+estimate, not even through its seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .bots.heuristic import KEEP_VALUE, heuristic_move
+from .bots.search import candidates, world
+from .commands import Burn, Command, Discard, Play, React, command_to_dict
+from .decide import advance
+from .events import DECISION_EVENTS, SEAT_EVENTS, EventType, StoredEvent
+from .fold import apply
+from .legal import legal_moves
+from .state import Draft, GameState, Result, private_draft
+from .views import view_for
+
+ANALYSIS_VERSION = 1
+DEFAULT_PLAYOUTS = 64  # worlds per step and per option of a decision
+MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
+# (minimum drop in points of win chance, label); a drop must also exceed NOISE_SE standard errors.
+LABELS: tuple[tuple[float, str], ...] = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
+NOISE_SE = 2.0
+DIGITS = 4  # every chance is rounded to this many decimals, so the JSON is stable and short
+
+Progress = Callable[[int, int], None]
+_COMMAND_OR_SEAT = DECISION_EVENTS | SEAT_EVENTS
+
+
+class NotFinished(ValueError):
+    """The log is not of a game that ended with a win or a draw (running, aborted or empty)."""
+
+
+def _rng(salt: str, step: int, purpose: str, view: dict[str, Any]) -> random.Random:
+    """The RNG of one estimate: seeded from the game (`salt`), the step and what the estimate may
+    know (the view it samples from), so hidden cards never sway it, not even through the seed."""
+    text = json.dumps([salt, step, purpose, view], sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def _shuffler(rng: random.Random) -> Callable[[Sequence[str]], list[str]]:
+    def shuffle(cards: Sequence[str]) -> list[str]:
+        return rng.sample(list(cards), len(cards))
+
+    return shuffle
+
+
+def play_to_end(d: Draft, rng: random.Random) -> int | None:
+    """Play `d` to its end with the normal bot's policy for every seat; the winner (None: a
+    draw at the turn limit). The fast policy every estimate uses."""
+    shuffle = _shuffler(rng)
+    while d.result is None:
+        awaiting = d.awaiting
+        if awaiting is None:
+            return None
+        seat = awaiting.seat
+        advance(d, heuristic_move(awaiting.kind, d.damage, seat, legal_moves(d, seat)), shuffle)
+    return d.winner if d.result is Result.WIN else None
+
+
+def public_chances(state: GameState, playouts: int, salt: str = "", step: int = 0) -> list[float]:
+    """Each seat's share of wins over `playouts` worlds dealt from the public view of `state`."""
+    if state.result is not None:
+        return [
+            1.0 if state.result is Result.WIN and s == state.winner else 0.0 for s in range(state.players)
+        ]
+    view = view_for(state, None)
+    rng = _rng(salt, step, "public", view)
+    wins = [0] * state.players
+    for _ in range(playouts):
+        w = world(view, rng)
+        if w is None:  # a view that does not add up; never seen, but not worth a crash
+            continue
+        winner = play_to_end(w, random.Random(rng.getrandbits(64)))
+        if winner is not None:
+            wins[winner] += 1
+    return [round(n / playouts, DIGITS) for n in wins]
+
+
+def command_of(e: StoredEvent) -> Command:
+    """The command a decision event records (its first event)."""
+    kind, seat = e["type"], e["seat"]
+    if kind == EventType.CARDS_PLAYED:
+        return Play(seat, tuple(e["cards"]), e.get("target"))
+    if kind == EventType.REACTION_PLAYED:
+        return React(seat, e["card"])
+    if kind == EventType.REACTION_DECLINED:
+        return React(seat, None)
+    if kind == EventType.CARD_BURNED:
+        return Burn(seat, e["card"])
+    return Discard(seat, tuple(sorted(e["cards"])))
+
+
+def _options(state: GameState, seat: int, moves: list[Command], chosen: int) -> list[int]:
+    """Indexes of the moves played out: the search bot's candidates, the normal bot's choice and
+    the chosen one first, at most MAX_OPTIONS (discards: the least valuable cards first)."""
+    assert state.awaiting is not None
+    kind = state.awaiting.kind.value
+    normal = moves.index(heuristic_move(kind, state.damage, seat, moves))
+    rest = [i for i in candidates(moves) if i not in (chosen, normal)]
+    if kind == "discard":
+        rest.sort(key=lambda i: _kept_value(moves[i]))
+    head = [chosen] if chosen == normal else [chosen, normal]
+    return head + rest[: max(0, MAX_OPTIONS - len(head))]
+
+
+def _kept_value(move: Command) -> int:
+    return sum(KEEP_VALUE.get(c, 0) for c in move.cards) if isinstance(move, Discard) else 0
+
+
+def judge(
+    state: GameState, seat: int, chosen: Command, playouts: int, salt: str = "", step: int = 0
+) -> dict[str, Any] | None:
+    """The win chance of each option of `seat`'s decision in `state`, from its own view. None
+    when it had no choice."""
+    moves = legal_moves(state, seat)
+    if len(moves) < 2 or chosen not in moves:
+        return None
+    view = view_for(state, seat)
+    rng = _rng(salt, step, "decision", view)
+    order = _options(state, seat, moves, moves.index(chosen))
+    results: list[list[int]] = [[] for _ in order]
+    for _ in range(playouts):
+        w = world(view, rng)
+        if w is None:
+            continue
+        seed = rng.getrandbits(64)
+        for j, i in enumerate(order):
+            d = private_draft(w)
+            sub = random.Random(seed)  # the same luck after every option in this world
+            advance(d, moves[i], _shuffler(sub))
+            results[j].append(1 if play_to_end(d, sub) == seat else 0)
+    n = len(results[0])
+    if n == 0:
+        return None
+    means = [sum(r) / n for r in results]
+    best = max(range(len(order)), key=lambda j: (means[j], -j))  # ties: the chosen one (j = 0)
+    diffs = [b - c for b, c in zip(results[best], results[0], strict=True)]
+    drop = means[best] - means[0]
+    drop_se = _stderr(diffs)
+    return {
+        "seat": seat,
+        "kind": state.awaiting.kind.value if state.awaiting else "",
+        "options": [
+            {
+                "command": _plain(moves[i]),
+                "win": round(means[j], DIGITS),
+                "se": round(_stderr(results[j]), DIGITS),
+            }
+            for j, i in enumerate(order)
+        ],
+        "chosen": 0,
+        "best": best,
+        "drop": round(drop, DIGITS),
+        "se": round(drop_se, DIGITS),
+        "label": label(drop, drop_se),
+        "accuracy": round(decision_accuracy(drop, drop_se), 1),
+    }
+
+
+def _plain(command: Command) -> dict[str, Any]:
+    """The command's JSON form with plain strings (no enum members), as stored."""
+    out: dict[str, Any] = json.loads(json.dumps(command_to_dict(command)))
+    return out
+
+
+def _stderr(xs: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = sum(xs) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+
+
+def label(drop: float, se: float) -> str | None:
+    """inaccuracy / mistake / blunder, or None: the drop must reach the threshold (in points of
+    win chance) and exceed NOISE_SE standard errors."""
+    points = 100 * drop
+    if points <= 100 * NOISE_SE * se:
+        return None
+    for threshold, name in LABELS:
+        if points >= threshold:
+            return name
+    return None
+
+
+def decision_accuracy(drop: float, se: float) -> float:
+    """100 for the best option, falling with the drop beyond noise (points above NOISE_SE
+    standard errors): 100 · e^(−0.05 · points), so a 5-point drop scores 78, 15 points 47."""
+    points = max(0.0, 100 * (drop - NOISE_SE * se))
+    return 100 * math.exp(-0.05 * points)
+
+
+def _settled(state: GameState, events: Sequence[StoredEvent], i: int) -> bool:
+    """Whether the table after event `i` is one a person decides in (or the end): the next event
+    starts a command or is about who holds a seat."""
+    if state.result is not None:
+        return True
+    if state.awaiting is None:
+        return False
+    return (
+        i + 1 >= len(events)
+        or events[i + 1]["type"] in DECISION_EVENTS
+        or events[i + 1]["type"] in SEAT_EVENTS
+    )
+
+
+def analyse(
+    events: Sequence[StoredEvent],
+    playouts: int = DEFAULT_PLAYOUTS,
+    salt: str = "",
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """The analysis of a finished game's log (every event as stored, the deal first).
+
+    `playouts`: worlds per step and per option (the budget); `salt`: the caller's name for the
+    game, mixed into every seed. Raises NotFinished for a log that did not end in a win or draw.
+    """
+    if not events or events[-1]["type"] != EventType.GAME_ENDED:
+        raise NotFinished("only a game that ended with a win or a draw is analysed")
+    states: list[GameState] = []
+    state: GameState | None = None
+    for e in events:
+        state = apply(state, e)
+        states.append(state)
+    players = states[0].players
+    total = len(events)
+    chances: list[list[float]] = [[] for _ in events]
+    pending: list[int] = []
+    decisions: list[dict[str, Any]] = []
+    for i, e in enumerate(events):
+        if e["type"] in DECISION_EVENTS and i > 0:
+            before = states[i - 1]
+            seat = e["seat"]
+            if before.awaiting is not None and before.awaiting.seat == seat:
+                judged = judge(before, seat, command_of(e), playouts, salt, i)
+                if judged is not None:
+                    decisions.append({"step": i, **judged})
+        pending.append(i)
+        if _settled(states[i], events, i):
+            now = public_chances(states[i], playouts, salt, i)
+            for j in pending:
+                chances[j] = now
+            pending = []
+        if progress is not None:
+            progress(i + 1, total)
+    for j in pending:  # never: the last event ends the game
+        chances[j] = chances[pending[0] - 1] if pending[0] > 0 else [round(1 / players, DIGITS)] * players
+    accuracy: list[float | None] = []
+    for s in range(players):
+        mine = [d["accuracy"] for d in decisions if d["seat"] == s]
+        accuracy.append(round(sum(mine) / len(mine), 1) if mine else None)
+    return {
+        "version": ANALYSIS_VERSION,
+        "playouts": playouts,
+        "players": players,
+        "chances": chances,
+        "decisions": decisions,
+        "accuracy": accuracy,
+    }
+
+
+def analysis_json(analysis: dict[str, Any]) -> str:
+    """The analysis as canonical JSON: the bytes two runs are compared by and stored as."""
+    return json.dumps(analysis, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
