@@ -28,6 +28,7 @@ urlpatterns = [
     path("api/replays/", include("replays.api_urls")),
     path("api/ratings/", include("ratings.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),
+    path("api/tournaments/", include("tournaments.api_urls")),
     path("api/", include("chat.api_urls")),
     path("api/", include("moderation.api_chat_urls")),
     path("api/", include("games.api_urls")),
