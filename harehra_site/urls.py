@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("replays.urls")),
     path("", include("moderation.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("i18n/setlang/", accounts_views.language_set, name="set_language"),
     path("accounts/", include("accounts.urls")),
