@@ -133,3 +133,34 @@ def test_the_pages_speak_czech(staff: Any, make_user: Any) -> None:
     assert "Švýcarský systém, 5 kol" in page and "Body za místo bota nedostane nikdo." in page
     assert "Pravidla" in page and "Stupně vítězů" not in page
     assert "Chystané Pohár" in text(c.get("/tournaments/").content.decode())
+
+
+def test_a_players_results_appear_on_their_profile(staff: Any, make_user: Any, client_for: Any) -> None:
+    t = event(staff, name="Spring cup", rounds=1, rated=False)
+    people = [make_user() for _ in range(3)]
+    for u in people:
+        tournament_join(tournament=t, user=u)
+    tournament_start(tournament=t, user=staff)
+    play_open_tables(t, random.Random(2))
+    tournament_seat_round(tournament=t)
+    loner = make_user()
+    for u in people:
+        entry = Entry.objects.get(tournament=t, user=u)
+        rank = next(
+            r["rank"]
+            for r in client_for(u).get(f"/api/tournaments/{t.pk}/").json()["standings"]
+            if r["player"] == u.username
+        )
+        page = text(Client().get(f"/players/{u.username}/").content.decode())
+        assert f"Tournament results Spring cup — rank {rank} of 3 · {entry.score} points · 1 game" in page
+        mine = client_for(u).get("/api/accounts/me/").json()["tournaments"]
+        assert mine == [
+            {
+                "id": t.pk, "name": "Spring cup", "format": "swiss", "status": "finished", "rank": rank,
+                "of": 3, "points": entry.score, "games": 1, "wins": entry.wins, "withdrawn": False,
+                "url": f"/tournaments/{t.pk}/",
+            }
+        ]  # fmt: skip
+    assert "Tournament results" not in Client().get(f"/players/{loner.username}/").content.decode()
+    cs = text(Client(HTTP_ACCEPT_LANGUAGE="cs").get(f"/players/{people[0].username}/").content.decode())
+    assert "Výsledky v turnajích Spring cup" in cs
