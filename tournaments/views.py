@@ -28,7 +28,8 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     results = tournament_results_by_entry(t)
     for row in detail["standings"]:
         row["results"] = results.get(row["entry"], [])
-    return render(request, "tournaments/detail.html", {"t": t, "d": detail})
+    has_results = any(row["results"] for row in detail["standings"])
+    return render(request, "tournaments/detail.html", {"t": t, "d": detail, "has_results": has_results})
 
 
 def _done_message(action: str) -> str:

@@ -78,6 +78,7 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     assert "You are in. Stay on this page" in page and 'data-entry="entered"' in page
     assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page and "Leave" in page
     assert '<tr data-rank="1" data-player="ana" class="mine">' in page
+    assert 'id="games-heading"' not in page  # no game played yet: no list of games
     page = c.post(url + "join/", follow=True).content.decode()
     assert "You are already in this tournament." in page
     page = c.post(url + "pause/", follow=True).content.decode()
@@ -116,7 +117,7 @@ def test_standings_games_replays_and_podium_of_a_finished_event(staff: Any, make
     assert sorted(name for _, name in rows) == sorted(entries)
     scores = [entries[name].score for _, name in rows]
     assert scores == sorted(scores, reverse=True) and rows[0][0] == "1"
-    assert "Podium" in page and '<span class="step-name">' not in page
+    assert 'id="games-heading"' in page and "Podium" in page and '<span class="step-name">' not in page
     first = rows[0][1]
     assert re.search(rf'class="step step-1" data-rank="1">.*?>{first}</a>', page)
     games = [r.game_id for r in entries[first].results.all()]
