@@ -1,5 +1,5 @@
-"""A player's profile over the API: what the profile page shows, gathered from accounts, games and
-ratings (this app sits above them all, so none of them imports another for it)."""
+"""A player's profile over the API: what the profile page shows, gathered from accounts, games,
+ratings and tournaments (this app sits above them all, so none of them imports another for it)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from accounts.access import access_signed_in
 from games.selectors import user_game_stats, user_games
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
+from tournaments.selectors import user_tournament_results
 
 
 def profile(user: Any, viewer: Any) -> dict[str, Any]:
@@ -28,6 +29,22 @@ def profile(user: Any, viewer: Any) -> dict[str, Any]:
         "rating_history": rating_history(user),
         "stats": user_game_stats(user),
         "statistics": user_placing_stats(user),
+        "tournaments": [
+            {
+                "id": r["tournament"].pk,
+                "name": r["tournament"].name,
+                "format": r["tournament"].format,
+                "status": r["tournament"].status,
+                "rank": r["rank"],
+                "of": r["of"],
+                "points": r["points"],
+                "games": r["games"],
+                "wins": r["wins"],
+                "withdrawn": r["withdrawn"],
+                "url": f"/tournaments/{r['tournament'].pk}/",
+            }
+            for r in user_tournament_results(user)
+        ],
         "games": [
             {
                 "id": g.pk,

@@ -1,5 +1,5 @@
-"""A player's profile page: their games, placings, ratings and statistics, gathered from accounts,
-games and ratings."""
+"""A player's profile page: their games, placings, ratings, statistics and tournament results,
+gathered from accounts, games, ratings and tournaments."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from games.selectors import user_game_stats, user_games, user_recent_games
 from harehra_site.share import share_tags
 from ratings.chart import rating_chart
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
+from tournaments.selectors import user_tournament_results
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -53,5 +54,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "ratings": user_ratings(player),
             "chart": rating_chart(rating_history(player)),
             "statistics": user_placing_stats(player),
+            "tournament_results": user_tournament_results(player),
         },
     )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
+from django.utils import timezone
 
-from .models import Entry, EventSeat, Result, Status, Tournament
-from .scoring import Line, Standing, standings
+from accounts.access import AnyUser
+
+from .models import Entry, EventSeat, Format, Result, Status, Tournament
+from .scoring import POINTS, Line, Standing, standings
 
 
 def tournament_standings(t: Tournament) -> list[Standing]:
@@ -43,3 +47,207 @@ def tournament_lists() -> dict[str, QuerySet[Tournament]]:
 
 def entry_results(entry: Entry) -> QuerySet[Result]:
     return Result.objects.filter(entry=entry).select_related("game").order_by("id")
+
+
+# --- what the pages and the API show ------------------------------------------------------------
+
+
+def arena_end(t: Tournament) -> datetime | None:
+    if t.format != Format.ARENA:
+        return None
+    return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+
+
+def tournament_entry_open(t: Tournament, now: datetime | None = None) -> bool:
+    """Whether a new player may enter now (the rule tournament_join applies)."""
+    now = now or timezone.now()
+    if now < t.entry_opens_at:
+        return False
+    if t.status == Status.SCHEDULED:
+        return True
+    end = arena_end(t)
+    return t.status == Status.RUNNING and end is not None and now < end
+
+
+def tournament_rows(t: Tournament) -> list[dict[str, Any]]:
+    """The standings as shown: rank, player, points, games, sole wins, tie-breaks, state."""
+    rows = []
+    for row in tournament_standing_rows(t):
+        s, e = row["standing"], row["entry"]
+        rows.append(
+            {
+                "rank": s.rank,
+                "player": e.user.get_username(),
+                "points": s.score,
+                "games": s.games,
+                "wins": s.wins,
+                "opposition": s.opposition,
+                "byes": e.byes,
+                "streak": e.streak,
+                "paused": e.paused,
+                "withdrawn": e.withdrawn,
+                "entry": e.pk,
+            }
+        )
+    return rows
+
+
+def tournament_podium(t: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Once finished: the players ranked 1 to 3 (a shared rank shares the step)."""
+    if t.status != Status.FINISHED:
+        return []
+    return [r for r in rows if r["rank"] <= 3 and r["games"] + r["byes"] > 0]
+
+
+def _result_row(r: Result) -> dict[str, Any]:
+    game = r.game
+    return {
+        "game": r.game_id,
+        "round": None if r.round_id is None else r.round.number,
+        "bye": r.game_id is None,
+        "place": r.place,
+        "players": r.players,
+        "points": r.points,
+        "won": r.won,
+        "bot_played": r.bot_played,
+        "replay": f"/replays/{r.game_id}/" if game is not None and not game.replay_hidden else None,
+    }
+
+
+def tournament_results_by_entry(t: Tournament) -> dict[int, list[dict[str, Any]]]:
+    """Every entrant's results (games and byes), in the order they came, in one read."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for r in (
+        Result.objects.filter(tournament=t)
+        .select_related("game", "round")
+        .only("entry_id", "game_id", "game__replay_hidden", "round__number", "place", "players",
+              "points", "won", "bot_played")
+        .order_by("id")
+    ):  # fmt: skip
+        out.setdefault(r.entry_id, []).append(_result_row(r))
+    return out
+
+
+def entry_result_rows(entry: Entry) -> list[dict[str, Any]]:
+    return [_result_row(r) for r in entry_results(entry).select_related("round")]
+
+
+def tournament_current_table(t: Tournament, user: AnyUser) -> int | None:
+    """The games table the user plays at in this event now, if any (to take them there)."""
+    if not user.is_authenticated or t.status != Status.RUNNING:
+        return None
+    seat = (
+        EventSeat.objects.filter(event_table__tournament=t, event_table__done=False, entry__user_id=user.pk)
+        .values_list("event_table__table_id", flat=True)
+        .first()
+    )
+    return seat
+
+
+def tournament_my_entry(t: Tournament, user: AnyUser) -> Entry | None:
+    if not user.is_authenticated:
+        return None
+    return Entry.objects.filter(tournament=t, user_id=user.pk).first()
+
+
+def tournament_counts(ids: list[int]) -> dict[int, int]:
+    """Entrants per event, for lists."""
+    return dict(
+        Entry.objects.filter(tournament_id__in=ids)
+        .order_by()
+        .values("tournament_id")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "n")
+    )
+
+
+def user_tournament_results(user: AnyUser, limit: int = 10) -> list[dict[str, Any]]:
+    """A player's latest finished or running events: their rank among how many, points, games."""
+    entries = list(
+        Entry.objects.filter(user_id=user.pk, tournament__status__in=(Status.FINISHED, Status.RUNNING))
+        .select_related("tournament")
+        .order_by("-tournament__starts_at")[:limit]
+    )
+    out = []
+    for e in entries:
+        t = e.tournament
+        standings = tournament_standings(t)
+        mine = next((s for s in standings if s.entry == e.pk), None)
+        out.append(
+            {
+                "tournament": t,
+                "rank": mine.rank if mine else None,
+                "of": len(standings),
+                "points": e.score,
+                "games": e.games,
+                "wins": e.wins,
+                "withdrawn": e.withdrawn,
+            }
+        )
+    return out
+
+
+def tournament_summary(t: Tournament, entrants: int, now: datetime | None = None) -> dict[str, Any]:
+    arena = t.format == Format.ARENA
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "format": t.format,
+        "status": t.status,
+        "table_size": t.table_size,
+        "min_table_size": t.min_table_size,
+        "bots_fill": t.bots_fill,
+        "rated": t.rated,
+        "entry_opens_at": t.entry_opens_at,
+        "starts_at": t.starts_at,
+        "ends_at": arena_end(t),
+        "rounds": None if arena else t.rounds,
+        "current_round": t.current_round,
+        "duration_minutes": t.duration_minutes if arena else None,
+        "entrants": entrants,
+        "entry_open": tournament_entry_open(t, now),
+        "url": f"/tournaments/{t.pk}/",
+    }
+
+
+def tournament_list_rows() -> dict[str, list[dict[str, Any]]]:
+    lists = {name: list(qs) for name, qs in tournament_lists().items()}
+    counts = tournament_counts([t.pk for ts in lists.values() for t in ts])
+    now = timezone.now()
+    return {name: [tournament_summary(t, counts.get(t.pk, 0), now) for t in ts] for name, ts in lists.items()}
+
+
+def points_by_place(t: Tournament) -> dict[str, list[int]]:
+    """The points of each place at every table size the event may seat (bots make up a short table
+    to min_table_size, so that is the smallest)."""
+    return {str(n): list(POINTS[n]) for n in range(t.min_table_size, t.table_size + 1)}
+
+
+def tournament_detail(t: Tournament, viewer: AnyUser) -> dict[str, Any]:
+    rows = tournament_rows(t)
+    entry = tournament_my_entry(t, viewer)
+    me = None
+    if viewer.is_authenticated:
+        me = {
+            "entered": entry is not None,
+            "paused": bool(entry and entry.paused),
+            "withdrawn": bool(entry and entry.withdrawn),
+            "pauses": entry.pauses if entry else 0,
+            "table": tournament_current_table(t, viewer),
+        }
+    return {
+        **tournament_summary(t, len(rows)),
+        "packs": list(t.packs),
+        "mini": t.mini,
+        "turn_timer": t.turn_timer,
+        "reaction_timer": t.reaction_timer,
+        "discard_timer": t.discard_timer,
+        "bot_level": t.bot_level,
+        "bots_after_seconds": t.bots_after_seconds,
+        "started_at": t.started_at,
+        "finished_at": t.finished_at,
+        "points_by_place": points_by_place(t),
+        "standings": rows,
+        "podium": tournament_podium(t, rows),
+        "me": me,
+    }

@@ -116,6 +116,8 @@ def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if tournament.format != Format.ARENA:
             raise ServiceError("not_arena", "only an arena can be paused: withdraw instead", 409)
+        if tournament.status in (Status.FINISHED, Status.CANCELLED):
+            raise ServiceError("ended", "this tournament has ended", 409)
         if entry.paused or entry.withdrawn:
             raise ServiceError("not_playing", "you are not being seated in this arena", 409)
         entry.paused, entry.pauses = True, entry.pauses + 1
@@ -124,10 +126,20 @@ def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
 
 
 def tournament_withdraw(*, tournament: Tournament, user: AnyUser) -> Entry:
-    """Leave for good: no more tables; results so far stand."""
+    """Leave for good: no more tables; results so far stand. Before the start it takes the entry
+    back instead (the player may enter again)."""
     with transaction.atomic():
-        entry = access_tournament(user, "play", tournament)
+        t = _locked(tournament)
+        entry = access_tournament(user, "play", t)
         assert entry is not None
+        if t.status in (Status.FINISHED, Status.CANCELLED):
+            raise ServiceError("ended", "this tournament has ended", 409)
+        if entry.withdrawn:
+            raise ServiceError("withdrawn", "you withdrew from this tournament", 409)
+        if t.status == Status.SCHEDULED:
+            entry.delete()
+            entry.withdrawn = True
+            return entry
         Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
         entry.withdrawn = True
         return entry

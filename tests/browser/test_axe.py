@@ -4,13 +4,19 @@ violation, on a desktop and on a phone."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from accounts.services import user_register, user_token
 from tests.browser.ui import api, wait_loaded
 from tests.support.stored_games import long_game, store_game
+from tournaments.services import tournament_create, tournament_join
+
+User = get_user_model()
 
 REDIS_DB = 11
 PASSWORD = "hare-tree-house-42"
@@ -41,6 +47,15 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         api(base, token, f"/api/tables/{table['id']}/add-bot/")
     game = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
     stored = store_game(long_game(120, seed=5), ["ann", "bob", "cat", "dan"])
+    director = user_register(username=f"Dir{name}", password=PASSWORD)
+    director.is_staff = True
+    director.save()
+    now = timezone.now()
+    cup = tournament_create(
+        user=director, name="Axe arena", format="arena", table_size=4, min_table_size=3,
+        entry_opens_at=now, starts_at=now + timedelta(hours=1),
+    )  # fmt: skip
+    tournament_join(tournament=cup, user=User.objects.get(username=name))
 
     pages = [
         "/",
@@ -51,6 +66,8 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         f"/replays/{stored.pk}/",
         "/replays/",
         f"/players/{name}/",
+        "/tournaments/",
+        f"/tournaments/{cup.pk}/",
         "/no-such-page/",
     ]
     found: dict[str, list[str]] = {}

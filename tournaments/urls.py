@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list_page, name="tournaments"),
+    path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/<slug:action>/", views.tournament_action, name="tournament-action"),
+]
