@@ -3,19 +3,20 @@
 
 import { $, csrfToken, fmt, gettext } from "../core/dom.js";
 import { LiveGame } from "../core/gamesocket.js";
+import { aimCommand, aimWords, seatAims } from "../table/aim.js";
 import { Cues } from "../table/cues.js";
 import { Motion } from "../table/motion.js";
 import { errorWords } from "../table/words.js";
 import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
-import { renderHand } from "./hand.js";
+import { renderHand, tipAt } from "./hand.js";
 import { loadHistory, logEvent, showError } from "./log.js";
 import { renderPlayers, syncPresence } from "./players.js";
 import { focusPrompt, renderPrompt, renderTurn, turnWords } from "./prompt.js";
-import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, newState } from "./state.js";
+import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, nameOf, newState } from "./state.js";
 
 export function startGame(cfg) {
   const S = newState(cfg);
-  const g = { cfg, S, render, send, showError, cancelAim };
+  const g = { cfg, S, render, send, showError, cancelAim, aimAt };
   const motion = new Motion($("fx"));
   const cues = new Cues({ baseTitle: document.title });
 
@@ -134,6 +135,30 @@ export function startGame(cfg) {
     render();
   }
 
+  // Aim the chosen Hare Cumi at `seat` (a seat on the table or a target button): sent only when
+  // the legal commands hold that volley; otherwise the seat says why not.
+  function aimAt(seat) {
+    if (S.mode !== "cumi" || S.pending || !mine(g, "turn")) return;
+    const cmd = aimCommand(S.legal, S.picked.length, seat);
+    if (cmd) {
+      send(cmd);
+      return;
+    }
+    const tile = document.querySelector(`#players .seat[data-seat="${seat}"]`);
+    const why = seatAims(S.view.players, cfg.seat, S.legal, S.picked.length).find((a) => a.seat === seat);
+    if (tile && why) tipAt(tile, "", aimWords(why.why, nameOf(g, seat)), true);
+  }
+
+  // While Hare Cumi are chosen: each other seat as a target, or why not.
+  function aimsNow() {
+    if (S.mode !== "cumi" || S.pending || !mine(g, "turn")) return null;
+    const aims = new Map();
+    for (const a of seatAims(S.view.players, cfg.seat, S.legal, S.picked.length)) {
+      aims.set(a.seat, { ...a, words: aimWords(a.why, nameOf(g, a.seat)), onAim: aimAt });
+    }
+    return aims;
+  }
+
   function togglePick(i, max) {
     const at = S.picked.indexOf(i);
     if (at >= 0) S.picked.splice(at, 1);
@@ -194,7 +219,7 @@ export function startGame(cfg) {
     game.dataset.awaiting = v.awaiting ? `${v.awaiting.kind}:${v.awaiting.seat}` : "";
     game.classList.toggle("over", Boolean(v.over));
     game.dataset.mine = myTurn(g) && !v.over && !away(g) ? v.awaiting.kind : "";
-    renderPlayers(g);
+    renderPlayers(g, aimsNow());
     renderTurn(g);
     renderPrompt(g);
     renderHand(g, onCard);

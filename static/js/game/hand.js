@@ -77,12 +77,17 @@ function longPress(target, c) {
   });
 }
 
-let tipTimer = null;
 function showTip(target, c, reason) {
+  tipAt(target, c.name, reason || c.effect, Boolean(reason));
+}
+
+// The tip above `target`: a name (or none), and what it does or why it cannot be used (why).
+let tipTimer = null;
+export function tipAt(target, name, text, why) {
   const tip = $("card-tip");
   tip.textContent = "";
-  tip.append(el("strong", { text: c.name }), el("span", { text: ` ${reason || c.effect}` }));
-  tip.classList.toggle("why", Boolean(reason));
+  tip.append(name ? el("strong", { text: `${name} ` }) : "", el("span", { text }));
+  tip.classList.toggle("why", why);
   tip.hidden = false;
   const r = target.getBoundingClientRect();
   tip.style.top = `${window.scrollY + r.top - 8}px`;
@@ -91,6 +96,6 @@ function showTip(target, c, reason) {
   tipTimer = setTimeout(hideTip, 3500);
 }
 
-function hideTip() {
+export function hideTip() {
   $("card-tip").hidden = true;
 }
