@@ -155,3 +155,119 @@ def test_the_replay_viewer_shows_each_volley_aimed(site: Any, browser: Any, scre
     page.wait_for_selector("#replay .rp-seat.aimed", state="detached")
     assert line(page) is None
     page.close()
+
+
+FOCUS = """() => { const a = document.activeElement;
+  if (!a || a === document.body) return '';
+  return a.dataset.card ? `${a.dataset.card}#${a.dataset.index}`
+    : (a.dataset.action || a.id || a.tagName); }"""
+LIT = "() => Array.from(document.querySelectorAll('.seat.aim-focus')).map(s => s.dataset.seat)"
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate(FOCUS))
+
+
+def keys(page: Any, *presses: str) -> list[str]:
+    """Press each key in turn; where the focus is after each."""
+    out = []
+    for key in presses:
+        page.keyboard.press(key)
+        out.append(focused(page))
+    return out
+
+
+def test_a_whole_turn_by_keyboard_alone_aim_included(site: Any, browser: Any, screenshots: Path) -> None:
+    base = site.url(0)
+    name = f"kit{int(time.time()) % 100000}"
+    game = start_aim_game(base, name)
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(10_000)
+    page = ctx.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+
+    # A volley arrives: the focus moves to it, on the card that answers it (hand: Taptap, Cumi,
+    # Cumi, House, Taptap). Tab follows the decision: the cards, then "take it".
+    page.wait_for_selector("#prompt[data-kind='volley']")
+    page.wait_for_function("() => document.activeElement.dataset.card === 'taptap'")
+    assert focused(page) == "taptap#0"
+    tabbed = keys(page, "Tab", "Tab", "Tab", "Tab", "Tab")
+    assert tabbed == ["cumi#1", "cumi#2", "house#3", "taptap#4", "decline"]
+    assert keys(page, "ArrowUp", "ArrowRight", "ArrowLeft") == ["taptap#0", "cumi#1", "taptap#0"]
+    seq = read(page)["seq"]
+    page.keyboard.press("Enter")  # evade with Hare Taptap
+
+    # Our turn (Cumi, Cumi, House, Taptap): the focus is on the first card that can be played.
+    page.wait_for_selector("#prompt[data-kind='turn']")
+    page.wait_for_function(f"() => Number(document.getElementById('game').dataset.seq) > {seq}")
+    page.wait_for_function("() => document.activeElement.dataset.card === 'cumi'")
+    assert focused(page) == "cumi#0"
+    # Arrows move along the hand (wrapping round); an unusable card says why when reached.
+    assert keys(page, "ArrowRight", "ArrowRight", "ArrowRight") == ["cumi#1", "house#2", "taptap#3"]
+    tip = page.locator("#card-tip")
+    tip.wait_for(state="visible")
+    assert "only answers a Hare Cumi aimed at you" in tip.inner_text()
+    assert keys(page, "ArrowRight") == ["cumi#0"]
+    tip.wait_for(state="hidden")
+
+    # Enter chooses a Hare Cumi: the seats become targets and the focus stays in the hand, where
+    # another may be chosen; ↓ goes on to the targets, in seat order, each lighting up its seat.
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#players .seat[data-aim='ok']")
+    assert focused(page) == "cumi#0"
+    assert page.get_attribute("#hand .card[data-index='0']", "aria-pressed") == "true"
+    assert keys(page, "ArrowDown") == ["target-2"]
+    assert page.evaluate(LIT) == ["2"]
+    assert keys(page, "ArrowRight", "ArrowRight") == ["target-3", "cancel"]
+    # Escape cancels the aim and gives the focus back to the card.
+    assert keys(page, "Escape") == ["cumi#0"]
+    assert page.locator("#players .seat[data-aim]").count() == 0
+    assert page.inner_text("#prompt-title") == "Your turn"
+    # Again: Tab runs through the cards, then the targets, then Cancel.
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#players .seat[data-aim='ok']")
+    assert keys(page, "Tab", "Tab", "Tab", "Tab", "Tab", "Tab") == [
+        "cumi#1",
+        "house#2",
+        "taptap#3",
+        "target-2",
+        "target-3",
+        "cancel",
+    ]
+    assert keys(page, "Shift+Tab") == ["target-3"]
+    assert page.evaluate(LIT) == ["3"]
+    page.screenshot(path=str(screenshots / "keys-aim-1280x800.png"))
+    page.keyboard.press("Enter")  # one Hare Cumi at bot 3
+    page.wait_for_selector("#log li:has-text('You played Hare Cumi at Bot 4 · normal')")
+
+    # Bot 3's Strom: the skip takes the focus, on "lose my turn" (no Strom in hand).
+    page.wait_for_selector("#prompt[data-kind='skip']")
+    page.wait_for_function("() => document.activeElement.dataset.action === 'decline'")
+    seq = read(page)["seq"]
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => Number(document.getElementById('game').dataset.seq) > {seq}")
+    page.wait_for_selector("#prompt[data-kind='skip']", state="detached")
+
+    # The keys are listed behind "?", which the ? key opens too; Escape closes it.
+    page.locator("body").click(position={"x": 3, "y": 300})
+    page.keyboard.press("?")
+    panel = page.locator("#keys-panel")
+    panel.wait_for(state="visible")
+    assert page.get_attribute("#keys-help", "aria-expanded") == "true"
+    assert "Cancel aiming Hare Cumi." in panel.inner_text()
+    page.keyboard.press("Escape")
+    panel.wait_for(state="hidden")
+    ctx.close()
+
+    # In Czech too.
+    cs = browser.new_context(viewport=DESKTOP, locale="cs-CZ", extra_http_headers={"Accept-Language": "cs"})
+    page = cs.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/games/{game}/")
+    wait_loaded(page)
+    page.click("#keys-help")
+    assert page.inner_text("#keys-title") == "Hraní z klávesnice"
+    assert "Zrušit míření Hare Cumi." in page.inner_text("#keys-panel")
+    cs.close()

@@ -9,6 +9,7 @@ import { Motion } from "../table/motion.js";
 import { errorWords } from "../table/words.js";
 import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
 import { renderHand, tipAt } from "./hand.js";
+import { bindKeys, focusDecision, syncAimFocus } from "./keyboard.js";
 import { loadHistory, logEvent, showError } from "./log.js";
 import { renderPlayers, syncPresence } from "./players.js";
 import { focusPrompt, renderPrompt, renderTurn, turnWords } from "./prompt.js";
@@ -50,6 +51,7 @@ export function startGame(cfg) {
       if (S.loadedOver === undefined) S.loadedOver = m.view.over;
       S.mode = null;
       S.picked = [];
+      S.askedAt = m.seq;
       loadHistory(g, m.seq, () => {
         if (S.view && S.view.over) renderEnd(g);
       });
@@ -77,6 +79,7 @@ export function startGame(cfg) {
       if (turnChanged) {
         S.mode = null;
         S.picked = [];
+        S.askedAt = m.seq; // a new decision: it takes the focus if it is this player's
       }
       render();
       motion.flush();
@@ -223,6 +226,12 @@ export function startGame(cfg) {
     renderTurn(g);
     renderPrompt(g);
     renderHand(g, onCard);
+    syncAimFocus();
+    const decision = myTurn(g) && !v.over && !away(g) && !S.pending ? `${S.askedAt}:${v.awaiting.kind}` : null;
+    if (decision && decision !== S.focusedDecision) {
+      S.focusedDecision = decision;
+      focusDecision(g);
+    }
     $("away-banner").hidden = !away(g) || !S.view || S.view.over;
     renderOut(g);
     renderEnd(g);
@@ -236,6 +245,7 @@ export function startGame(cfg) {
   setInterval(() => renderTurn(g), 250);
   bindEnd(g);
   bindAutoAnswer(g);
+  bindKeys(g);
 
   $("reclaim").addEventListener("click", () => {
     if (!live.send({ type: "reclaim" })) showError(gettext("Not connected. Wait a moment and try again."));

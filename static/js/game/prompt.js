@@ -49,13 +49,24 @@ function button(g, label, onclick, opts = {}) {
 
 // The prompt; its buttons call g.send(command), or g.cancelAim() to drop the chosen Hare Cumi.
 export function renderPrompt(g) {
-  const { cfg, S } = g;
-  const v = S.view;
   const box = $("prompt");
   const title = $("prompt-title");
   const text = $("prompt-text");
   const buttons = $("prompt-buttons");
+  // The buttons are made anew: the focused one (by its action) gets the focus back after.
+  const had = buttons.contains(document.activeElement) ? document.activeElement.dataset.action : null;
   buttons.textContent = "";
+  try {
+    fillPrompt(g, box, title, text, buttons);
+  } finally {
+    const again = had && buttons.querySelector(`button[data-action="${had}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+function fillPrompt(g, box, title, text, buttons) {
+  const { cfg, S } = g;
+  const v = S.view;
   box.hidden = true;
   box.dataset.kind = "";
   box.dataset.count = "";
