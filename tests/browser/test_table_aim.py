@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.ui import api, person, read, sign_in, wait_loaded
+from tests.browser.ui import read, sign_in, start_against_bots, wait_loaded
 from tests.support.decks import AIM_ON_THE_TABLE, STACKED
 from tests.support.stored_games import long_game, store_game
 
@@ -32,20 +32,6 @@ SEATS = """() => Array.from(document.querySelectorAll('#players .seat')).map(s =
   badge: (s.querySelector('.aim-badge') || {}).textContent || '' }))"""
 
 
-def start_aim_game(base: str, name: str) -> int:
-    """A person at seat 0 and three normal bots; long timers, so the game waits for the person."""
-    token = person(base, name)
-    table = api(
-        base,
-        token,
-        "/api/tables/",
-        {"seats": 4, "turn_timer": 600, "reaction_timer": 600, "discard_timer": 600},
-    )
-    for _ in range(3):
-        api(base, token, f"/api/tables/{table['id']}/add-bot/")
-    return int(api(base, token, f"/api/tables/{table['id']}/start/")["current_game"])
-
-
 def line(page: Any) -> dict[str, str] | None:
     return page.evaluate(
         """() => { const l = document.querySelector('svg.volley-line');
@@ -58,7 +44,7 @@ def test_aim_by_the_seats_and_the_volley_shown_to_player_spectator_and_replay(
 ) -> None:
     base = site.url(0)
     name = f"carol_n{int(time.time()) % 100000}"
-    game = start_aim_game(base, name)
+    _, game = start_against_bots(base, name, bots=3)
 
     ctx = browser.new_context(viewport=DESKTOP)
     ctx.set_default_timeout(10_000)
@@ -98,7 +84,7 @@ def test_aim_by_the_seats_and_the_volley_shown_to_player_spectator_and_replay(
     assert "protected from moral damage until their next turn: not a target" in seats[1]["title"]
     assert seats[1]["title"] in seats[1]["label"]  # said to screen readers too
     assert seats[3]["badge"] == "Aim here" and seats[3]["title"] == "Aim your Hare Cumi at Bot 4 · normal"
-    assert "Not a target now: Bot 2 · normal (protected)." in page.inner_text("#prompt-text")
+    assert "Protected: Bot 2 · normal." in page.inner_text("#prompt-text")
     # The target buttons stay, one per legal target, each naming its seat.
     targets = page.locator("#prompt-buttons button[data-action^='target-']")
     assert [targets.nth(i).get_attribute("data-seat") for i in range(targets.count())] == ["2", "3"]
@@ -180,7 +166,7 @@ def keys(page: Any, *presses: str) -> list[str]:
 def test_a_whole_turn_by_keyboard_alone_aim_included(site: Any, browser: Any, screenshots: Path) -> None:
     base = site.url(0)
     name = f"kit{int(time.time()) % 100000}"
-    game = start_aim_game(base, name)
+    _, game = start_against_bots(base, name, bots=3)
     ctx = browser.new_context(viewport=DESKTOP)
     ctx.set_default_timeout(10_000)
     page = ctx.new_page()

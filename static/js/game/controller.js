@@ -8,7 +8,7 @@ import { Cues } from "../table/cues.js";
 import { Motion } from "../table/motion.js";
 import { errorWords } from "../table/words.js";
 import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
-import { renderHand, tipAt } from "./hand.js";
+import { hideTip, renderHand, tipAt } from "./hand.js";
 import { bindKeys, focusDecision, syncAimFocus } from "./keyboard.js";
 import { loadHistory, logEvent, showError } from "./log.js";
 import { renderPlayers, syncPresence } from "./players.js";
@@ -52,6 +52,7 @@ export function startGame(cfg) {
       S.mode = null;
       S.picked = [];
       S.askedAt = m.seq;
+      hideTip();
       loadHistory(g, m.seq, () => {
         if (S.view && S.view.over) renderEnd(g);
       });
@@ -80,6 +81,7 @@ export function startGame(cfg) {
         S.mode = null;
         S.picked = [];
         S.askedAt = m.seq; // a new decision: it takes the focus if it is this player's
+        hideTip(); // a card's tip belongs to the decision it was shown in
       }
       render();
       motion.flush();

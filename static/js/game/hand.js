@@ -46,7 +46,8 @@ export function renderHand(g, onCard) {
           else if (!waiting) showTip(b, c, reason);
         },
         onfocus: () => {
-          if (!enabled && !waiting) showTip(b, c, reason);
+          // Why not, when the person moves onto the card; not when a re-render gives it back.
+          if (!enabled && !waiting && !restoring) showTip(b, c, reason);
         },
         onblur: () => hideTip(),
       },
@@ -60,9 +61,16 @@ export function renderHand(g, onCard) {
   });
   if (focusedIndex !== undefined) {
     const again = hand.querySelector(`[data-index="${focusedIndex}"]`);
-    if (again) again.focus();
+    restoring = true;
+    try {
+      if (again) again.focus({ preventScroll: true });
+    } finally {
+      restoring = false;
+    }
   }
 }
+
+let restoring = false; // the hand is giving a re-rendered card its focus back
 
 // Long-press (touch) shows the card's name and effect, as hover does with the title.
 function longPress(target, c) {

@@ -29,7 +29,19 @@ export function focusDecision(g) {
   });
   if (!at) return false;
   focusControl((at.row === "cards" ? cards : buttons)[at.index]);
+  bringIntoView();
   return true;
+}
+
+// The page may have been scrolled away (to the chat, on a phone): bring the decision back, its
+// turn line and title on the screen, with as much of the table above them as fits.
+function bringIntoView() {
+  const first = $("turn-info");
+  const last = $("prompt").hidden ? first : $("prompt-title");
+  const seen = () => first.getBoundingClientRect().top >= 0 && last.getBoundingClientRect().bottom <= window.innerHeight;
+  if (seen()) return;
+  $("dock").scrollIntoView({ block: "end" });
+  if (!seen()) first.scrollIntoView({ block: "start" });
 }
 
 // The seat of the focused (or hovered) target button lights up on the table.

@@ -117,9 +117,9 @@ function fillPrompt(g, box, title, text, buttons) {
     const k = S.picked.length;
     title.textContent = fmt(ngettext("Aim %(n)s Hare Cumi", "Aim %(n)s × Hare Cumi", k), { n: k });
     const closed = seatAims(v.players, cfg.seat, S.legal, k).filter((a) => a.why === "protected");
-    text.textContent = gettext("Choose more Hare Cumi from your hand, or a player to aim at: a seat on the table or a button here.");
+    text.textContent = gettext("Choose more Hare Cumi, or a player to aim at: a seat on the table, or a button below.");
     if (closed.length) {
-      text.textContent += " " + fmt(gettext("Not a target now: %(names)s (protected)."), { names: closed.map((a) => nameOf(g, a.seat)).join(", ") });
+      text.textContent += " " + fmt(gettext("Protected: %(names)s."), { names: closed.map((a) => nameOf(g, a.seat)).join(", ") });
     }
     for (const t of aimTargets(S.legal, k)) {
       const b = button(g, fmt(gettext("At %(name)s"), { name: nameOf(g, t) }), () => g.aimAt(t), { cls: "primary", action: `target-${t}` });

@@ -3,11 +3,11 @@
 // page (pages/watch.js) drives it for a live game.
 
 import { el, gettext, interpolate } from "../core/dom.js";
+import { drawCapacityChart } from "./replaychart.js";
 import { drawTable as drawSeats, setRing } from "./tableview.js";
 import { describe } from "./words.js";
 import { Motion } from "./motion.js";
 
-const COLORS = ["#2f6b3a", "#c2410c", "#1d4ed8", "#9333ea", "#b45309", "#0f766e"];
 const BASE_DELAY_MS = 900;
 
 export function readBoot() {
@@ -288,7 +288,7 @@ export class ReplayViewer {
       ...p,
       name: name(p.seat),
       you: false,
-      presence: null,
+      presence: this.meta.players[p.seat] && this.meta.players[p.seat].is_bot ? { cls: "bot", text: gettext("bot") } : null,
       hand: s.hands ? s.hands[p.seat] : s.seat === p.seat && s.hand ? s.hand : null,
     }));
     drawSeats(area, {
@@ -311,67 +311,11 @@ export class ReplayViewer {
   }
 
   drawChart() {
-    const box = this.$("#replay-chart");
-    const n = this.frames.length;
-    const W = 1000, H = 180, pad = 14;
-    const top = Math.max(5, ...this.frames[0].capacity);
-    const x = (i) => (n > 1 ? (i / (n - 1)) * W : 0);
-    const y = (c) => pad + (1 - c / top) * (H - 2 * pad);
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    svg.setAttribute("preserveAspectRatio", "none");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", gettext("Each player's capacity over the game; click to jump there"));
-    for (let c = 0; c <= top; c++) {
-      const g = document.createElementNS(ns, "line");
-      Object.entries({ x1: 0, x2: W, y1: y(c), y2: y(c), stroke: "#eee7d6", "stroke-width": 1 }).forEach(([k, v]) => g.setAttribute(k, v));
-      svg.append(g);
-    }
-    const seats = this.frames[0].capacity.length;
-    for (let s = 0; s < seats; s++) {
-      let d = "";
-      let prev = null;
-      for (let i = 0; i < n; i++) {
-        const c = this.frames[i].capacity[s];
-        if (prev === null) d += `M${x(i).toFixed(1)},${(y(c) + s * 1.5).toFixed(1)}`;
-        else if (c !== prev) d += `H${x(i).toFixed(1)}V${(y(c) + s * 1.5).toFixed(1)}`;
-        prev = c;
-      }
-      d += `H${W}`;
-      const path = document.createElementNS(ns, "path");
-      path.setAttribute("d", d);
-      path.setAttribute("fill", "none");
-      path.setAttribute("stroke", COLORS[s % COLORS.length]);
-      path.setAttribute("stroke-width", "2.5");
-      path.setAttribute("vector-effect", "non-scaling-stroke");
-      svg.append(path);
-    }
-    const marker = document.createElementNS(ns, "line");
-    marker.setAttribute("y1", "0");
-    marker.setAttribute("y2", String(H));
-    marker.setAttribute("stroke", "#111");
-    marker.setAttribute("stroke-width", "2");
-    marker.setAttribute("vector-effect", "non-scaling-stroke");
-    marker.setAttribute("class", "rp-marker");
-    svg.append(marker);
-    svg.addEventListener("click", (e) => {
-      const r = svg.getBoundingClientRect();
-      const frac = Math.max(0, Math.min(1, (e.clientX - r.left) / r.width));
-      this.go(Math.round(frac * (this.frames.length - 1)));
-    });
-    const legend = el("div", { class: "rp-legend" },
-      ...this.names.map((nm, s) => el("span", { class: `rp-c${s % COLORS.length}`, text: nm })));
-    box.replaceChildren(svg, legend);
-    this.chartX = x;
-    this.marker = marker;
+    this.chart = drawCapacityChart(this.$("#replay-chart"), this.frames, this.names, (step) => this.go(step));
   }
 
   markChart() {
-    if (!this.marker) return;
-    const x = this.chartX(this.step);
-    this.marker.setAttribute("x1", String(x));
-    this.marker.setAttribute("x2", String(x));
+    if (this.chart) this.chart.mark(this.step);
   }
 
   link() {
