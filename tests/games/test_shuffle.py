@@ -16,6 +16,7 @@ from harehra import Event, GameState, legal_commands, make_ruleset, replay, star
 from harehra.bots import get_bot
 from harehra.cards import BASE_DECK
 from tests.support.decks import (
+    AIM_ON_THE_TABLE,
     EVERY_STATE,
     ONE_PERSON_EVADES,
     SEAT_ZERO_SKIPPED,
@@ -180,3 +181,25 @@ def test_the_spectator_deal_keeps_seat_zero_out_of_the_first_sixteen_turns() -> 
     assert state.turn_number == 17 and state.awaiting.kind.value == "turn"
     assert [e["seat"] for e in events if e["type"] == "PlayerSkipped"] == [0] * 5
     assert not any(e["type"] in ("VolleyPending", "SkipPending") for e in events)
+
+
+def test_the_aim_deal_asks_seat_zero_to_aim_past_a_protected_seat_then_skips_it() -> None:
+    """The deal of tests/browser/test_table_screens.py: seat 0 answers a volley, aims while bot 1
+    is protected (bots 2 and 3 are its targets), then answers a skip; the bots play on to its turn."""
+    events, state = _played_out(AIM_ON_THE_TABLE, to_the_end=False)
+    volleys = [(e["attacker"], e["target"]) for e in events if e["type"] == "VolleyPending"]
+    assert volleys == [(2, 0), (0, 3)]
+    aimed = next(i for i, e in enumerate(events) if e["type"] == "VolleyPending" and e["attacker"] == 0)
+    before = replay(events[:aimed])
+    assert set(before.protected) == {1}
+    assert [e["seat"] for e in events if e["type"] == "SkipPending"] == [0]
+    assert not state.over and state.turn_number == 8  # bot 1's; the bots play on
+    bot = get_bot("normal")
+    while state.awaiting.seat != 0:
+        seat = state.awaiting.seat
+        _, state = step(
+            state, {**bot.choose(view_for(state, seat), legal_commands(state, seat)), "seat": seat}
+        )
+    # ...to seat 0's turn 12, where the game waits for the person.
+    assert state.turn_number == 12 and state.awaiting.kind.value == "turn"
+    assert state.hands[0] == ("cumi", "house", "taptap", "left", "left")

@@ -266,3 +266,38 @@ SEAT_ZERO_SKIPPED = Deal(
     first=1,
     people=(),
 )
+
+
+# Four seats: one person at seat 0 (tests/browser/test_table_screens.py plays it by keyboard), then
+# three normal bots. Seat 1 starts:
+#   1: bot 1 plays Hare looking right (protected until its next turn)
+#   2: bot 2 aims its Hare Cumi at seat 0 (bot 1 is protected; all at 0 damage: the lowest seat),
+#      who evades it with Hare Taptap
+#   3: bot 3 plays Hare Zada (healing nothing) and draws a Strom
+#   4: seat 0 aims one Hare Cumi at bot 3 (bot 1 is still protected: bots 2 and 3 are the
+#      targets), who evades it with Hare Taptap
+#   5: bot 1 plays right again  6: bot 2 plays right
+#   7: bot 3 plays Strom: seat 0 holds none and loses the turn; the bots play on to seat 0's turn
+_AIM_DRAWS = (  # the draw pile's top, in the order the cards are drawn
+    "taptap",  # bot 1, turn 1
+    "right",  # bot 2, turn 2
+    "strom",  # bot 3, turn 3
+    "left", "left",  # seat 0, turn 4
+    "taptap",  # bot 1, turn 5
+    "left",  # bot 2, turn 6
+)  # fmt: skip
+AIM_ON_THE_TABLE = Deal(
+    hands=(
+        ("taptap", "cumi", "cumi", "house", "taptap"),
+        ("right", "right", "zada", "zada", "zada"),
+        ("cumi", "right", "right", "taptap", "taptap"),
+        ("zada", "zada", "zada", "taptap", "taptap"),
+    ),
+    draws=_AIM_DRAWS,
+    first=1,
+    people=(
+        (0, "volley", {"react": "taptap"}),
+        (0, "turn", {"play": ["cumi"], "target": 3}),
+        (0, "skip", {"react": "none"}),
+    ),
+)

@@ -3,20 +3,22 @@
 
 import { $, csrfToken, fmt, gettext } from "../core/dom.js";
 import { LiveGame } from "../core/gamesocket.js";
+import { aimCommand, aimWords, seatAims } from "../table/aim.js";
 import { Cues } from "../table/cues.js";
 import { END_EVENTS, EventType, SEAT_EVENTS } from "../table/events.js";
 import { Motion } from "../table/motion.js";
 import { errorWords } from "../table/words.js";
 import { bindEnd, goToGame, renderEnd, renderOut } from "./end.js";
-import { renderHand } from "./hand.js";
+import { hideTip, renderHand, tipAt } from "./hand.js";
+import { bindKeys, focusDecision, syncAimFocus } from "./keyboard.js";
 import { loadHistory, logEvent, showError } from "./log.js";
 import { renderPlayers, syncPresence } from "./players.js";
 import { focusPrompt, renderPrompt, renderTurn, turnWords } from "./prompt.js";
-import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, newState } from "./state.js";
+import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, nameOf, newState } from "./state.js";
 
 export function startGame(cfg) {
   const S = newState(cfg);
-  const g = { cfg, S, render, send, showError, cancelAim };
+  const g = { cfg, S, render, send, showError, cancelAim, aimAt };
   const motion = new Motion($("fx"));
   const cues = new Cues({ baseTitle: document.title });
 
@@ -50,6 +52,8 @@ export function startGame(cfg) {
       if (S.loadedOver === undefined) S.loadedOver = m.view.over;
       S.mode = null;
       S.picked = [];
+      S.askedAt = m.seq;
+      hideTip();
       loadHistory(g, m.seq, () => {
         if (S.view && S.view.over) renderEnd(g);
       });
@@ -77,6 +81,8 @@ export function startGame(cfg) {
       if (turnChanged) {
         S.mode = null;
         S.picked = [];
+        S.askedAt = m.seq; // a new decision: it takes the focus if it is this player's
+        hideTip(); // a card's tip belongs to the decision it was shown in
       }
       render();
       motion.flush();
@@ -133,6 +139,30 @@ export function startGame(cfg) {
     S.mode = null;
     S.picked = [];
     render();
+  }
+
+  // Aim the chosen Hare Cumi at `seat` (a seat on the table or a target button): sent only when
+  // the legal commands hold that volley; otherwise the seat says why not.
+  function aimAt(seat) {
+    if (S.mode !== "cumi" || S.pending || !mine(g, "turn")) return;
+    const cmd = aimCommand(S.legal, S.picked.length, seat);
+    if (cmd) {
+      send(cmd);
+      return;
+    }
+    const tile = document.querySelector(`#players .seat[data-seat="${seat}"]`);
+    const why = seatAims(S.view.players, cfg.seat, S.legal, S.picked.length).find((a) => a.seat === seat);
+    if (tile && why) tipAt(tile, "", aimWords(why.why, nameOf(g, seat)), true);
+  }
+
+  // While Hare Cumi are chosen: each other seat as a target, or why not.
+  function aimsNow() {
+    if (S.mode !== "cumi" || S.pending || !mine(g, "turn")) return null;
+    const aims = new Map();
+    for (const a of seatAims(S.view.players, cfg.seat, S.legal, S.picked.length)) {
+      aims.set(a.seat, { ...a, words: aimWords(a.why, nameOf(g, a.seat)), onAim: aimAt });
+    }
+    return aims;
   }
 
   function togglePick(i, max) {
@@ -195,10 +225,16 @@ export function startGame(cfg) {
     game.dataset.awaiting = v.awaiting ? `${v.awaiting.kind}:${v.awaiting.seat}` : "";
     game.classList.toggle("over", Boolean(v.over));
     game.dataset.mine = myTurn(g) && !v.over && !away(g) ? v.awaiting.kind : "";
-    renderPlayers(g);
+    renderPlayers(g, aimsNow());
     renderTurn(g);
     renderPrompt(g);
     renderHand(g, onCard);
+    syncAimFocus();
+    const decision = myTurn(g) && !v.over && !away(g) && !S.pending ? `${S.askedAt}:${v.awaiting.kind}` : null;
+    if (decision && decision !== S.focusedDecision) {
+      S.focusedDecision = decision;
+      focusDecision(g);
+    }
     $("away-banner").hidden = !away(g) || !S.view || S.view.over;
     renderOut(g);
     renderEnd(g);
@@ -212,6 +248,7 @@ export function startGame(cfg) {
   setInterval(() => renderTurn(g), 250);
   bindEnd(g);
   bindAutoAnswer(g);
+  bindKeys(g);
 
   $("reclaim").addEventListener("click", () => {
     if (!live.send({ type: "reclaim" })) showError(gettext("Not connected. Wait a moment and try again."));

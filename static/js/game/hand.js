@@ -46,7 +46,8 @@ export function renderHand(g, onCard) {
           else if (!waiting) showTip(b, c, reason);
         },
         onfocus: () => {
-          if (!enabled && !waiting) showTip(b, c, reason);
+          // Why not, when the person moves onto the card; not when a re-render gives it back.
+          if (!enabled && !waiting && !restoring) showTip(b, c, reason);
         },
         onblur: () => hideTip(),
       },
@@ -60,9 +61,16 @@ export function renderHand(g, onCard) {
   });
   if (focusedIndex !== undefined) {
     const again = hand.querySelector(`[data-index="${focusedIndex}"]`);
-    if (again) again.focus();
+    restoring = true;
+    try {
+      if (again) again.focus({ preventScroll: true });
+    } finally {
+      restoring = false;
+    }
   }
 }
+
+let restoring = false; // the hand is giving a re-rendered card its focus back
 
 // Long-press (touch) shows the card's name and effect, as hover does with the title.
 function longPress(target, c) {
@@ -77,12 +85,17 @@ function longPress(target, c) {
   });
 }
 
-let tipTimer = null;
 function showTip(target, c, reason) {
+  tipAt(target, c.name, reason || c.effect, Boolean(reason));
+}
+
+// The tip above `target`: a name (or none), and what it does or why it cannot be used (why).
+let tipTimer = null;
+export function tipAt(target, name, text, why) {
   const tip = $("card-tip");
   tip.textContent = "";
-  tip.append(el("strong", { text: c.name }), el("span", { text: ` ${reason || c.effect}` }));
-  tip.classList.toggle("why", Boolean(reason));
+  tip.append(name ? el("strong", { text: `${name} ` }) : "", el("span", { text }));
+  tip.classList.toggle("why", why);
   tip.hidden = false;
   const r = target.getBoundingClientRect();
   tip.style.top = `${window.scrollY + r.top - 8}px`;
@@ -91,6 +104,6 @@ function showTip(target, c, reason) {
   tipTimer = setTimeout(hideTip, 3500);
 }
 
-function hideTip() {
+export function hideTip() {
   $("card-tip").hidden = true;
 }

@@ -2,7 +2,7 @@
 // and this player's own seat below it.
 
 import { $, gettext } from "../core/dom.js";
-import { drawTable, seatTile } from "../table/tableview.js";
+import { drawTable, seatTile, shownVolley } from "../table/tableview.js";
 import { card, nameOf } from "./state.js";
 
 export function syncPresence({ S }, seats) {
@@ -29,10 +29,12 @@ function playerModel(g, p) {
   };
 }
 
-export function renderPlayers(g) {
+// aims: while this player aims Hare Cumi, each other seat's {ok, why, words, onAim} (else null).
+export function renderPlayers(g, aims = null) {
   const { cfg, S } = g;
   const v = S.view;
   const seated = cfg.seat !== null;
+  const players = v.players.map((p) => playerModel(g, p));
   const common = {
     shuffler: v.shuffler,
     awaiting: v.awaiting,
@@ -42,7 +44,8 @@ export function renderPlayers(g) {
   drawTable($("table-area"), {
     ...v,
     ...common,
-    players: v.players.map((p) => playerModel(g, p)),
+    aims,
+    players,
     bottom: seated ? cfg.seat : 0,
     withBottom: !seated,
     seatsBox: $("players"),
@@ -51,8 +54,8 @@ export function renderPlayers(g) {
   });
   const me = $("me");
   if (seated) {
-    const p = v.players.find((x) => x.seat === cfg.seat);
-    me.replaceChildren(seatTile(playerModel(g, p), { ...common, pos: "bottom" }));
+    const p = players.find((x) => x.seat === cfg.seat);
+    me.replaceChildren(seatTile(p, { ...common, shownVolley: shownVolley({ ...v, players }), pos: "bottom" }));
   } else {
     me.replaceChildren();
   }

@@ -2,6 +2,7 @@
 // buttons (answer a Hare Cumi or a skip, discard, pass, aim the chosen Hare Cumi).
 
 import { $, el, fmt, gettext, ngettext } from "../core/dom.js";
+import { aimTargets, seatAims } from "../table/aim.js";
 import { decidingWords, setRing } from "../table/tableview.js";
 import { away, burnable, canReact, myTurn, nameOf } from "./state.js";
 
@@ -48,13 +49,24 @@ function button(g, label, onclick, opts = {}) {
 
 // The prompt; its buttons call g.send(command), or g.cancelAim() to drop the chosen Hare Cumi.
 export function renderPrompt(g) {
-  const { cfg, S } = g;
-  const v = S.view;
   const box = $("prompt");
   const title = $("prompt-title");
   const text = $("prompt-text");
   const buttons = $("prompt-buttons");
+  // The buttons are made anew: the focused one (by its action) gets the focus back after.
+  const had = buttons.contains(document.activeElement) ? document.activeElement.dataset.action : null;
   buttons.textContent = "";
+  try {
+    fillPrompt(g, box, title, text, buttons);
+  } finally {
+    const again = had && buttons.querySelector(`button[data-action="${had}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+function fillPrompt(g, box, title, text, buttons) {
+  const { cfg, S } = g;
+  const v = S.view;
   box.hidden = true;
   box.dataset.kind = "";
   box.dataset.count = "";
@@ -104,15 +116,15 @@ export function renderPrompt(g) {
   } else if (S.mode === "cumi") {
     const k = S.picked.length;
     title.textContent = fmt(ngettext("Aim %(n)s Hare Cumi", "Aim %(n)s × Hare Cumi", k), { n: k });
-    text.textContent = gettext("Choose more Hare Cumi from your hand, or a player to aim at.");
-    const targets = S.legal.filter((x) => x.play && x.play[0] === "cumi" && x.play.length === k).map((x) => x.target);
-    for (const t of targets) {
-      buttons.append(
-        button(g, fmt(gettext("At %(name)s"), { name: nameOf(g, t) }), () => g.send({ play: Array(k).fill("cumi"), target: t }), {
-          cls: "primary",
-          action: `target-${t}`,
-        }),
-      );
+    const closed = seatAims(v.players, cfg.seat, S.legal, k).filter((a) => a.why === "protected");
+    text.textContent = gettext("Choose more Hare Cumi, or a player to aim at: a seat on the table, or a button below.");
+    if (closed.length) {
+      text.textContent += " " + fmt(gettext("Protected: %(names)s."), { names: closed.map((a) => nameOf(g, a.seat)).join(", ") });
+    }
+    for (const t of aimTargets(S.legal, k)) {
+      const b = button(g, fmt(gettext("At %(name)s"), { name: nameOf(g, t) }), () => g.aimAt(t), { cls: "primary", action: `target-${t}` });
+      b.dataset.seat = String(t);
+      buttons.append(b);
     }
     buttons.append(button(g, gettext("Cancel"), () => g.cancelAim(), { action: "cancel" }));
   } else {

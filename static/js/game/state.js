@@ -26,6 +26,8 @@ export function newState(cfg) {
     autoAnswer: Boolean(cfg.auto_answer),
     places: null, // each seat's place once the game has finished, as the server sends them
     outSeen: false,
+    askedAt: 0, // the seq at which the decision now awaited was asked
+    focusedDecision: null, // the last decision of this player's that took the focus
   };
 }
 

@@ -67,7 +67,7 @@ export function statusText(s, names) {
 
 // The same table as the game page: seats around the felt, card art, pips and shields; every
 // hand face up where the chosen perspective shows it. `box` is #replay-table.
-export function drawTable(box, s, { names, perspective, cardName }) {
+export function drawTable(box, s, { names, perspective, cardName, bots = [] }) {
   let area = box.querySelector(".table-area");
   if (!area) {
     area = el("div", { class: "table-area" }, el("div", { class: "seats" }), el("div", { class: "felt" }));
@@ -79,7 +79,7 @@ export function drawTable(box, s, { names, perspective, cardName }) {
     ...p,
     name: playerName(names, p.seat),
     you: false,
-    presence: null,
+    presence: bots[p.seat] ? { cls: "bot", text: gettext("bot") } : null,
     hand: s.hands ? s.hands[p.seat] : s.seat === p.seat && s.hand ? s.hand : null,
   }));
   drawSeats(area, { ...s, players, bottom: viewer === null ? 0 : viewer, withBottom: true, faces: true, cardName });

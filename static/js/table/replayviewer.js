@@ -228,6 +228,7 @@ export class ReplayViewer {
       names: this.names,
       perspective: this.perspective,
       cardName: (c) => this.cardNames[c] || c,
+      bots: this.meta.players.map((p) => Boolean(p && p.is_bot)),
     });
     if (this.mark) this.mark(this.step);
     this.syncLink();

@@ -5,6 +5,8 @@
 // direction of play in the middle.
 
 import { el, fmt, gettext, ngettext } from "../core/dom.js";
+import { aimBadge, pendingVolley, volleyBadge, volleyWords } from "./aim.js";
+import { drawVolleyLine } from "./volleyline.js";
 
 export const STATIC_CARDS = "/static/cards/";
 const RING = 2 * Math.PI * 21;
@@ -60,8 +62,31 @@ function ring() {
   return s;
 }
 
+// What the seat says of aiming: while this viewer aims (o.aims: seat -> {ok, why, words, onAim}),
+// whether it is a target and why not; else whether a volley waits on it (o.shownVolley).
+function aimParts(p, o) {
+  const aim = o.aims ? o.aims.get(p.seat) : null;
+  if (aim) {
+    return {
+      classes: [aim.ok ? "aim-ok" : "aim-no"],
+      badge: el("span", { class: `aim-badge${aim.ok ? "" : " no"}`, "aria-hidden": "true", text: aimBadge(aim.why) }),
+      words: aim.words,
+      attrs: { "data-aim": aim.ok ? "ok" : aim.why, onclick: () => aim.onAim(p.seat) },
+    };
+  }
+  const v = o.shownVolley;
+  if (!v || (v.target !== p.seat && v.attacker !== p.seat)) return null;
+  if (v.attacker === p.seat) return { classes: ["aiming"], badge: null, words: null, attrs: {} };
+  return {
+    classes: ["aimed"],
+    badge: el("span", { class: "aimed-badge", "aria-hidden": "true", text: volleyBadge(v.count) }),
+    words: v.words,
+    attrs: { "data-aimed": String(v.count) },
+  };
+}
+
 // One seat. p: {seat, name, hand_size, damage, max_hand, protected, eliminated, hand, presence,
-// you}; o: {shuffler, awaiting, over, winner, pos, faces (show `hand` as faces)}
+// you}; o: {shuffler, awaiting, over, winner, pos, faces (show `hand` as faces), aims, shownVolley}
 export function seatTile(p, o) {
   const deciding = !o.over && o.awaiting && o.awaiting.seat === p.seat;
   // The view says each seat's hand limit now (max_hand) and its damage; the two make the full limit.
@@ -73,6 +98,8 @@ export function seatTile(p, o) {
   if (p.you) classes.push("me");
   if (p.presence && p.presence.cls === "bot") classes.push("bot");
   if (o.over && o.winner === p.seat) classes.push("winner");
+  const aim = aimParts(p, o);
+  if (aim) classes.push(...aim.classes);
   const initial = (p.name || "?").trim().charAt(0).toUpperCase() || "?";
   const avatar = el("span", { class: "avatar", "aria-hidden": "true" }, el("span", { class: "avatar-letter", text: initial }), ring());
   const shuffler = o.shuffler === p.seat
@@ -106,13 +133,17 @@ export function seatTile(p, o) {
     : o.over && o.winner === p.seat
       ? el("p", { class: "winner-text", text: gettext("Winner") })
       : null;
+  const label = fmt(gettext("Seat %(n)s: %(name)s"), { n: p.seat + 1, name: p.name });
   return el(
     "article",
     {
       class: classes.join(" "),
       "data-seat": p.seat,
-      "aria-label": fmt(gettext("Seat %(n)s: %(name)s"), { n: p.seat + 1, name: p.name }),
+      "aria-label": aim && aim.words ? `${label}. ${aim.words}` : label,
+      title: aim && aim.words ? aim.words : null,
+      ...(aim ? aim.attrs : {}),
     },
+    aim ? aim.badge : null,
     el("div", { class: "seat-head" }, avatar, el("div", { class: "seat-id" }, title, presence), shuffler),
     el("div", { class: "seat-body" }, hand, status),
     marker,
@@ -137,17 +168,28 @@ export function feltParts(t, cardName) {
   return { draw, discard, dir };
 }
 
+// The volley waiting for its answer, with names, as the seats show it (null: none).
+export function shownVolley(m) {
+  const v = pendingVolley(m);
+  if (!v) return null;
+  const name = (seat) => (m.players.find((p) => p.seat === seat) || { name: "" }).name;
+  return { ...v, words: volleyWords(name(v.attacker), name(v.target), v.count) };
+}
+
 // Fill `root` (a .table-area) with the seats and the felt. m: {players (with names etc.), bottom,
-// withBottom, shuffler, awaiting, over, winner, faces, cardName, pile fields}.
+// withBottom, shuffler, awaiting, volley, over, winner, faces, cardName, aims, pile fields}.
 export function drawTable(root, m) {
   const order = seatsInPlayOrder(m.players.length, m.bottom);
   const others = order.slice(1);
   const pos = POSITIONS[others.length] || others.map(() => "top");
   root.dataset.opponents = String(others.length);
   const bySeat = new Map(m.players.map((p) => [p.seat, p]));
+  const volley = shownVolley(m);
+  const o = { ...m, shownVolley: volley };
+  root.classList.toggle("aiming-now", Boolean(m.aims));
   const tiles = [];
-  others.forEach((seat, i) => tiles.push(seatTile(bySeat.get(seat), { ...m, pos: pos[i] })));
-  if (m.withBottom && order.length) tiles.push(seatTile(bySeat.get(order[0]), { ...m, pos: "bottom" }));
+  others.forEach((seat, i) => tiles.push(seatTile(bySeat.get(seat), { ...o, pos: pos[i] })));
+  if (m.withBottom && order.length) tiles.push(seatTile(bySeat.get(order[0]), { ...o, pos: "bottom" }));
   const seats = m.seatsBox || root.querySelector(".seats");
   seats.replaceChildren(...tiles);
   const felt = feltParts(m, m.cardName || ((c) => c));
@@ -162,6 +204,7 @@ export function drawTable(root, m) {
   } else {
     box.replaceChildren(felt.dir, felt.draw, felt.discard);
   }
+  drawVolleyLine(root, volley);
 }
 
 // The countdown ring of the deciding seat: frac is the share of time left (null: none).
