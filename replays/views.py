@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -13,6 +14,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.views.decorators.clickjacking import xframe_options_exempt
 
 from accounts.throttles import PreviewThrottle, throttle_wait
 from games.card_text import card_names
@@ -62,10 +64,9 @@ def _share_title(meta: dict[str, Any], turn: int) -> str:
     return _title(meta)
 
 
-def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
-    grant = _grant(ref, request)
-    if grant.live:
-        return redirect("replay-watch", game_id=grant.game.pk)
+def _replay_boot(request: HttpRequest, ref: str, grant: ReplayGrant) -> dict[str, Any]:
+    """What the replay page and its embed share: the meta, the perspective and step the address
+    asks for (as the replay page reads them), the frames, and the link-preview tags."""
     meta = replay_meta(grant, is_key_ref(ref))
     wanted = request.GET.get("perspective") or grant.default_perspective
     if wanted not in grant.perspectives():
@@ -95,27 +96,53 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
         image_path=f"{meta['url']}image.png",
         image_query={"step": step if is_count(raw_step) else None, "perspective": wanted},
     )
-    return render(
-        request,
-        "replays/viewer.html",
-        {
-            **share,
+    return {
+        **share,
+        "meta": meta,
+        "title": _title(meta),
+        "boot": {
+            "mode": "replay",
             "meta": meta,
-            "title": _title(meta),
-            "boot": {
-                "mode": "replay",
-                "meta": meta,
-                "perspective": wanted,
-                "step": step,
-                "frames": frames,
-                "frames_url": f"/api/replays/{ref}/frames/",
-                "export_url": f"/api/replays/{ref}/export/",
-                "share_path": meta["url"],
-            },
-            "card_names": card_names(),
-            "export_url": f"/api/replays/{ref}/export/?download=1",
+            "perspective": wanted,
+            "step": step,
+            "frames": frames,
+            "frames_url": f"/api/replays/{ref}/frames/",
+            "export_url": f"/api/replays/{ref}/export/",
+            "share_path": meta["url"],
+            "embed_path": f"/embed{meta['url']}",
         },
-    )
+        "card_names": card_names(),
+        "export_url": f"/api/replays/{ref}/export/?download=1",
+        "embed_url": request.build_absolute_uri(f"/embed{meta['url']}"),
+    }
+
+
+def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
+    grant = _grant(ref, request)
+    if grant.live:
+        return redirect("replay-watch", game_id=grant.game.pk)
+    return render(request, "replays/viewer.html", _replay_boot(request, ref, grant))
+
+
+# Other sites may frame the embed (and nothing else: the site's CSP says frame-ancestors 'none' and
+# XFrameOptionsMiddleware DENY everywhere else).
+@csp_replace({"frame-ancestors": ["*"]})
+@xframe_options_exempt
+def replay_embed(request: HttpRequest, ref: str) -> HttpResponse:
+    """/embed/replays/<ref>/?step=&perspective=: the replay viewer alone, for other sites' frames,
+    with a link back to the full replay. The replay page's access: a refusal is the same 404."""
+    grant = _grant(ref, request)
+    if grant.live:
+        meta = replay_meta(grant)
+        return render(
+            request,
+            "replays/embed_live.html",
+            {"meta": meta, "watch_url": request.build_absolute_uri(f"/watch/{grant.game.pk}/")},
+        )
+    context = _replay_boot(request, ref, grant)
+    context["boot"]["embedded"] = True
+    context["full_url"] = context["share_url"]
+    return render(request, "replays/embed.html", context)
 
 
 def replay_list(request: HttpRequest) -> HttpResponse:

@@ -35,7 +35,15 @@ def test_no_page_breaks_the_content_security_policy(site: Stack, browser: Any) -
     response = page.goto(f"{base}/")
     csp = response.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "style-src 'self'" in csp and "unsafe-inline" not in csp
-    for path in ("/", "/lobby/", "/accounts/register/", "/replays/", f"/replays/{replay.pk}/", "/api/docs/"):
+    for path in (
+        "/",
+        "/lobby/",
+        "/accounts/register/",
+        "/replays/",
+        f"/replays/{replay.pk}/",
+        f"/embed/replays/{replay.pk}/",
+        "/api/docs/",
+    ):
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
     page.wait_for_selector("#swagger-ui .opblock", timeout=15000)  # Swagger UI ran from its own file

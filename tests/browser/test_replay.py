@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
+import threading
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -179,4 +183,115 @@ def test_watch_a_live_game_as_a_spectator(site: Stack, browser: Any, screenshots
     options = page.locator("#replay-perspective option")
     assert options.count() == 1 and options.first.get_attribute("value") == "spectator"
     page.screenshot(path=str(screenshots / "replay-watch.png"), full_page=True)
+    page.close()
+
+
+@contextlib.contextmanager
+def other_site(html: str) -> Iterator[str]:
+    """Another site serving `html` at /post/1: its own server, reached as localhost (another host
+    name than the site's 127.0.0.1, so another origin and another site), on the loopback address
+    like the site (Chromium refuses a public page's frames of a local address)."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = html.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}/post/1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_another_site_embeds_a_replay_and_steps_it(site: Stack, browser: Any, screenshots: Any) -> None:
+    game = _stored_game()
+    frames = _frames(site, game.pk)
+    embed = f"{site.url()}/embed/replays/{game.pk}/?step=10"
+    host = (
+        "<!doctype html><html><head><title>A forum post</title></head><body>"
+        "<h1>Look at this game</h1>"
+        f'<iframe id="embed" src="{embed}" width="960" height="820" title="replay"></iframe>'
+        f'<iframe id="page" src="{site.url()}/replays/{game.pk}/" width="400" height="200" '
+        'title="page"></iframe>'
+        "</body></html>"
+    )
+    page = browser.new_page(viewport={"width": 1000, "height": 1100})
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "frame" in m.text.lower() else None)
+    with other_site(host) as post:
+        page.goto(post)
+        _step_the_embed(site, page, game.pk, frames, refused)
+    page.screenshot(path=str(screenshots / "replay-embed.png"))
+    page.close()
+
+
+def _step_the_embed(
+    site: Stack, page: Any, game_id: int, frames: list[dict[str, Any]], refused: list[str]
+) -> None:
+    frame = page.frame_locator("#embed")
+    frame.locator("#replay .rp-seat").first.wait_for()
+    inner = page.frame(url=lambda u: "/embed/replays/" in u)
+    assert inner is not None and inner.url.startswith(site.url())
+
+    def step() -> int:
+        return int(frame.locator("#replay").get_attribute("data-step"))
+
+    assert step() == 10
+    assert frame.locator("#replay-event").inner_text() == frames[10]["text"]
+    assert frame.locator(".site-header, .site-footer").count() == 0
+    # The whole table fits the frame the share menu's code asks for (960 × 820).
+    assert inner.evaluate("document.documentElement.scrollHeight") <= 820
+    # Stepping: the buttons and the keys inside the frame.
+    frame.locator('button[data-action="next"]').click()
+    frame.locator("#replay[data-step='11']").wait_for()
+    assert frame.locator("#replay-event").inner_text() == frames[11]["text"]
+    frame.locator('button[data-action="next-turn"]').click()
+    frame.locator("#replay:not([data-step='11'])").wait_for()
+    later = step()
+    assert later > 11 and frames[later]["event"]["type"] == "TurnStarted"
+    frame.locator("#replay-event").click()
+    page.keyboard.press("ArrowLeft")
+    frame.locator(f"#replay[data-step='{later - 1}']").wait_for()
+    # The link back follows the step and opens the full replay outside the frame.
+    back = frame.locator("#replay-full-text")
+    assert back.get_attribute("target") == "_blank"
+    assert back.get_attribute("href") == f"{site.url()}/replays/{game_id}/?step={later - 1}&perspective=all"
+    with page.context.expect_page() as opened:
+        back.click()
+    full = opened.value
+    full.wait_for_selector("#replay .rp-seat")
+    assert full.url.startswith(f"{site.url()}/replays/{game_id}/")
+    assert int(full.get_attribute("#replay", "data-step")) == later - 1
+    assert full.locator(".site-header").count() == 1
+    full.close()
+    # The replay page itself refuses the other site's frame.
+    blocked = page.frame(url=lambda u: u.startswith(f"{site.url()}/replays/"))
+    assert blocked is None or blocked.locator("#replay").count() == 0
+    assert any("frame-ancestors 'none'" in t or "X-Frame-Options" in t for t in refused), refused
+
+
+def test_the_share_menu_gives_the_embed_code(site: Stack, browser: Any, screenshots: Any) -> None:
+    game = _stored_game()
+    page = _open(browser, f"{site.url()}/replays/{game.pk}/?step=7")
+    page.click("#replay-share-more summary")
+    code = page.locator("#replay-embed-code")
+    code.wait_for()
+    assert f'src="{site.url()}/embed/replays/{game.pk}/?step=7&amp;perspective=all"' in code.input_value()
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='8']")
+    assert "?step=8&amp;perspective=all" in code.input_value()
+    page.click("#replay-embed-copy")
+    page.wait_for_selector("#replay-embed-copied:text('copied')")
+    page.screenshot(path=str(screenshots / "replay-share-menu.png"))
     page.close()

@@ -15,6 +15,8 @@ import {
 } from "../../static/js/table/replaydraw.js";
 import {
   clampStep,
+  embedSnippet,
+  embedUrl,
   isTurnStart,
   keyAction,
   nextTurnStep,
@@ -83,6 +85,15 @@ test("a link keeps its path and other parameters and sets the step and the persp
   assert.equal(stepUrl("/replays/7/", "https://h.example", 26, "all").toString(), "https://h.example/replays/7/?step=26&perspective=all");
   const here = stepUrl("https://h.example/replays/7/?step=3&perspective=seat%3A1&x=1", "https://h.example", 4, "spectator");
   assert.equal(here.pathname + here.search, "/replays/7/?step=4&perspective=spectator&x=1");
+});
+
+test("the embed's address and the code that frames it", () => {
+  assert.equal(embedUrl("/replays/7/", "https://h.example", 26, "all").toString(), "https://h.example/embed/replays/7/?step=26&perspective=all");
+  assert.equal(embedUrl("https://h.example/replays/Ab-_9/", "https://h.example", 0, "seat:1").toString(), "https://h.example/embed/replays/Ab-_9/?step=0&perspective=seat%3A1");
+  const code = embedSnippet("https://h.example/embed/replays/7/?step=2&perspective=all", 'Replay: ann, "bob" <3');
+  assert.match(code, /^<iframe src="https:\/\/h\.example\/embed\/replays\/7\/\?step=2&amp;perspective=all" /);
+  assert.match(code, /title="Replay: ann, &quot;bob&quot; &lt;3"/);
+  assert.match(code, /><\/iframe>$/);
 });
 
 test("perspectives read as seats and as labels", () => {

@@ -1,25 +1,44 @@
-// The replay page (a stored game, mode "replay") and the import page (a checked document, never
-// stored, mode "import"): the replay viewer (table/replayviewer.js) booted from #replay-boot.
+// The replay page (a stored game, mode "replay"), its embed (the same viewer in another site's
+// frame, boot.embedded) and the import page (a checked document, never stored, mode "import"): the
+// replay viewer (table/replayviewer.js) booted from #replay-boot.
 
-import { csrfToken, gettext } from "../core/dom.js";
+import { $, csrfToken, gettext } from "../core/dom.js";
 import { ReplayViewer, fetchFrames, getJson, readBoot } from "../table/replayviewer.js";
+import { embedSnippet, embedUrl, stepUrl } from "../table/replaysteps.js";
+
+// Copies `text` (else selects `input` and copies that), then says `done` in `status` for a moment.
+async function copyText(text, input, status, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  status.textContent = done;
+  setTimeout(() => (status.textContent = ""), 2500);
+}
 
 function bindCopy(viewer) {
-  const button = document.getElementById("replay-copy");
-  if (!button) return;
-  button.addEventListener("click", async () => {
-    const link = viewer.link();
-    const done = document.getElementById("replay-copied");
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      const input = document.getElementById("replay-link");
-      input.select();
-      document.execCommand("copy");
-    }
-    done.textContent = gettext("Link copied");
-    setTimeout(() => (done.textContent = ""), 2500);
-  });
+  const button = $("replay-copy");
+  if (button) {
+    button.addEventListener("click", () => copyText(viewer.link(), $("replay-link"), $("replay-copied"), gettext("Link copied")));
+  }
+  const embed = $("replay-embed-copy");
+  if (embed) {
+    const code = $("replay-embed-code");
+    embed.addEventListener("click", () => copyText(code.value, code, $("replay-embed-copied"), gettext("Embed code copied")));
+  }
+}
+
+// What follows the step: the embed code on the replay page, the link back in the embed.
+function followStep(boot, viewer) {
+  const code = $("replay-embed-code");
+  if (code) {
+    const src = embedUrl(boot.share_path, location.origin, viewer.step, viewer.perspective).toString();
+    code.value = embedSnippet(src, document.title);
+  }
+  const full = stepUrl(boot.share_path, location.origin, viewer.step, viewer.perspective).toString();
+  for (const a of document.querySelectorAll("a.replay-full")) a.href = full;
 }
 
 function bootReplay(boot, cards) {
@@ -31,6 +50,7 @@ function bootReplay(boot, cards) {
     cardNames: cards,
     sharePath: boot.share_path,
     loadFrames: (p) => fetchFrames(boot.frames_url, p),
+    onStep: (_step, v) => followStep(boot, v),
   });
   bindCopy(viewer);
 }

@@ -86,3 +86,20 @@ export function stepUrl(base, origin, step, perspective) {
   url.searchParams.set("perspective", perspective);
   return url;
 }
+
+// The embed's address for a replay page's share path ("/replays/7/" -> "/embed/replays/7/"), at a
+// step and from a perspective.
+export function embedUrl(sharePath, origin, step, perspective) {
+  const path = new URL(sharePath, origin).pathname;
+  return stepUrl(`/embed${path}`, origin, step, perspective);
+}
+
+const attr = (s) => String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+// The markup another site pastes to show the replay: an <iframe> of the embed (`src`), titled.
+export function embedSnippet(src, title) {
+  return (
+    `<iframe src="${attr(src)}" title="${attr(title)}" width="960" height="820" ` +
+    `style="border:0;max-width:100%" loading="lazy"></iframe>`
+  );
+}

@@ -17,7 +17,7 @@ export function readBoot() {
 
 export class ReplayViewer {
   // opts: {meta, frames, perspective, step, cardNames, loadFrames(perspective) -> Promise<frames>,
-  //        onStep(step), updateUrl (bool), sharePath}
+  //        onStep(step, viewer), updateUrl (bool), sharePath}
   constructor(root, opts) {
     this.root = root;
     this.meta = opts.meta;
@@ -69,7 +69,7 @@ export class ReplayViewer {
     this.step = step;
     this.render();
     if (forward) this.animate([this.frames[step]]);
-    this.onStep(step);
+    this.onStep(step, this);
   }
 
   animate(frames) {
