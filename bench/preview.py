@@ -1,6 +1,9 @@
 """How fast a moment's picture is served (replays/preview.py, replays/images.py): p50 and p95 of
-/replays/<id>/image.png cold (never drawn: the SVG built and rendered), warm (drawn before: from
-this site's cache) and revalidated (If-None-Match: 304), and the drawing's parts alone.
+/replays/<id>/image.png cold (never drawn: composed with Pillow and encoded), warm (drawn before:
+from this site's cache) and revalidated (If-None-Match: 304), and the drawing's parts alone; beside
+them, back to back on the same steps, the same served by the reference renderer (the whole SVG
+rendered by resvg, as the pictures were first drawn), and the first picture of a fresh process
+(its pieces rendered by resvg once).
 
 The game is played in memory by the engine, written to the database inside a transaction, measured
 and rolled back: nothing is left behind. The throttle is lifted for the run.
@@ -19,8 +22,10 @@ from django.db import transaction
 from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
+import replays.images
 from games.frames import build_frames
-from replays.preview import preview_svg, render_png
+from replays import preview
+from replays.preview import preview_png, preview_svg, render_png
 from replays.selectors import game_events, seat_names
 from tests.support.stored_games import long_game, store_game
 
@@ -54,30 +59,60 @@ def _measure(events: list[dict[str, Any]], count: int, seed: int, write: Callabl
     game = store_game(events, [f"bench-preview-{i}-{time.time_ns()}" for i in range(4)])
     steps = random.Random(seed).sample(range(len(events)), min(count, len(events)))
     loaded, names = game_events(game), seat_names(game)
-    svg_ms, png_ms, cpu_ms, sizes = [], [], [], []
-    for step in steps:
-        t = time.perf_counter()
-        frame = build_frames(loaded, names, "all", step, step)[0]
-        svg = preview_svg(frame, names)
-        svg_ms.append((time.perf_counter() - t) * 1000)
-        t, c = time.perf_counter(), time.process_time()
-        sizes.append(len(render_png(svg)))
-        png_ms.append((time.perf_counter() - t) * 1000)
-        cpu_ms.append((time.process_time() - c) * 1000)
-    write(f"fold + SVG markup:        {_pct(svg_ms)}")
-    write(f"resvg render + PNG:       {_pct(png_ms)}")
-    write(f"  its CPU time:           {_pct(cpu_ms)}")
-    write(f"PNG size: median {statistics.median(sizes) / 1024:.0f} KiB, largest {max(sizes) / 1024:.0f} KiB")
-    client = Client()
-    cache.clear()
+    frames = [build_frames(loaded, names, "all", step, step)[0] for step in steps]
+    preview._sprite.cache_clear()
+    t, c = time.perf_counter(), time.process_time()
+    preview_png(frames[0], names)
+    write(
+        f"first picture of a process (its pieces rendered): {(time.perf_counter() - t) * 1000:.1f} ms, "
+        f"CPU {(time.process_time() - c) * 1000:.1f} ms"
+    )
+    for label, draw in (
+        ("reference: SVG + resvg", lambda f: render_png(preview_svg(f, names))),
+        ("Pillow compose + PNG", lambda f: preview_png(f, names)),
+    ):
+        wall, cpu, sizes = [], [], []
+        for frame in frames:
+            t, c = time.perf_counter(), time.process_time()
+            sizes.append(len(draw(frame)))
+            wall.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
+        write(f"{label + ':':26s}{_pct(wall)}")
+        write(f"  its CPU time:           {_pct(cpu)}")
+        median, largest = statistics.median(sizes) / 1024, max(sizes) / 1024
+        write(f"  PNG size: median {median:.0f} KiB, largest {largest:.0f} KiB")
     urls = [f"/replays/{game.pk}/image.png?step={s}&perspective=all&lang=en" for s in steps]
-    cold, warm, revalidated, etags = [], [], [], []
+    reference = preview_png
+    replays.images.preview_png = lambda frame, names, live=False: render_png(preview_svg(frame, names, live))
+    try:
+        cache.clear()
+        cpu: list[float] = []
+        write(f"GET cold, reference:      {_pct(_cold(Client(), urls, [], cpu))}")
+        write(f"  its CPU time:           {_pct(cpu)}")
+    finally:
+        replays.images.preview_png = reference
+    _served(urls, write)
+
+
+def _cold(client: Client, urls: list[str], etags: list[str], cpu: list[float]) -> list[float]:
+    cold = []
     for url in urls:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         r = client.get(url)
         cold.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
         assert r.status_code == 200, r.status_code
         etags.append(r["ETag"])
+    return cold
+
+
+def _served(urls: list[str], write: Callable[[str], None]) -> None:
+    client = Client()
+    cache.clear()
+    etags: list[str] = []
+    cpu: list[float] = []
+    cold = _cold(client, urls, etags, cpu)
+    warm, revalidated = [], []
     for url, etag in zip(urls, etags, strict=True):
         t = time.perf_counter()
         r = client.get(url)
@@ -88,5 +123,6 @@ def _measure(events: list[dict[str, Any]], count: int, seed: int, write: Callabl
         revalidated.append((time.perf_counter() - t) * 1000)
         assert r.status_code == 304
     write(f"GET image.png cold:       {_pct(cold)}")
+    write(f"  its CPU time:           {_pct(cpu)}")
     write(f"GET image.png warm:       {_pct(warm)}")
     write(f"GET image.png 304:        {_pct(revalidated)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -21,7 +22,7 @@ from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
 from .access import ReplayGrant, access_replay
-from .preview import RENDERER_VERSION, preview_svg, render_png
+from .preview import RENDERER_VERSION, preview_png, preview_svg
 from .selectors import game_events, parse_perspective, seat_names
 
 FINISHED_SECONDS = 365 * 24 * 3600  # HTTP caches: a finished game's picture never changes
@@ -72,13 +73,19 @@ def replay_picture_png(grant: ReplayGrant, picture: Picture) -> bytes:
     png = cache.get(key)
     if png is not None:
         return bytes(png)
-    png = render_png(replay_picture_svg(grant, picture.step, picture.perspective))
+    png = preview_png(*_frame_of(grant, picture.step, picture.perspective), live=grant.live)
     cache.set(key, png, SERVER_CACHE_SECONDS if picture.final else LIVE_SECONDS)
     return png
 
 
 def replay_picture_svg(grant: ReplayGrant, step: int, perspective: str) -> str:
-    """The markup of step `step` from `perspective` (one of grant.perspectives())."""
+    """The markup of step `step` from `perspective` (one of grant.perspectives()): the same drawing
+    as the PNG's."""
+    return preview_svg(*_frame_of(grant, step, perspective), live=grant.live)
+
+
+def _frame_of(grant: ReplayGrant, step: int, perspective: str) -> tuple[dict[str, Any], list[str]]:
+    """Step `step` from `perspective` (one of grant.perspectives()) and the seats' names."""
     game = grant.game
     events = game_events(game)
     if not events:
@@ -86,5 +93,4 @@ def replay_picture_svg(grant: ReplayGrant, step: int, perspective: str) -> str:
     names = seat_names(game)
     seen = parse_perspective(perspective, grant, game.players)
     step = min(step, len(events) - 1)
-    frame = build_frames(events, names, seen, step, step)[-1]
-    return preview_svg(frame, names, live=grant.live)
+    return build_frames(events, names, seen, step, step)[-1], names

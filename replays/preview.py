@@ -1,6 +1,12 @@
 """A moment of a game as a picture (1200 × 630, the size link previews show): the table drawn like
 the pages draw it (static/js/table/tableview.js, static/css/table.css), from the same card art
-(static/cards/*.svg), as SVG markup, then rendered to PNG with resvg.
+(static/cards/*.svg).
+
+One drawing (`_draw`) and two canvases: `preview_svg` writes it as SVG markup (what tests read,
+and a reference renderable by resvg), `preview_png` composes it with Pillow from pieces rendered
+once per process by resvg (the felt, each card at each size, the tiles, pips and badges, all
+anti-aliased as SVG) and its words in the same fonts: a new picture costs the composing and the
+PNG encoding, not a full SVG render (bench_preview measures both).
 
 `preview_svg` draws one frame (games/frames.py) and nothing else: the frame was built for one
 perspective, so what it does not hold (another seat's cards, the draw order) cannot be drawn. A
@@ -10,10 +16,12 @@ seat's cards are drawn face up only where the frame shows them (`state.hands` of
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -25,7 +33,7 @@ from django.utils.translation import ngettext
 from games.card_text import card_name
 
 WIDTH, HEIGHT = 1200, 630
-RENDERER_VERSION = "1"  # part of every ETag: bump it when the picture's drawing changes
+RENDERER_VERSION = "2"  # part of every ETag: bump it when the picture's drawing changes
 
 CARD_IDS = ("back", "cumi", "house", "left", "mini", "right", "strom", "taptap", "zada")
 
@@ -108,10 +116,197 @@ def _card_symbols() -> dict[str, str]:
     return out
 
 
-def _card(card: str | None, x: float, y: float, w: float, extra: str = "") -> str:
+class SvgCanvas:
+    """Writes the drawing as SVG markup; the card symbols it used go into <defs>."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.cards: set[str] = set()
+
+    def shape(
+        self, markup: str, x: float, y: float, box: Box, cards: Sequence[str] = (), attrs: str = ""
+    ) -> None:
+        """`markup` drawn in its own coordinates (origin at x, y; within `box`: its left, top,
+        width, height), using the card symbols `cards`."""
+        self.cards.update(cards)
+        self.parts.append(
+            f'<g transform="translate({x:g} {y:g})"{attrs}>{markup}</g>' if (x or y or attrs) else markup
+        )
+
+    def background(self, markup: str) -> None:
+        """`markup` covering the whole picture, opaque: what everything else is drawn on."""
+        self.parts.append(markup)
+
+    def text(
+        self, x: float, y: float, words: str, size: int, fill: str, bold: bool = False, anchor: str = "start"
+    ) -> None:
+        """`words` with its baseline at y, starting, centred or ending at x."""
+        a = f' text-anchor="{anchor}"' if anchor != "start" else ""
+        w = ' font-weight="700"' if bold else ""
+        self.parts.append(
+            f'<text x="{x:g}" y="{y:g}"{a} font-size="{size}"{w} fill="{fill}">{_x(words)}</text>'
+        )
+
+    @contextlib.contextmanager
+    def group(self, attrs: str, box: Box, opacity: float = 1.0) -> Iterator[None]:
+        """Everything drawn inside as one group (faded to `opacity` as a whole; within `box`)."""
+        self.parts.append(f"<g {attrs}" + (f' opacity="{opacity:g}"' if opacity < 1 else "") + ">")
+        yield
+        self.parts.append("</g>")
+
+    def markup(self) -> str:
+        symbols = _card_symbols()
+        return "".join(
+            [
+                f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                f'width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif">',
+                "<defs>",
+                *(symbols[c] for c in sorted(self.cards) if c in symbols),
+                "</defs>",
+                *self.parts,
+                "</svg>",
+            ]
+        )
+
+
+Box = tuple[int, int, int, int]  # left, top, width, height, in a shape's own coordinates
+
+
+def _svg_of(markup: str, box: Box, cards: Sequence[str]) -> str:
+    left, top, w, h = box
+    symbols = _card_symbols()
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" '
+        f'height="{h}" viewBox="{left} {top} {w} {h}" font-family="sans-serif"><defs>'
+        + "".join(symbols[c] for c in sorted(set(cards)) if c in symbols)
+        + f"</defs>{markup}</svg>"
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _sprite(markup: str, box: Box, cards: tuple[str, ...]) -> Any:
+    """A shape rendered once by resvg, as a Pillow RGBA image of its box."""
+    from PIL import Image
+
+    png = render_png(_svg_of(markup, box, cards))
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGBA")
+
+
+@functools.cache
+def _font(size: int, bold: bool) -> Any:
+    from PIL import ImageFont
+
+    regular, heavy = _pillow_fonts()
+    path = heavy if bold else regular
+    return ImageFont.truetype(path, size) if path else ImageFont.load_default(size)
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+class PillowCanvas:
+    """Composes the drawing with Pillow: shapes are sprites rendered once by resvg, words are
+    drawn in the same font as resvg's (DejaVu Sans)."""
+
+    ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+
+    def __init__(self, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+        from PIL import Image, ImageDraw
+
+        self.image = Image.new("RGB", size, _hex(PAPER))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def background(self, markup: str) -> None:
+        from PIL import ImageDraw
+
+        self.image = _background(markup).copy()  # a copy, not a paste through its alpha: 10× cheaper
+        self.draw = ImageDraw.Draw(self.image)
+
+    def shape(
+        self, markup: str, x: float, y: float, box: Box, cards: Sequence[str] = (), attrs: str = ""
+    ) -> None:
+        sprite = _sprite(markup, box, tuple(sorted(set(cards))))
+        self.image.paste(sprite, (round(x + box[0]), round(y + box[1])), sprite)
+
+    def text(
+        self, x: float, y: float, words: str, size: int, fill: str, bold: bool = False, anchor: str = "start"
+    ) -> None:
+        self.draw.text((x, y), words, fill=_hex(fill), font=_font(size, bold), anchor=self.ANCHORS[anchor])
+
+    @contextlib.contextmanager
+    def group(self, attrs: str, box: Box, opacity: float = 1.0) -> Iterator[None]:
+        if opacity >= 1:
+            yield
+            return
+        from PIL import Image
+
+        left, top, w, h = box
+        area = (left, top, left + w, top + h)
+        under = self.image.crop(area)
+        yield
+        self.image.paste(Image.blend(under, self.image.crop(area), opacity), area[:2])
+
+    def png(self) -> bytes:
+        """The picture as a PNG of 256 colours, the palette's (`_palette`): the table has few, and
+        mapping to a known palette costs a third of choosing one per picture."""
+        from PIL import Image
+
+        out = io.BytesIO()
+        self.image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
+            out, "PNG", compress_level=PNG_LEVEL
+        )
+        return out.getvalue()
+
+
+@functools.cache
+def _background(markup: str) -> Any:
+    return _sprite(markup, (0, 0, WIDTH, HEIGHT), ()).convert("RGB")
+
+
+@functools.cache
+def _palette() -> Any:
+    """The pictures' 256 colours, chosen once per process from a sheet of every piece they are
+    made of: the felt, each card's art at each size, the tiles in each state, the badges, the words
+    in each colour."""
+    from PIL import Image
+
+    sheet = PillowCanvas((WIDTH, HEIGHT * 2))
+    sheet.image.paste(_background(FELT), (0, 0))
+    for i, card in enumerate(CARD_IDS):
+        _card(sheet, card, 10 + i * 120, HEIGHT + 10, 110)
+        _card(sheet, card, 10 + i * 40, HEIGHT + 180, 30)
+    tiles = [("#d8d2c4", 2, False, None), ("#c2410c", 4, False, "#fdba74"), ("#b7791f", 4, True, "#fcd34d")]
+    for i, (stroke, width, dashed, halo) in enumerate(tiles):
+        box = (-6, -6, TILE_W + 12, TILE_H + 12)
+        sheet.shape(_tile(stroke, width, dashed, halo), 10 + i * 260, HEIGHT + 240, box)
+    for i, colour in enumerate(("#c2410c", "#b7791f", "#b42318", "#1f4f7a")):
+        pill = f'<rect x="0" y="0" width="90" height="24" rx="12" fill="{colour}"/>'
+        sheet.shape(pill, 800 + i * 95, HEIGHT + 240, (0, 0, 90, 24))
+        sheet.text(845 + i * 95, HEIGHT + 257, "Harehra", 14, "#ffffff", True, "middle")
+    sheet.shape(SHIELD, 800, HEIGHT + 280, (0, 0, 20, 22))
+    sheet.shape(SMALL_BACK, 830, HEIGHT + 280, (-1, -1, 21, 28))
+    for i, fill in enumerate(("#2f6b3a", "#fff")):
+        sheet.shape(PIP.format(fill), 870 + i * 17, HEIGHT + 290, (-8, -8, 16, 16))
+    for i, colour in enumerate(("#1d1b16", "#3b362c", "#4a463c", "#5f5a50", "#2f6b3a")):
+        sheet.text(10, HEIGHT + 420 + i * 28, "Harehra Online · Turn 12 · step 345", 20, colour, i % 2 == 0)
+        sheet.text(500, HEIGHT + 420 + i * 28, "Harehra Online", 16, "#ffffff", True)
+    return sheet.image.quantize(256, method=Image.Quantize.FASTOCTREE)
+
+
+Canvas = SvgCanvas | PillowCanvas
+PAPER = "#fbf8f1"
+PNG_LEVEL = 1  # zlib's fastest: a few KB more than its best, in a third of the time
+
+
+def _card(canvas: Canvas, card: str | None, x: float, y: float, w: int, attrs: str = "") -> None:
     card = card if card in CARD_IDS else "back"
-    h = w * 100 / 72
-    return f'<use href="#card-{card}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}"{extra}/>'
+    h = round(w * 100 / 72)
+    canvas.shape(
+        f'<use href="#card-{card}" x="0" y="0" width="{w}" height="{h}"/>', x, y, (0, 0, w, h), [card], attrs
+    )
 
 
 def seats_in_play_order(count: int, bottom: int | None) -> list[int]:
@@ -128,165 +323,184 @@ def _deciding_words(kind: str) -> str:
     }.get(kind, "")
 
 
+PIP = '<circle cx="0" cy="0" r="6" fill="{}" stroke="#2f6b3a" stroke-width="2"/>'
+SHIELD = (  # static/img/shield.svg
+    '<path d="M10 1l8 3v6c0 5.2-3.4 9.3-8 11-4.6-1.7-8-5.8-8-11V4z" fill="#1f4f7a" stroke="#0b2740" '
+    'stroke-width="1.2"/><path d="M10 4.5l5 1.9v3.8c0 3.4-2.1 6.1-5 7.4z" fill="#7fb3e0"/>'
+)
+SMALL_BACK = (
+    '<rect x="1" y="1" width="17" height="24" rx="3" fill="#2f6b3a" stroke="#fbf8f1" stroke-width="2"/>'
+    '<rect x="0" y="0" width="19" height="26" rx="4" fill="none" stroke="#1d1b16" stroke-width="1"/>'
+)
+
+
+def _tile(stroke: str, width: int, dashed: bool, halo: str | None) -> str:
+    """A seat's tile (its shadow, border and halo) in the tile's own coordinates."""
+    dash = ' stroke-dasharray="8 5"' if dashed else ""
+    out = ""
+    if halo:
+        out += f'<rect x="-5" y="-5" width="{TILE_W + 10}" height="{TILE_H + 10}" rx="18" fill="{halo}"/>'
+    return out + (
+        f'<rect x="2" y="4" width="{TILE_W}" height="{TILE_H}" rx="14" fill="#000" opacity=".25"/>'
+        f'<rect x="0" y="0" width="{TILE_W}" height="{TILE_H}" rx="14" fill="#fffdf7" '
+        f'stroke="{stroke}" stroke-width="{width}"{dash}/>'
+        '<circle cx="28" cy="28" r="19" fill="#e8e1cf"/>'
+    )
+
+
+TILE_BOX: Box = (-8, -8, TILE_W + 16, TILE_H + 28)  # the tile with its halo, shadow and label
+
+
 def _seat(
-    p: Mapping[str, Any], name: str, pos: str, state: Mapping[str, Any], hand: Sequence[str] | None
-) -> str:
+    canvas: Canvas,
+    p: Mapping[str, Any],
+    name: str,
+    pos: str,
+    state: Mapping[str, Any],
+    hand: Sequence[str] | None,
+) -> None:
     cx, cy = CENTRES[pos]
-    x, y = cx - TILE_W / 2, cy - TILE_H / 2
+    x, y = cx - TILE_W // 2, cy - TILE_H // 2
     awaiting = state.get("awaiting") or None
     over = bool(state.get("over"))
     deciding = not over and awaiting is not None and awaiting.get("seat") == p["seat"]
     winner = over and state.get("winner") == p["seat"]
-    out = p.get("eliminated")
-    stroke, width, dash = "#d8d2c4", 2, ""
+    out = bool(p.get("eliminated"))
+    stroke, width = "#d8d2c4", 2
     if deciding:
         stroke, width = "#c2410c", 4
     elif winner:
         stroke, width = "#b7791f", 4
-    if out:
-        dash = ' stroke-dasharray="8 5"'
-    parts = [f'<g class="seat" data-seat="{p["seat"]}"' + (' opacity="0.62"' if out else "") + ">"]
-    if deciding or winner:
-        halo = "#fdba74" if deciding else "#fcd34d"
-        parts.append(
-            f'<rect x="{x - 5}" y="{y - 5}" width="{TILE_W + 10}" height="{TILE_H + 10}" rx="18" '
-            f'fill="{halo}"/>'
-        )
-    parts.append(
-        f'<rect x="{x + 2}" y="{y + 4}" width="{TILE_W}" height="{TILE_H}" rx="14" fill="#000" '
-        'opacity=".25"/>'
-        f'<rect x="{x}" y="{y}" width="{TILE_W}" height="{TILE_H}" rx="14" fill="#fffdf7" '
-        f'stroke="{stroke}" stroke-width="{width}"{dash}/>'
-    )
-    # avatar, name, shuffler mark
-    initial = (name.strip()[:1] or "?").upper()
-    parts.append(
-        f'<circle cx="{x + 28}" cy="{y + 28}" r="19" fill="#e8e1cf"/>'
-        f'<text x="{x + 28}" y="{y + 35}" text-anchor="middle" font-size="19" font-weight="700" '
-        f'fill="#3b362c">{_x(initial)}</text>'
-        f'<text x="{x + 55}" y="{y + 34}" font-size="18" font-weight="700" fill="#1d1b16">'
-        f"{_x(_clip(name, MAX_NAME))}</text>"
-    )
-    if deciding:
-        parts.append(
-            f'<circle cx="{x + 28}" cy="{y + 28}" r="23" fill="none" stroke="#c2410c" stroke-width="4"/>'
-        )
-    if state.get("shuffler") == p["seat"]:
-        parts.append(
-            f'<circle cx="{x + TILE_W - 18}" cy="{y + 18}" r="11" fill="#1f4f7a"/>'
-            f'<text x="{x + TILE_W - 18}" y="{y + 23}" text-anchor="middle" font-size="13" '
-            f'font-weight="700" fill="#fff">S</text>'
-        )
-    # the hand: faces where the frame shows them, else backs and a count
+    halo = "#fdba74" if deciding else "#fcd34d" if winner else None
+    left, top, w, h = TILE_BOX
+    with canvas.group(f'class="seat" data-seat="{p["seat"]}"', (x + left, y + top, w, h), 0.62 if out else 1):
+        canvas.shape(_tile(stroke, width, out, halo), x, y, (-6, -6, TILE_W + 12, TILE_H + 12))
+        # avatar, name, shuffler mark
+        initial = (name.strip()[:1] or "?").upper()
+        canvas.text(x + 28, y + 35, initial, 19, "#3b362c", bold=True, anchor="middle")
+        canvas.text(x + 55, y + 34, _clip(name, MAX_NAME), 18, "#1d1b16", bold=True)
+        if deciding:
+            canvas.shape(
+                '<circle cx="0" cy="0" r="23" fill="none" stroke="#c2410c" stroke-width="4"/>',
+                x + 28,
+                y + 28,
+                (-26, -26, 52, 52),
+            )
+        if state.get("shuffler") == p["seat"]:
+            canvas.shape(
+                '<circle cx="0" cy="0" r="11" fill="#1f4f7a"/>', x + TILE_W - 18, y + 18, (-12, -12, 24, 24)
+            )
+            canvas.text(x + TILE_W - 18, y + 23, "S", 13, "#ffffff", bold=True, anchor="middle")
+        _hand(canvas, p, x, y, out, hand)
+        if not out:
+            _limit(canvas, p, x, y)
+        # what the seat is doing
+        label = _deciding_words(awaiting["kind"]) if deciding and awaiting else _("Winner") if winner else ""
+        if label:
+            colour = "#c2410c" if deciding else "#b7791f"
+            lw = 16 + 9 * len(label)
+            canvas.shape(
+                f'<rect x="0" y="0" width="{lw}" height="24" rx="12" fill="{colour}"/>',
+                x + TILE_W - lw - 12,
+                y + TILE_H - 12,
+                (0, 0, lw, 24),
+            )
+            canvas.text(
+                x + TILE_W - 12 - lw / 2, y + TILE_H + 5, label, 14, "#ffffff", bold=True, anchor="middle"
+            )
+
+
+def _hand(
+    canvas: Canvas, p: Mapping[str, Any], x: float, y: float, out: bool, hand: Sequence[str] | None
+) -> None:
+    """A seat's hand: faces where the frame shows them, else backs and a count."""
     hy = y + 56
     if out:
-        parts.append(
-            f'<text x="{x + 16}" y="{hy + 26}" font-size="17" font-weight="700" fill="#1d1b16">'
-            f"{_x(_('Out of the game'))}</text>"
-        )
+        canvas.text(x + 16, hy + 26, _("Out of the game"), 17, "#1d1b16", bold=True)
     elif hand is not None:
         shown = list(hand)[:8]
         step = min(33.0, (TILE_W - 28 - 30 - 22) / max(1, len(shown) - 1)) if len(shown) > 1 else 0
         for i, c in enumerate(shown):
-            parts.append(_card(c, x + 14 + i * step, hy - 8, 30, f' class="hand-card" data-card="{c}"'))
+            _card(canvas, c, x + 14 + i * step, hy - 8, 30, f' class="hand-card" data-card="{c}"')
         if len(hand) > len(shown):
-            parts.append(
-                f'<text x="{x + TILE_W - 12}" y="{hy + 22}" text-anchor="end" font-size="14" '
-                f'font-weight="700" fill="#4a463c">+{len(hand) - len(shown)}</text>'
-            )
+            canvas.text(x + TILE_W - 12, hy + 22, f"+{len(hand) - len(shown)}", 14, "#4a463c", True, "end")
     else:
         n = int(p.get("hand_size") or 0)
         for i in range(min(n, 8)):
-            parts.append(
-                f'<rect x="{x + 16 + i * 9}" y="{hy + 2}" width="17" height="24" rx="3" fill="#2f6b3a" '
-                f'stroke="#fbf8f1" stroke-width="2"/>'
-                f'<rect x="{x + 15 + i * 9}" y="{hy + 1}" width="19" height="26" rx="4" fill="none" '
-                f'stroke="#1d1b16" stroke-width="1"/>'
-            )
+            canvas.shape(SMALL_BACK, x + 15 + i * 9, hy + 1, (-1, -1, 21, 28))
         tx = x + 16 + min(n, 8) * 9 + (18 if n else 0)
-        parts.append(
-            f'<text x="{tx}" y="{hy + 20}" font-size="16" fill="#4a463c">'
-            f"{_x(ngettext('%(n)s card', '%(n)s cards', n) % {'n': n})}</text>"
-        )
-    # hand limit pips (capacity of the full limit) and the shield
-    if not out:
-        capacity = int(p.get("max_hand") or 0)
-        full = capacity + int(p.get("damage") or 0)
-        py = y + TILE_H - 20
-        for i in range(full):
-            fill = "#2f6b3a" if i < capacity else "#fff"
-            parts.append(
-                f'<circle cx="{x + 22 + i * 17}" cy="{py}" r="6" fill="{fill}" stroke="#2f6b3a" '
-                'stroke-width="2"/>'
-            )
-        if p.get("protected"):
-            sx = x + 22 + full * 17
-            parts.append(
-                f'<g transform="translate({sx} {py - 11})">'  # static/img/shield.svg
-                '<path d="M10 1l8 3v6c0 5.2-3.4 9.3-8 11-4.6-1.7-8-5.8-8-11V4z" '
-                'fill="#1f4f7a" stroke="#0b2740" stroke-width="1.2"/>'
-                '<path d="M10 4.5l5 1.9v3.8c0 3.4-2.1 6.1-5 7.4z" fill="#7fb3e0"/></g>'
-            )
-    # what the seat is doing
-    label = _deciding_words(awaiting["kind"]) if deciding and awaiting else _("Winner") if winner else ""
-    if label:
-        colour = "#c2410c" if deciding else "#b7791f"
-        w = 16 + 9 * len(label)
-        parts.append(
-            f'<rect x="{x + TILE_W - w - 12}" y="{y + TILE_H - 12}" width="{w}" height="24" rx="12" '
-            f'fill="{colour}"/>'
-            f'<text x="{x + TILE_W - 12 - w / 2}" y="{y + TILE_H + 5}" text-anchor="middle" font-size="14" '
-            f'font-weight="700" fill="#fff">{_x(label)}</text>'
-        )
-    parts.append("</g>")
-    return "".join(parts)
+        canvas.text(tx, hy + 20, ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}, 16, "#4a463c")
 
 
-def _felt(state: Mapping[str, Any]) -> str:
-    parts = []
+def _limit(canvas: Canvas, p: Mapping[str, Any], x: float, y: float) -> None:
+    """Hand limit pips (the capacity of the full limit) and the shield."""
+    capacity = int(p.get("max_hand") or 0)
+    full = capacity + int(p.get("damage") or 0)
+    py = y + TILE_H - 20
+    for i in range(full):
+        canvas.shape(PIP.format("#2f6b3a" if i < capacity else "#fff"), x + 22 + i * 17, py, (-8, -8, 16, 16))
+    if p.get("protected"):
+        canvas.shape(SHIELD, x + 22 + full * 17, py - 11, (0, 0, 20, 22))
+
+
+FELT = (  # flat colours: a gradient costs resvg more than the rest of the picture
+    f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>'
+    '<rect x="8" y="8" width="1184" height="532" rx="42" fill="#2a6235" stroke="#6b4526" stroke-width="10"/>'
+    '<ellipse cx="600" cy="285" rx="430" ry="150" fill="#3d8a4b" fill-opacity=".45"/>'
+)
+DASHED_SPOT = (
+    '<rect x="0" y="0" width="{w}" height="{h}" rx="{r}" fill="none" stroke="#fff" stroke-opacity=".5" '
+    'stroke-width="2" stroke-dasharray="6 5"/>'
+)
+
+
+def _felt(canvas: Canvas, state: Mapping[str, Any]) -> None:
+    canvas.background(FELT)
     cw = state.get("direction") != "ccw"
-    parts.append(
-        f'<text x="272" y="372" font-size="16" font-weight="700" fill="#fff">'
-        f"{'↻' if cw else '↺'} {_x(_('Clockwise') if cw else _('Counterclockwise'))}</text>"
+    canvas.text(
+        272,
+        372,
+        f"{'↻' if cw else '↺'} {_('Clockwise') if cw else _('Counterclockwise')}",
+        16,
+        "#ffffff",
+        True,
     )
     n = int(state.get("draw_pile_size") or 0)
     if n:
-        parts.append(
-            '<rect x="464" y="210" width="80" height="111" rx="8" fill="#0f2e17"/>'
-            '<rect x="462" y="208" width="80" height="111" rx="8" fill="#174021"/>'
-            + _card("back", 458, 204, 80)
+        canvas.shape(
+            '<rect x="6" y="6" width="80" height="111" rx="8" fill="#0f2e17"/>'
+            '<rect x="4" y="4" width="80" height="111" rx="8" fill="#174021"/>'
+            '<use href="#card-back" x="0" y="0" width="80" height="111"/>',
+            458,
+            204,
+            (0, 0, 88, 120),
+            ["back"],
         )
     else:
-        parts.append(
-            '<rect x="458" y="204" width="80" height="111" rx="8" fill="none" stroke="#fff" '
-            'stroke-opacity=".5" stroke-width="2" stroke-dasharray="6 5"/>'
-        )
-    parts.append(
-        f'<text x="490" y="346" text-anchor="middle" font-size="15" font-weight="700" fill="#fff">'
-        f"{_x(ngettext('Draw pile: %(n)s card', 'Draw pile: %(n)s cards', n) % {'n': n})}</text>"
-    )
+        canvas.shape(DASHED_SPOT.format(w=80, h=111, r=8), 458, 204, (-2, -2, 84, 115))
+    draw_pile = ngettext("Draw pile: %(n)s card", "Draw pile: %(n)s cards", n) % {"n": n}
+    canvas.text(490, 346, draw_pile, 15, "#ffffff", True, "middle")
     top = state.get("discard_top")
     if top:
-        parts.append(
-            '<g transform="rotate(-3 695 262)"><rect x="644" y="196" width="110" height="153" rx="10" '
-            'fill="#000" opacity=".3"/>' + _card(top, 640, 188, 110, ' class="discard-top"') + "</g>"
+        card = top if top in CARD_IDS else "back"
+        canvas.shape(
+            '<g transform="rotate(-3 55 74)"><rect x="4" y="8" width="110" height="153" rx="10" fill="#000" '
+            f'opacity=".3"/><use href="#card-{card}" x="0" y="0" width="110" height="153" '
+            f'class="discard-top"/></g>',
+            640,
+            188,
+            (-12, -12, 140, 180),
+            [card],
         )
         label = _("Discard pile: %(card)s on top") % {"card": card_name(top)}
     else:
-        parts.append(
-            '<rect x="640" y="188" width="110" height="153" rx="10" fill="none" stroke="#fff" '
-            'stroke-opacity=".5" stroke-width="2" stroke-dasharray="6 5"/>'
-        )
+        canvas.shape(DASHED_SPOT.format(w=110, h=153, r=10), 640, 188, (-2, -2, 114, 157))
         label = _("Discard pile: empty")
-    parts.append(
-        f'<text x="720" y="370" text-anchor="middle" font-size="15" font-weight="700" fill="#fff">'
-        f"{_x(_clip(label, 30))}</text>"
-    )
-    return "".join(parts)
+    canvas.text(720, 370, _clip(label, 30), 15, "#ffffff", True, "middle")
 
 
-def preview_svg(frame: Mapping[str, Any], names: Sequence[str], live: bool = False) -> str:
-    """The SVG markup of `frame` (games/frames.py), seats named `names`; `live`: a running game's."""
+def _draw(canvas: Canvas, frame: Mapping[str, Any], names: Sequence[str], live: bool) -> None:
+    """The drawing of `frame` (games/frames.py), seats named `names`; `live`: a running game's."""
     state = frame["state"]
     players = state["players"]
     hands: list[list[str] | None] = [None] * len(players)
@@ -301,52 +515,41 @@ def preview_svg(frame: Mapping[str, Any], names: Sequence[str], live: bool = Fal
     seat_name = {
         i: (names[i] if i < len(names) else _("Seat %(n)s") % {"n": i + 1}) for i in range(len(players))
     }
-    used = {"back"} | {c for h in hands if h for c in h[:8]}
-    if state.get("discard_top"):
-        used.add(state["discard_top"])
-    symbols = _card_symbols()
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-        f'width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif">',
-        "<defs>",
-        *(symbols[c] for c in sorted(used) if c in symbols),
-        "</defs>",
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf8f1"/>',
-        # the felt: flat colours (a gradient costs resvg more than the rest of the picture)
-        '<rect x="8" y="8" width="1184" height="532" rx="42" fill="#2a6235" stroke="#6b4526" '
-        'stroke-width="10"/>'
-        '<ellipse cx="600" cy="285" rx="430" ry="150" fill="#3d8a4b" fill-opacity=".45"/>',
-        _felt(state),
-    ]
+    _felt(canvas, state)
     for seat, pos in zip(others, positions, strict=False):
-        parts.append(_seat(players[seat], seat_name[seat], pos, state, hands[seat]))
+        _seat(canvas, players[seat], seat_name[seat], pos, state, hands[seat])
     if order:
-        parts.append(_seat(players[order[0]], seat_name[order[0]], "bottom", state, hands[order[0]]))
+        _seat(canvas, players[order[0]], seat_name[order[0]], "bottom", state, hands[order[0]])
     if live:
-        parts.append(
-            '<rect x="30" y="24" width="86" height="30" rx="15" fill="#b42318"/>'
-            f'<text x="73" y="45" text-anchor="middle" font-size="16" font-weight="700" fill="#fff">'
-            f"● {_x(_('Live'))}</text>"
+        canvas.shape(
+            '<rect x="0" y="0" width="86" height="30" rx="15" fill="#b42318"/>', 30, 24, (0, 0, 86, 30)
         )
+        canvas.text(73, 45, f"● {_('Live')}", 16, "#ffffff", True, "middle")
     # the step's sentence, and where in the game it is
     lines = _lines(str(frame.get("text") or ""), SENTENCE_LINE, 2)
     y0 = 584 if len(lines) == 1 else 572
     for i, line in enumerate(lines):
-        parts.append(
-            f'<text x="26" y="{y0 + i * 30}" font-size="24" font-weight="700" fill="#1d1b16">'
-            f"{_x(line)}</text>"
-        )
+        canvas.text(26, y0 + i * 30, line, 24, "#1d1b16", True)
     where = _("Turn %(turn)s · step %(step)s") % {
         "turn": frame.get("turn_number", 0),
         "step": frame.get("step", 0),
     }
-    parts.append(
-        '<text x="1176" y="574" text-anchor="end" font-size="18" font-weight="700" fill="#2f6b3a">'
-        "Harehra Online</text>"
-        f'<text x="1176" y="600" text-anchor="end" font-size="16" fill="#5f5a50">{_x(where)}</text>'
-        "</svg>"
-    )
-    return "".join(parts)
+    canvas.text(1176, 574, "Harehra Online", 18, "#2f6b3a", True, "end")
+    canvas.text(1176, 600, where, 16, "#5f5a50", anchor="end")
+
+
+def preview_svg(frame: Mapping[str, Any], names: Sequence[str], live: bool = False) -> str:
+    """The SVG markup of `frame` (games/frames.py), seats named `names`; `live`: a running game's."""
+    canvas = SvgCanvas()
+    _draw(canvas, frame, names, live)
+    return canvas.markup()
+
+
+def preview_png(frame: Mapping[str, Any], names: Sequence[str], live: bool = False) -> bytes:
+    """The same drawing as `preview_svg`, composed with Pillow, as a PNG."""
+    canvas = PillowCanvas()
+    _draw(canvas, frame, names, live)
+    return canvas.png()
 
 
 @functools.cache
@@ -363,6 +566,17 @@ def _fonts() -> tuple[list[str], str | None, str | None]:
             else:
                 sans = sans or family
     return files, sans, serif
+
+
+@functools.cache
+def _pillow_fonts() -> tuple[str | None, str | None]:
+    """The regular and bold sans-serif font files Pillow draws words with (resvg's family)."""
+    files, sans, _serif = _fonts()
+    if not sans:
+        return None, None
+    regular, bold = FONT_FILES[sans]
+    pick = {Path(f).name: f for f in files}
+    return pick.get(regular), pick.get(bold)
 
 
 def render_png(svg: str) -> bytes:

@@ -180,6 +180,28 @@ def test_a_finished_replay_shows_hands_as_the_replay_does(two: list[Any]) -> Non
     assert 'class="hand-card"' not in replay_picture_svg(grant, 3, "spectator")
 
 
+def test_the_served_picture_is_the_markups_drawing(two: list[Any]) -> None:
+    """The PNG is composed with Pillow from pieces; the SVG (what the tests above read) rendered
+    whole by resvg must look the same: a few levels apart on average, and nearly no pixel far off."""
+    import io
+
+    from PIL import Image, ImageChops, ImageStat
+
+    from replays.preview import preview_png, render_png
+
+    game = _finished(two, replay_access="public")
+    events, names = game_events(game), seat_names(game)
+    for perspective, step in (("all", 3), (None, len(events) // 2), ("all", len(events) - 1)):
+        frame = build_frames(events, names, perspective, step, step)[0]
+        served = Image.open(io.BytesIO(preview_png(frame, names))).convert("RGB")
+        whole = Image.open(io.BytesIO(render_png(preview_svg(frame, names)))).convert("RGB")
+        assert served.size == whole.size == (1200, 630)
+        difference = ImageChops.difference(served, whole)
+        assert max(ImageStat.Stat(difference).mean) < 3, ImageStat.Stat(difference).mean
+        far = difference.convert("L").point(lambda v: 255 if v > 60 else 0).histogram()[255]
+        assert far < 0.004 * 1200 * 630, far  # the words alone are 1 %
+
+
 def test_hidden_replays_and_private_games_give_no_picture(
     two: list[Any], make_user: Callable[..., Any]
 ) -> None:
