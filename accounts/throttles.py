@@ -66,6 +66,12 @@ class PreviewThrottle(_PerAddress):
     scope = "preview"
 
 
+class ClipThrottle(_PerAddress):
+    """Animated clips of games (replays/images.py): up to CLIP_MAX_STEPS pictures each."""
+
+    scope = "clip"
+
+
 def throttle_wait(throttle_class: type[SimpleRateThrottle], request: HttpRequest) -> int | None:
     """For plain Django views: None if the request may go on, else the seconds to wait."""
     throttle = throttle_class()

@@ -3,7 +3,7 @@
 from this site's cache) and revalidated (If-None-Match: 304), and the drawing's parts alone; beside
 them, back to back on the same steps, the same served by the reference renderer (the whole SVG
 rendered by resvg, as the pictures were first drawn), and the first picture of a fresh process
-(its pieces rendered by resvg once).
+(its pieces rendered by resvg once); then 60-step clips (/replays/<id>/clip.gif) cold and warm.
 
 The game is played in memory by the engine, written to the database inside a transaction, measured
 and rolled back: nothing is left behind. The throttle is lifted for the run.
@@ -25,6 +25,7 @@ from rest_framework.throttling import SimpleRateThrottle
 import replays.images
 from games.frames import build_frames
 from replays import preview
+from replays.images import CLIP_MAX_STEPS
 from replays.preview import preview_png, preview_svg, render_png
 from replays.selectors import game_events, seat_names
 from tests.support.stored_games import long_game, store_game
@@ -44,7 +45,7 @@ def run_preview_bench(events_wanted: int, seed: int, count: int, write: Callable
     events = long_game(events_wanted, seed)
     write(f"game: {len(events)} events")
     rates = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = {**rates, "preview": None}
+    SimpleRateThrottle.THROTTLE_RATES = {**rates, "preview": None, "clip": None}
     try:
         with transaction.atomic():
             _measure(events, count, seed, write)
@@ -92,6 +93,27 @@ def _measure(events: list[dict[str, Any]], count: int, seed: int, write: Callabl
     finally:
         replays.images.preview_png = reference
     _served(urls, write)
+    _clips(game.pk, len(events), seed, write)
+
+
+def _clips(game_id: int, events: int, seed: int, write: Callable[[str], None]) -> None:
+    """60-step clips (the most a clip holds) through the view, cold (never made) and warm."""
+    starts = random.Random(seed + 1).sample(range(events - CLIP_MAX_STEPS), 8)
+    urls = [f"/replays/{game_id}/clip.gif?from={s}&to={s + CLIP_MAX_STEPS - 1}&lang=en" for s in starts]
+    client = Client()
+    cache.clear()
+    cpu: list[float] = []
+    cold = _cold(client, urls, [], cpu)
+    sizes, warm = [], []
+    for url in urls:
+        t = time.perf_counter()
+        sizes.append(len(client.get(url).content))
+        warm.append((time.perf_counter() - t) * 1000)
+    write(f"GET clip.gif cold ({CLIP_MAX_STEPS} steps): {_pct(cold)}")
+    write(f"  its CPU time:           {_pct(cpu)}")
+    write(f"GET clip.gif warm:        {_pct(warm)}")
+    median, largest = statistics.median(sizes) / 1024, max(sizes) / 1024
+    write(f"  GIF size: median {median:.0f} KiB, largest {largest:.0f} KiB")
 
 
 def _cold(client: Client, urls: list[str], etags: list[str], cpu: list[float]) -> list[float]:

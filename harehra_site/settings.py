@@ -209,6 +209,7 @@ REST_FRAMEWORK = {
         "sign_in": os.environ.get("THROTTLE_SIGN_IN", "30/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
         "preview": os.environ.get("THROTTLE_PREVIEW", "60/min"),
+        "clip": os.environ.get("THROTTLE_CLIP", "10/min"),
     },
 }
 

@@ -22,7 +22,7 @@ from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 
 from .access import ReplayGrant, access_replay
-from .preview import RENDERER_VERSION, preview_png, preview_svg
+from .preview import RENDERER_VERSION, clip_gif, preview_png, preview_svg
 from .selectors import game_events, parse_perspective, seat_names
 
 FINISHED_SECONDS = 365 * 24 * 3600  # HTTP caches: a finished game's picture never changes
@@ -76,6 +76,70 @@ def replay_picture_png(grant: ReplayGrant, picture: Picture) -> bytes:
     png = preview_png(*_frame_of(grant, picture.step, picture.perspective), live=grant.live)
     cache.set(key, png, SERVER_CACHE_SECONDS if picture.final else LIVE_SECONDS)
     return png
+
+
+CLIP_MAX_STEPS = 60
+CLIP_DEFAULT_STEPS = 20  # a clip asked for without its end
+
+
+@dataclass(frozen=True)
+class Clip:
+    etag: str
+    final: bool
+    public: bool
+    first: int
+    last: int
+    perspective: str
+
+
+def replay_clip_of(
+    grant: ReplayGrant, raw_from: str | None, raw_to: str | None, raw_perspective: str | None
+) -> Clip:
+    """Which clip a request names: steps `from` to `to` (both included; at most CLIP_MAX_STEPS;
+    past the game's end: to its end; `from` by default the first, `to` by default CLIP_DEFAULT_STEPS
+    on), from a perspective (one the grant does not allow: its default)."""
+    game = grant.game
+    for raw in (raw_from, raw_to):
+        if raw not in (None, "") and not is_count(raw):
+            raise ServiceError("bad_step", "from and to are step numbers (0, 1, 2, …)", 400)
+    last = max(0, game.last_seq - 1)
+    first = min(int(raw_from), last) if raw_from else 0
+    end = min(int(raw_to), last) if raw_to else min(first + CLIP_DEFAULT_STEPS - 1, last)
+    if end < first:
+        raise ServiceError("bad_step", "to comes before from", 400)
+    if end - first + 1 > CLIP_MAX_STEPS:
+        raise ServiceError("too_long", f"a clip shows at most {CLIP_MAX_STEPS} steps", 400)
+    perspective = raw_perspective or grant.default_perspective
+    if perspective not in grant.perspectives():
+        perspective = grant.default_perspective
+    language = translation.get_language() or "en"
+    key = f"clip:{RENDERER_VERSION}:{game.pk}:{game.last_seq}:{first}:{end}:{perspective}:{language}"
+    return Clip(
+        etag=hashlib.sha256(key.encode()).hexdigest()[:24],
+        final=not grant.live,
+        public=_anyone_may_see(grant),
+        first=first,
+        last=end,
+        perspective=perspective,
+    )
+
+
+def replay_clip_gif(grant: ReplayGrant, clip: Clip) -> bytes:
+    """The animated GIF of `clip` (from this site's cache when a finished game's was made before)."""
+    key = f"clip:{clip.etag}"
+    gif = cache.get(key)
+    if gif is not None:
+        return bytes(gif)
+    game = grant.game
+    events = game_events(game)
+    if not events:
+        raise ServiceError("not_found", "no such replay", 404)
+    names = seat_names(game)
+    seen = parse_perspective(clip.perspective, grant, game.players)
+    frames = build_frames(events, names, seen, clip.first, min(clip.last, len(events) - 1))
+    gif = clip_gif(frames, names, live=grant.live)
+    cache.set(key, gif, SERVER_CACHE_SECONDS if clip.final else LIVE_SECONDS)
+    return gif
 
 
 def replay_picture_svg(grant: ReplayGrant, step: int, perspective: str) -> str:

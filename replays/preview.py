@@ -592,3 +592,31 @@ def render_png(svg: str) -> bytes:
     if os.environ.get("PREVIEW_RESVG_LOG"):
         options["log_information"] = True
     return bytes(resvg_py.svg_to_bytes(**options))
+
+
+STEP_MS = 900  # a step's time in the replay's playback at 1× (static/js/table/replaysteps.js)
+LAST_STEP_MS = 2700  # the clip's last step stays a while before it starts again
+
+
+def clip_gif(frames: Sequence[Mapping[str, Any]], names: Sequence[str], live: bool = False) -> bytes:
+    """`frames` (games/frames.py) as an animated GIF: one picture per step with its sentence, each
+    shown as long as the replay plays it, looping; every picture on the one palette, so Pillow's
+    GIF writer stores only the region that changed from the picture before."""
+    from PIL import Image
+
+    pictures = []
+    for frame in frames:
+        canvas = PillowCanvas()
+        _draw(canvas, frame, names, live)
+        pictures.append(canvas.image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    out = io.BytesIO()
+    pictures[0].save(
+        out,
+        "GIF",
+        save_all=True,
+        append_images=pictures[1:],
+        duration=[STEP_MS] * (len(pictures) - 1) + [LAST_STEP_MS],
+        loop=0,
+        optimize=False,
+    )
+    return out.getvalue()

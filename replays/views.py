@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from csp.decorators import csp_replace
@@ -15,8 +16,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
+from rest_framework.throttling import SimpleRateThrottle
 
-from accounts.throttles import PreviewThrottle, throttle_wait
+from accounts.throttles import ClipThrottle, PreviewThrottle, throttle_wait
 from games.card_text import card_names
 from games.frames import build_frames
 from harehra_site.errors import ServiceError
@@ -24,7 +26,14 @@ from harehra_site.params import is_count
 from harehra_site.share import share_tags
 
 from .access import ReplayGrant, is_key_ref, open_replay
-from .images import FINISHED_SECONDS, LIVE_SECONDS, replay_picture_of, replay_picture_png
+from .images import (
+    FINISHED_SECONDS,
+    LIVE_SECONDS,
+    replay_clip_gif,
+    replay_clip_of,
+    replay_picture_of,
+    replay_picture_png,
+)
 from .selectors import (
     game_events,
     parse_perspective,
@@ -213,33 +222,59 @@ def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- pictures of a moment (link previews) ---------------------------------------------------------
 
 
-def _picture(request: HttpRequest, ref: str, step: str | None, perspective: str | None) -> HttpResponse:
-    """A moment as a PNG: the same access as the page (a refusal is the site's 404), throttled per
-    client address, cached by ETag (for good once the game is over, for seconds while it runs)."""
-    wait = throttle_wait(PreviewThrottle, request)
-    if wait is not None:
-        refused = JsonResponse({"code": "throttled", "detail": f"too many pictures; try again in {wait} s"})
-        refused.status_code = 429
-        refused["Retry-After"] = str(wait)
-        return refused
-    grant = _grant(ref, request)
+def _throttled(request: HttpRequest, throttle: type[SimpleRateThrottle], what: str) -> HttpResponse | None:
+    wait = throttle_wait(throttle, request)
+    if wait is None:
+        return None
+    refused = JsonResponse({"code": "throttled", "detail": f"too many {what}; try again in {wait} s"})
+    refused.status_code = 429
+    refused["Retry-After"] = str(wait)
+    return refused
+
+
+def _language(request: HttpRequest) -> str:
     language = request.GET.get("lang", "")
     if language not in dict(settings.LANGUAGES):
         language = translation.get_language() or settings.LANGUAGE_CODE
-    with translation.override(language):
-        picture = replay_picture_of(grant, step, perspective)
-        etag = f'"{picture.etag}"'
-        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-            response = HttpResponse(status=304)
-        else:
-            response = HttpResponse(replay_picture_png(grant, picture), content_type="image/png")
-    seconds = FINISHED_SECONDS if picture.final else LIVE_SECONDS
-    scope = "public" if picture.public else "private"
-    response["Cache-Control"] = f"{scope}, max-age={seconds}" + (", immutable" if picture.final else "")
+    return language
+
+
+def _cached(
+    request: HttpRequest, etag: str, final: bool, public: bool, body: Callable[[], bytes], content_type: str
+) -> HttpResponse:
+    """`body` (made only when the client's copy is not current), cached by ETag: for good once the
+    game is over, for seconds while it runs; shared caches only when anyone may see it."""
+    etag = f'"{etag}"'
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(body(), content_type=content_type)
+    seconds = FINISHED_SECONDS if final else LIVE_SECONDS
+    scope = "public" if public else "private"
+    response["Cache-Control"] = f"{scope}, max-age={seconds}" + (", immutable" if final else "")
     response["ETag"] = etag
     if "lang" not in request.GET:
         patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response
+
+
+def _picture(request: HttpRequest, ref: str, step: str | None, perspective: str | None) -> HttpResponse:
+    """A moment as a PNG: the same access as the page (a refusal is the site's 404), throttled per
+    client address, cached by ETag (for good once the game is over, for seconds while it runs)."""
+    refused = _throttled(request, PreviewThrottle, "pictures")
+    if refused is not None:
+        return refused
+    grant = _grant(ref, request)
+    with translation.override(_language(request)):
+        picture = replay_picture_of(grant, step, perspective)
+        return _cached(
+            request,
+            picture.etag,
+            picture.final,
+            picture.public,
+            lambda: replay_picture_png(grant, picture),
+            "image/png",
+        )
 
 
 def replay_image(request: HttpRequest, ref: str) -> HttpResponse:
@@ -250,3 +285,24 @@ def replay_image(request: HttpRequest, ref: str) -> HttpResponse:
 def watch_image(request: HttpRequest, game_id: int) -> HttpResponse:
     """/watch/<id>/image.png: a watched game as it stands now, as a spectator sees it."""
     return _picture(request, str(game_id), None, "spectator")
+
+
+def replay_clip(request: HttpRequest, ref: str) -> HttpResponse:
+    """/replays/<ref>/clip.gif?from=&to=&perspective=&lang=: steps `from` to `to` (at most
+    CLIP_MAX_STEPS) as an animated GIF; the picture's access, throttle (its own rate) and caching."""
+    refused = _throttled(request, ClipThrottle, "clips")
+    if refused is not None:
+        return refused
+    grant = _grant(ref, request)
+    with translation.override(_language(request)):
+        try:
+            clip = replay_clip_of(
+                grant, request.GET.get("from"), request.GET.get("to"), request.GET.get("perspective")
+            )
+        except ServiceError as e:
+            bad = JsonResponse({"code": e.code, "detail": e.detail})
+            bad.status_code = e.status
+            return bad
+        return _cached(
+            request, clip.etag, clip.final, clip.public, lambda: replay_clip_gif(grant, clip), "image/gif"
+        )
