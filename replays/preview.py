@@ -457,10 +457,12 @@ DASHED_SPOT = (
 def _felt(canvas: Canvas, state: Mapping[str, Any]) -> None:
     canvas.background(FELT)
     cw = state.get("direction") != "ccw"
+    # (words outside f-strings: makemessages finds no call inside one)
+    direction = "↻ " + _("Clockwise") if cw else "↺ " + _("Counterclockwise")
     canvas.text(
         272,
         372,
-        f"{'↻' if cw else '↺'} {_('Clockwise') if cw else _('Counterclockwise')}",
+        direction,
         16,
         "#ffffff",
         True,
@@ -524,7 +526,7 @@ def _draw(canvas: Canvas, frame: Mapping[str, Any], names: Sequence[str], live: 
         canvas.shape(
             '<rect x="0" y="0" width="86" height="30" rx="15" fill="#b42318"/>', 30, 24, (0, 0, 86, 30)
         )
-        canvas.text(73, 45, f"● {_('Live')}", 16, "#ffffff", True, "middle")
+        canvas.text(73, 45, "● " + _("Live"), 16, "#ffffff", True, "middle")
     # the step's sentence, and where in the game it is
     lines = _lines(str(frame.get("text") or ""), SENTENCE_LINE, 2)
     y0 = 584 if len(lines) == 1 else 572

@@ -123,6 +123,7 @@ def _replay_boot(request: HttpRequest, ref: str, grant: ReplayGrant) -> dict[str
         "card_names": card_names(),
         "export_url": f"/api/replays/{ref}/export/?download=1",
         "embed_url": request.build_absolute_uri(f"/embed{meta['url']}"),
+        "last_step": len(frames) - 1,
     }
 
 

@@ -293,5 +293,20 @@ def test_the_share_menu_gives_the_embed_code(site: Stack, browser: Any, screensh
     assert "?step=8&amp;perspective=all" in code.input_value()
     page.click("#replay-embed-copy")
     page.wait_for_selector("#replay-embed-copied:text('copied')")
+    # The clip: from the shown step, 20 steps, until the person picks a span (60 steps at most).
+    clip = page.locator("#replay-clip-link")
+    assert clip.get_attribute("href") == (
+        f"{site.url()}/replays/{game.pk}/clip.gif?from=8&to=27&perspective=all"
+    )
+    page.fill("#replay-clip-from", "30")
+    page.locator("#replay-clip-from").dispatch_event("change")
+    page.fill("#replay-clip-to", "200")
+    page.locator("#replay-clip-to").dispatch_event("change")
+    assert page.input_value("#replay-clip-to") == "89"
+    href = clip.get_attribute("href")
+    assert href.endswith("clip.gif?from=30&to=89&perspective=all")
+    gif = page.request.get(href)
+    assert gif.status == 200 and gif.headers["content-type"] == "image/gif" and gif.body()[:6] == b"GIF89a"
+    (screenshots / "replay-clip.gif").write_bytes(gif.body())
     page.screenshot(path=str(screenshots / "replay-share-menu.png"))
     page.close()

@@ -15,6 +15,8 @@ import {
 } from "../../static/js/table/replaydraw.js";
 import {
   clampStep,
+  clipSpan,
+  clipUrl,
   embedSnippet,
   embedUrl,
   isTurnStart,
@@ -94,6 +96,19 @@ test("the embed's address and the code that frames it", () => {
   assert.match(code, /^<iframe src="https:\/\/h\.example\/embed\/replays\/7\/\?step=2&amp;perspective=all" /);
   assert.match(code, /title="Replay: ann, &quot;bob&quot; &lt;3"/);
   assert.match(code, /><\/iframe>$/);
+});
+
+test("a clip's span stays within the game and 60 steps, and its address", () => {
+  assert.deepEqual(clipSpan(10, "", 500), { from: 10, to: 29 }); // no end: 20 steps
+  assert.deepEqual(clipSpan("10", "200", 500), { from: 10, to: 69 }); // at most 60
+  assert.deepEqual(clipSpan(10, 5, 500), { from: 10, to: 10 }); // the end never before the start
+  assert.deepEqual(clipSpan(495, "", 500), { from: 495, to: 500 }); // not past the last step
+  assert.deepEqual(clipSpan(900, 950, 500), { from: 500, to: 500 });
+  assert.deepEqual(clipSpan("x", "y", 500), { from: 0, to: 19 });
+  assert.equal(
+    clipUrl("/replays/7/", "https://h.example", { from: 3, to: 9 }, "seat:1").toString(),
+    "https://h.example/replays/7/clip.gif?from=3&to=9&perspective=seat%3A1",
+  );
 });
 
 test("perspectives read as seats and as labels", () => {

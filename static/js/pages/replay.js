@@ -4,7 +4,7 @@
 
 import { $, csrfToken, gettext } from "../core/dom.js";
 import { ReplayViewer, fetchFrames, getJson, readBoot } from "../table/replayviewer.js";
-import { embedSnippet, embedUrl, stepUrl } from "../table/replaysteps.js";
+import { clipSpan, clipUrl, embedSnippet, embedUrl, stepUrl } from "../table/replaysteps.js";
 
 // Copies `text` (else selects `input` and copies that), then says `done` in `status` for a moment.
 async function copyText(text, input, status, done) {
@@ -23,6 +23,13 @@ function bindCopy(viewer) {
   if (button) {
     button.addEventListener("click", () => copyText(viewer.link(), $("replay-link"), $("replay-copied"), gettext("Link copied")));
   }
+  const clip = $("replay-clip-copy");
+  if (clip) {
+    clip.addEventListener("click", () => {
+      const link = $("replay-clip-link");
+      copyText(link.href, link, $("replay-clip-copied"), gettext("Link copied"));
+    });
+  }
   const embed = $("replay-embed-copy");
   if (embed) {
     const code = $("replay-embed-code");
@@ -30,13 +37,43 @@ function bindCopy(viewer) {
   }
 }
 
-// What follows the step: the embed code on the replay page, the link back in the embed.
+// The clip's span: from the shown step until the person picks one, then theirs (kept within the
+// game and 60 steps).
+function bindClip(boot, viewer) {
+  const from = $("replay-clip-from");
+  if (!from) return;
+  const to = $("replay-clip-to");
+  const sync = () => {
+    const span = clipSpan(from.value, to.value, viewer.frames.length - 1);
+    from.value = String(span.from);
+    to.value = String(span.to);
+    $("replay-clip-link").href = clipUrl(boot.share_path, location.origin, span, viewer.perspective).toString();
+  };
+  from.addEventListener("change", () => {
+    from.dataset.picked = "1";
+    to.value = "";
+    sync();
+  });
+  to.addEventListener("change", () => {
+    from.dataset.picked = "1";
+    sync();
+  });
+  return sync;
+}
+
+// What follows the step: the embed code and the clip on the replay page, the link back in the embed.
 function followStep(boot, viewer) {
   const code = $("replay-embed-code");
   if (code) {
     const src = embedUrl(boot.share_path, location.origin, viewer.step, viewer.perspective).toString();
     code.value = embedSnippet(src, document.title);
   }
+  const from = $("replay-clip-from");
+  if (from && !from.dataset.picked) {
+    from.value = String(viewer.step);
+    $("replay-clip-to").value = "";
+  }
+  if (viewer.syncClip) viewer.syncClip();
   const full = stepUrl(boot.share_path, location.origin, viewer.step, viewer.perspective).toString();
   for (const a of document.querySelectorAll("a.replay-full")) a.href = full;
 }
@@ -52,6 +89,8 @@ function bootReplay(boot, cards) {
     loadFrames: (p) => fetchFrames(boot.frames_url, p),
     onStep: (_step, v) => followStep(boot, v),
   });
+  viewer.syncClip = bindClip(boot, viewer);
+  followStep(boot, viewer);
   bindCopy(viewer);
 }
 

@@ -103,3 +103,24 @@ export function embedSnippet(src, title) {
     `style="border:0;max-width:100%" loading="lazy"></iframe>`
   );
 }
+
+export const CLIP_MAX_STEPS = 60; // replays/images.py CLIP_MAX_STEPS
+export const CLIP_STEPS = 20; // a clip offered from the shown step
+
+// A clip's span kept within the game (steps 0..last) and CLIP_MAX_STEPS: `from` first, then `to`
+// at or after it; a missing `to` is CLIP_STEPS on.
+export function clipSpan(from, to, last) {
+  const first = clampStep(from, last + 1);
+  const wanted = to === "" || to === null || to === undefined || Number.isNaN(Number(to)) ? first + CLIP_STEPS - 1 : Number(to);
+  const end = Math.max(first, Math.min(wanted, last, first + CLIP_MAX_STEPS - 1));
+  return { from: first, to: end };
+}
+
+// The clip's address (/replays/<id>/clip.gif) for a replay page's share path.
+export function clipUrl(sharePath, origin, span, perspective) {
+  const url = new URL(`${new URL(sharePath, origin).pathname}clip.gif`, origin);
+  url.searchParams.set("from", String(span.from));
+  url.searchParams.set("to", String(span.to));
+  url.searchParams.set("perspective", perspective);
+  return url;
+}
