@@ -250,7 +250,7 @@ class PillowCanvas:
         self.image.paste(Image.blend(under, self.image.crop(area), opacity), area[:2])
 
     def png(self) -> bytes:
-        """The picture as a PNG of 256 colours, the palette's (`_palette`): the table has few, and
+        """The picture as a PNG of 255 colours, the palette's (`_palette`): the table has few, and
         mapping to a known palette costs a third of choosing one per picture."""
         from PIL import Image
 
@@ -268,9 +268,10 @@ def _background(markup: str) -> Any:
 
 @functools.cache
 def _palette() -> Any:
-    """The pictures' 256 colours, chosen once per process from a sheet of every piece they are
+    """The pictures' 255 colours, chosen once per process from a sheet of every piece they are
     made of: the felt, each card's art at each size, the tiles in each state, the badges, the words
-    in each colour."""
+    in each colour. The 256th index is left free: a clip's pictures mark their unchanged pixels
+    with it (transparent), which shrinks a clip to a third."""
     from PIL import Image
 
     sheet = PillowCanvas((WIDTH, HEIGHT * 2))
@@ -293,7 +294,7 @@ def _palette() -> Any:
     for i, colour in enumerate(("#1d1b16", "#3b362c", "#4a463c", "#5f5a50", "#2f6b3a")):
         sheet.text(10, HEIGHT + 420 + i * 28, "Harehra Online · Turn 12 · step 345", 20, colour, i % 2 == 0)
         sheet.text(500, HEIGHT + 420 + i * 28, "Harehra Online", 16, "#ffffff", True)
-    return sheet.image.quantize(256, method=Image.Quantize.FASTOCTREE)
+    return sheet.image.quantize(255, method=Image.Quantize.FASTOCTREE)
 
 
 Canvas = SvgCanvas | PillowCanvas
@@ -603,7 +604,8 @@ LAST_STEP_MS = 2700  # the clip's last step stays a while before it starts again
 def clip_gif(frames: Sequence[Mapping[str, Any]], names: Sequence[str], live: bool = False) -> bytes:
     """`frames` (games/frames.py) as an animated GIF: one picture per step with its sentence, each
     shown as long as the replay plays it, looping; every picture on the one palette, so Pillow's
-    GIF writer stores only the region that changed from the picture before."""
+    GIF writer stores only the region that changed from the picture before, its unchanged pixels
+    there transparent (the palette's free index; `optimize`)."""
     from PIL import Image
 
     pictures = []
@@ -619,6 +621,6 @@ def clip_gif(frames: Sequence[Mapping[str, Any]], names: Sequence[str], live: bo
         append_images=pictures[1:],
         duration=[STEP_MS] * (len(pictures) - 1) + [LAST_STEP_MS],
         loop=0,
-        optimize=False,
+        optimize=True,
     )
     return out.getvalue()
