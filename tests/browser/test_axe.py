@@ -64,6 +64,7 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         f"/games/{game}/",
         f"/watch/{game}/",
         f"/replays/{stored.pk}/",
+        f"/embed/replays/{stored.pk}/",
         "/replays/",
         f"/players/{name}/",
         "/tournaments/",
@@ -89,7 +90,7 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
                 wait_loaded(page)
                 # The "you are out" and end panels fade in: scanned mid-fade, their text lacks contrast.
                 page.wait_for_function(PANELS_SHOWN)
-            elif path.startswith(("/watch/", "/replays/1", f"/replays/{stored.pk}")):
+            elif path.startswith(("/watch/", "/replays/1", f"/replays/{stored.pk}", "/embed/")):
                 page.wait_for_selector("#replay .rp-seat")
             found[f"{path} {viewport['width']}"] = serious_violations(page)
         ctx.close()

@@ -233,6 +233,13 @@ def test_another_site_embeds_a_replay_and_steps_it(site: Stack, browser: Any, sc
         _step_the_embed(site, page, game.pk, frames, refused)
     page.screenshot(path=str(screenshots / "replay-embed.png"))
     page.close()
+    # On a phone, the embed alone (as a forum's frame the width of the screen shows it).
+    phone = browser.new_page(viewport={"width": 390, "height": 760})
+    phone.goto(f"{site.url()}/embed/replays/{game.pk}/?step=40")
+    phone.wait_for_selector("#replay .rp-seat")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(screenshots / "replay-embed-phone.png"), full_page=True)
+    phone.close()
 
 
 def _step_the_embed(
