@@ -119,10 +119,11 @@ def seat_names(game_id: int) -> list[str]:
     return names
 
 
-def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
-    """The game as `user` may see it: their seat's view, or a spectator's, with its seq."""
+def game_view(game: Game, user: AnyUser, invite: str | None = None) -> dict[str, Any]:
+    """The game as `user` may see it: their seat's view, or a spectator's, with its seq (`invite`:
+    the table's invite the request came with)."""
     game = Game.objects.select_related("table").get(pk=game.pk)  # callers may hold an old row
-    seat = access_game_view(game, user)
+    seat = access_game_view(game, user, invite)
     state = load_state(game)
     return {
         "id": game.pk,
@@ -157,8 +158,10 @@ def game_places(game_id: int, status: str, last_seq: int) -> list[int] | None:
     return places
 
 
-def game_events_for(game: Game, user: AnyUser, after: int = 0) -> list[dict[str, Any]]:
-    seat = access_game_view(game, user)
+def game_events_for(
+    game: Game, user: AnyUser, after: int = 0, invite: str | None = None
+) -> list[dict[str, Any]]:
+    seat = access_game_view(game, user, invite)
     return [
         {"seq": seq, "event": event_for(e, seat)}
         for seq, e in events_with_seq(game, after=after, upto=game.last_seq)

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from games.access import access_game_socket
+from games.invites import scope_invite
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Game
@@ -50,11 +51,14 @@ def db(func: Any) -> Any:
 RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
 
 
-def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
-    game = Game.objects.filter(pk=game_id).first()
+def _open(game_id: int, user: Any, scope: dict[str, Any]) -> tuple[Game, int | None, str | None]:
+    """The game, the seat whose view the socket gets, and the table's invite it came with (a
+    private table's game: `?invite=` or the one the session remembers, games/invites.py)."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game", 404)
-    return game, access_game_socket(game, user)
+    invite = scope_invite(scope, game.table_id)
+    return game, access_game_socket(game, user, invite), invite
 
 
 class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
@@ -70,6 +74,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def connect(self) -> None:
         self.user = self.scope.get("user") or AnonymousUser()
         self.seat = None
+        self.invite: str | None = None
         self.last_seq = 0
         self.joined: list[str] = []
         # With ?batch=1 the messages one push (or one resume) makes go out as one frame, a JSON
@@ -83,8 +88,8 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         self._holding = 0
         self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
         try:
-            self.game, self.seat = await db(_open)(
-                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
+            self.game, self.seat, self.invite = await db(_open)(
+                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user, self.scope
             )
         except ServiceError:
             await self.refuse(CLOSE_REFUSED)
@@ -202,14 +207,14 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     # --- server to client -----------------------------------------------------------------
 
     async def send_state(self) -> None:
-        data = await db(game_view)(self.game, self.user)
+        data = await db(game_view)(self.game, self.user, self.invite)
         self.last_seq = self.view_seq = data["seq"]
         await self.send_json({"type": "state", **data})
 
     async def send_view(self) -> None:
         """The viewer's view and legal commands as they are now, read from the database: after a
         resume or on request, when no push carries them."""
-        data = await db(game_view)(self.game, self.user)
+        data = await db(game_view)(self.game, self.user, self.invite)
         self.view_seq = data["seq"]
         await self.send_json(
             view_message(
@@ -225,7 +230,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def resume(self, after: int) -> None:
         """Exactly the events after `after`, in order, then the view they lead to; or one fresh
         state when that is simpler."""
-        events = await db(game_events_for)(self.game, self.user, after)
+        events = await db(game_events_for)(self.game, self.user, after, self.invite)
         if len(events) > RESUME_AS_STATE_AFTER:
             await self.send_state()
             return
