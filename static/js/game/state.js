@@ -3,7 +3,7 @@
 // configuration (#game-config) and its state, made by newState and changed by the controller.
 
 import { gettext } from "../core/dom.js";
-import { seatName } from "../table/words.js";
+import { labelName, seatName } from "../table/words.js";
 
 export function newState(cfg) {
   return {
@@ -41,7 +41,7 @@ export const card = ({ cfg }, id) => cfg.cards.find((c) => c.id === id) || { id,
 
 export function nameOf(g, seat) {
   const label = g.S.seats.find((s) => s.seat === seat);
-  return label ? label.name : seatName(ctx(g), seat);
+  return label ? labelName(label) : seatName(ctx(g), seat);
 }
 
 export const myTurn = ({ cfg, S }) => Boolean(S.view && S.view.awaiting && S.view.awaiting.seat === cfg.seat && cfg.seat !== null);
