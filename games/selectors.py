@@ -125,6 +125,7 @@ def game_view(game: Game, user: AnyUser, invite: str | None = None) -> dict[str,
     game = Game.objects.select_related("table").get(pk=game.pk)  # callers may hold an old row
     seat = access_game_view(game, user, invite)
     state = load_state(game)
+    row = GameSeat.objects.filter(game=game, seat=seat).first() if seat is not None else None
     return {
         "id": game.pk,
         "table": game.table_id,
@@ -134,8 +135,10 @@ def game_view(game: Game, user: AnyUser, invite: str | None = None) -> dict[str,
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
         "seats": seat_labels(game),
         "view": view_for(state, seat),
-        "legal": legal_commands(state, seat) if seat is not None and not _bot_plays(game, seat) else [],
+        "legal": legal_commands(state, seat) if row is not None and not row.bot_playing else [],
         "places": game_places(game.pk, game.status, game.last_seq),
+        # One more missed turn (or discard) and a bot plays the viewer's seat (docs/PROTOCOL.md).
+        "away_warning": row is not None and row.away_warned and game.status == GameStatus.RUNNING,
     }
 
 
@@ -247,10 +250,6 @@ def running_games_by_table(table_ids: list[int]) -> list[tuple[int, int]]:
     return list(
         Game.objects.filter(table_id__in=table_ids, status=GameStatus.RUNNING).values_list("table_id", "pk")
     )
-
-
-def _bot_plays(game: Game, seat: int) -> bool:
-    return GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists()
 
 
 def game_seat_auto_answer(game: Game, seat: int) -> bool:

@@ -224,6 +224,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
                 view=data["view"],
                 legal=data["legal"],
                 places=data["places"],
+                away_warning=data["away_warning"],
             )
         )
 

@@ -42,6 +42,7 @@ export function startGame(cfg) {
       S.seq = m.seq;
       S.seats = m.seats;
       S.places = m.places;
+      S.awayWarning = Boolean(m.away_warning);
       syncPresence(g, m.seats);
       S.status = m.status;
       setDeadline(m.deadline, m.view.awaiting && m.view.awaiting.kind, m.view.awaiting && m.view.awaiting.seat);
@@ -71,6 +72,7 @@ export function startGame(cfg) {
       S.seq = m.seq;
       S.status = m.status;
       S.places = m.places;
+      S.awayWarning = Boolean(m.away_warning);
       if (m.deadline && m.awaiting) setDeadline(m.deadline, m.awaiting.kind, m.awaiting.seat);
       else S.deadline = null;
       if (turnChanged) {
@@ -199,6 +201,8 @@ export function startGame(cfg) {
     renderPrompt(g);
     renderHand(g, onCard);
     $("away-banner").hidden = !away(g) || !S.view || S.view.over;
+    // One more missed turn and a bot plays this seat (the server says so in each view).
+    $("away-warning").hidden = !S.awayWarning || away(g) || Boolean(v.over);
     renderOut(g);
     renderEnd(g);
     cues.update({

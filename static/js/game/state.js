@@ -24,6 +24,7 @@ export function newState(cfg) {
     loadedOver: undefined, // whether the game was over when the page loaded
     lastPlayLine: null,
     autoAnswer: Boolean(cfg.auto_answer),
+    awayWarning: false, // one more missed turn hands this seat to a bot
     places: null, // each seat's place once the game has finished, as the server sends them
     outSeen: false,
   };
