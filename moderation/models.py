@@ -69,7 +69,8 @@ class Report(models.Model):
         permissions = [("resolve_report", "Can resolve or dismiss reports")]
 
     def __str__(self) -> str:
-        return f"Report {self.pk}"
+        about = self.target_user.get_username() if self.target_user_id else f"game {self.game_id}"
+        return f"Report {self.pk} ({self.get_reason_display()}) about {about}"
 
 
 class ModeratedGame(Game):
