@@ -20,7 +20,7 @@ from harehra_site.errors import ServiceError
 
 from .devices import device_known
 from .services import user_check_credentials
-from .throttles import SignInThrottle, sign_in_lock_wait, throttle_wait
+from .throttles import SignInThrottle, sign_in_lock_wait, throttle_wait, wait_words
 
 
 class AdminSignInForm(AdminAuthenticationForm):
@@ -48,9 +48,9 @@ def admin_sign_in(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         username = request.POST.get("username", "")
         if wait := throttle_wait(SignInThrottle, request):
-            return _refused(request, _("Too many attempts from here. Try again in %(s)s seconds."), wait)
+            return _refused(request, _("Too many attempts from here. Try again in %(wait)s."), wait)
         if wait := sign_in_lock_wait(username, client_address(request), device_known(request, username)):
-            message = _("Too many wrong passwords for this account. Try again in %(s)s seconds.")
+            message = _("Too many wrong passwords for this account. Try again in %(wait)s.")
             return _refused(request, message, wait)
     return admin.site.login(request)
 
@@ -67,7 +67,7 @@ def _refused(request: HttpRequest, message: str, wait: int) -> HttpResponse:
         "username": request.user.get_username(),
         "form": AdminSignInForm(request, initial={"username": request.POST.get("username", "")}),
         REDIRECT_FIELD_NAME: next_url,
-        "refusal": message % {"s": wait},
+        "refusal": message % {"wait": wait_words(wait)},
     }
     response = TemplateResponse(request, "admin/login_refused.html", context, status=429)
     response["Retry-After"] = str(wait)

@@ -35,6 +35,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.utils.translation import npgettext, override
 from rest_framework.throttling import SimpleRateThrottle
 
 from harehra_site.client_address import client_address
@@ -43,6 +44,15 @@ from harehra_site.errors import ServiceError
 LOCK_AFTER_FAILURES = 5
 ACCOUNT_LOCK_AFTER_FAILURES = 20
 LOCK_SECONDS = 15 * 60
+
+
+def wait_words(seconds: int) -> str:
+    """How long to wait, as people say it after "try again in": "15 minutes" (whole minutes, up,
+    from a minute on), "40 seconds" below a minute; in the active language."""
+    if seconds >= 60:
+        n = math.ceil(seconds / 60)
+        return npgettext("try again in", "%(n)s minute", "%(n)s minutes", n) % {"n": n}
+    return npgettext("try again in", "%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
 
 
 class _PerAddress(SimpleRateThrottle):
@@ -106,7 +116,8 @@ def sign_in_lock_wait(username: str, address: str, device: str | None = None) ->
 def sign_in_check_lock(username: str, address: str, device: str | None = None) -> None:
     wait = sign_in_lock_wait(username, address, device)
     if wait is not None:
-        detail = f"too many wrong passwords for this account; try again in {wait} s"
+        with override("en"):  # an API's detail stays English (clients word errors by code)
+            detail = f"too many wrong passwords for this account; try again in {wait_words(wait)}"
         raise ServiceError("locked", detail, 429, retry_after=wait)
 
 

@@ -25,7 +25,7 @@ from .services import (
     user_sign_in,
     user_sign_out,
 )
-from .throttles import RegisterThrottle, SignInThrottle, throttle_wait
+from .throttles import RegisterThrottle, SignInThrottle, throttle_wait, wait_words
 
 FIELD_OF_ERROR = {
     "bad_username": "username",
@@ -46,10 +46,10 @@ def _too_many(
     request: HttpRequest, template: str, form: Any, wait: int, locked: bool = False
 ) -> HttpResponse:
     if locked:
-        words = _("Too many wrong passwords for this account. Try again in %(s)s seconds.")
+        words = _("Too many wrong passwords for this account. Try again in %(wait)s.")
     else:
-        words = _("Too many attempts from here. Try again in %(s)s seconds.")
-    form.add_error(None, words % {"s": wait})
+        words = _("Too many attempts from here. Try again in %(wait)s.")
+    form.add_error(None, words % {"wait": wait_words(wait)})
     response = render(request, template, {"form": form, "next": _next_url(request, "")}, status=429)
     response["Retry-After"] = str(wait)
     return response

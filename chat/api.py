@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.invites import request_invite
 from harehra_site.api_errors import validated_body
 
 from .models import MAX_CHARS
@@ -48,7 +49,7 @@ class EnabledSerializer(serializers.Serializer):
 class TableChatView(APIView):
     @extend_schema(responses={200: CHAT}, parameters=[INVITE], summary="Your channel of the table's chat")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(chat_open(pk, request.user, request.query_params.get("invite")))
+        return Response(chat_open(pk, request.user, request_invite(request, pk)))
 
     @extend_schema(
         request=PostSerializer,
@@ -59,7 +60,7 @@ class TableChatView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = validated_body(PostSerializer, request.data)
         sent = chat_post(
-            table_id=pk, user=request.user, text=data["text"], invite_code=request.query_params.get("invite")
+            table_id=pk, user=request.user, text=data["text"], invite_code=request_invite(request, pk)
         )
         return Response(sent, status=status.HTTP_201_CREATED)
 

@@ -37,6 +37,11 @@ class ChatMessage(models.Model):
             models.CheckConstraint(condition=~Q(text=""), name="chat_text_not_empty"),
         ]
 
+    def __str__(self) -> str:
+        """How the moderators' admin names a message (its action pages list them): whose, where, what."""
+        text = self.text if len(self.text) <= 80 else self.text[:79] + "…"
+        return f'Message {self.pk} by {self.user.get_username()} at table {self.table_id}: "{text}"'
+
 
 class ChatHide(models.Model):
     """A moderator hid a message: from everyone, for good."""

@@ -89,11 +89,12 @@ def chat_open(table_id: int, user: AnyUser, invite: str | None = None) -> dict[s
     }
 
 
-def chat_message_visible_to(message: ChatMessage, user: AnyUser) -> bool:
-    """A message is seen by the people of its channel at a table they may see (moderators aside)."""
+def chat_message_visible_to(message: ChatMessage, user: AnyUser, invite: str | None = None) -> bool:
+    """A message is seen by the people of its channel at a table they may see (moderators aside;
+    `invite`: the table's invite the request came with)."""
     table = message.table
     try:
-        access_table_view(table, user)
+        access_table_view(table, user, invite)
     except ServiceError:
         return False
     return chat_channel_of(table, user) == message.channel

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.db.models import Q
 
 from accounts.access import AnyUser, access_signed_in, is_moderator
@@ -27,7 +29,9 @@ def access_table_seated(table: Table, user: AnyUser) -> int:
 
 def access_table_view(table: Table, user: AnyUser, invite_code: str | None = None) -> None:
     """Public tables are open to all; private ones to their people and holders of the invite link."""
-    if table.visibility == Visibility.PUBLIC or invite_code == table.invite_code:
+    if table.visibility == Visibility.PUBLIC or (
+        isinstance(invite_code, str) and secrets.compare_digest(invite_code, table.invite_code)
+    ):
         return
     if user.is_authenticated and (
         table.host_id == user.pk or table.seat_set.filter(user_id=user.pk).exists()
@@ -61,27 +65,36 @@ def access_game_seat(game: Game, user: AnyUser) -> int:
     return access_game_seat_row(game, user).seat
 
 
-def access_game_socket(game: Game, user: AnyUser) -> int | None:
+def access_game_socket(game: Game, user: AnyUser, invite_code: str | None = None) -> int | None:
     """Who may open a game's live socket: whoever may view the game (anonymous spectators too);
     a signed-in user only while the account is active and not suspended or banned."""
     if user.is_authenticated:
         access_signed_in(user)
-    return access_game_view(game, user)
+    return access_game_view(game, user, invite_code)
 
 
-def access_game_view(game: Game, user: AnyUser) -> int | None:
-    """The seat whose view `user` gets (None: a spectator), or not_found for a private stranger.
+def access_game_view(
+    game: Game, user: AnyUser, invite_code: str | None = None, replay_key: str | None = None
+) -> int | None:
+    """The one rule for who may see a game: the seat whose view `user` gets (None: a spectator),
+    or not_found. The game page, the watch page, the live socket, the replay pages and the API all
+    ask it (`invite_code`: the table's invite the request came with; `replay_key`: it was opened
+    by the replay's key, which the caller has checked).
 
-    Once a game is over, its log is its replay: non-players see it only as the replay's access
-    setting (public, link-only, players only) and moderation (hidden) allow.
+    Its players always see it. While it runs, others watch it when they may see its table (a
+    private table: its host, its seated people and whoever holds its invite), unless moderation
+    hid it. Once it is over, its log is its replay: others see it only as the replay's access
+    setting (public, link-only, players only) and moderation (hidden) allow
+    (`access_finished_game`), at a private table too.
     """
     seat = game_seat_of(game, user)
     if seat is not None:
         return seat
-    access_table_view(game.table, user)
     if game.status != GameStatus.RUNNING:
-        access_finished_game(game, user)
-    elif game.replay_hidden and not is_moderator(user, "hide"):
+        access_finished_game(game, user, replay_key)
+        return None
+    access_table_view(game.table, user, invite_code)
+    if game.replay_hidden and not is_moderator(user, "hide"):
         raise ServiceError("not_found", "no such game", 404)
     return None
 

@@ -60,6 +60,9 @@ def describe(event: StoredEvent, names: Sequence[str]) -> str:
     if kind == EventType.PROTECTION_GAINED:
         return _("%(name)s is protected from moral damage") % {"name": who}
     if kind == EventType.DAMAGE_HEALED:
+        if not event.get("damage"):
+            # Hare Zada at no damage heals nothing: the event cannot tell, so say what is true.
+            return _("%(name)s has no moral damage") % {"name": who}
         return _("%(name)s healed to %(d)s damage") % {"name": who, "d": event.get("damage")}
     if kind == EventType.PLAYER_SKIPPED:
         return _("%(name)s is skipped") % {"name": who}
@@ -85,7 +88,7 @@ def describe(event: StoredEvent, names: Sequence[str]) -> str:
         return _("%(name)s evaded with %(card)s") % {"name": who, "card": card_name(event.get("card"))}
     if kind == EventType.REACTION_DECLINED:
         if event.get("kind") == "skip":
-            return _("%(name)s loses the turn") % {"name": who}
+            return _("%(name)s did not forward the skip") % {"name": who}
         return _("%(name)s took it") % {"name": who}
     if kind == EventType.DAMAGE_TAKEN:
         amount = int(event.get("amount", 0))

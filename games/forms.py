@@ -73,13 +73,16 @@ class TableCreateForm(forms.Form):
     )
     rated = forms.TypedChoiceField(
         label=_("Rated or casual"),
-        choices=[("1", _("Rated: the games change the players' ratings")), ("0", _("Casual: not rated"))],
+        choices=[("1", _("Rated")), ("0", _("Casual: not rated"))],
+        help_text=_("Rated games change the players' ratings."),
         coerce=lambda v: v == "1",
         initial="1",
         required=False,
         empty_value=TableSettings.rated,  # a form that does not say is rated, as a new table is
     )
-    chat_enabled = forms.BooleanField(label=_("Table chat"), required=False, initial=True)
+    chat_enabled = forms.BooleanField(
+        label=_("Table chat: players and spectators may write"), required=False, initial=True
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -147,6 +147,10 @@ class Game(models.Model):
         return f"Game {self.pk}"
 
 
+# Missed turns or discards in a row that hand a person's seat to a bot (games/services/autoplay.py).
+MISSED_DEADLINES_BEFORE_AWAY = 2
+
+
 class GameSeat(models.Model):
     """Who sat where in one game; `bot_playing` is who moves for the seat right now."""
 
@@ -172,6 +176,15 @@ class GameSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameseat_unique_seat"),
         ]
+
+    @property
+    def away_warned(self) -> bool:
+        """One more missed deadline hands this person's seat to a bot: its person is warned."""
+        return (
+            not self.is_bot
+            and not self.bot_playing
+            and self.missed_deadlines >= MISSED_DEADLINES_BEFORE_AWAY - 1
+        )
 
 
 class GameEvent(models.Model):

@@ -127,20 +127,21 @@ def seat_names(game_id: int) -> list[str]:
     return names
 
 
-def game_view(game: Game, user: AnyUser) -> dict[str, Any]:
-    """The game as `user` may see it: their seat's view, or a spectator's, with its seq."""
+def game_view(game: Game, user: AnyUser, invite: str | None = None) -> dict[str, Any]:
+    """The game as `user` may see it: their seat's view, or a spectator's, with its seq (`invite`:
+    the table's invite the request came with)."""
     game = Game.objects.select_related("table").get(pk=game.pk)  # callers may hold an old row
     rows = _seat_rows(game)
-    return _view_of(game, _viewer_seat(game, rows, user), rows)
+    return _view_of(game, _viewer_seat(game, rows, user, invite), rows)
 
 
-def game_catch_up(game: Game, user: AnyUser, after: int) -> dict[str, Any]:
+def game_catch_up(game: Game, user: AnyUser, after: int, invite: str | None = None) -> dict[str, Any]:
     """What a socket that has seen the log up to `after` needs, from one read of the game and its
     seats: the events after it as `user` may see them (to the log's end now: callers may hold an
     old row, and a socket that missed a push must catch up) and the view they lead to."""
     game = Game.objects.select_related("table").get(pk=game.pk)
     rows = _seat_rows(game)
-    seat = _viewer_seat(game, rows, user)
+    seat = _viewer_seat(game, rows, user, invite)
     events = (
         [{"seq": seq, "event": event_for(e, seat)} for seq, e in events_with_seq(game, after, game.last_seq)]
         if after < game.last_seq
@@ -149,19 +150,19 @@ def game_catch_up(game: Game, user: AnyUser, after: int) -> dict[str, Any]:
     return {"events": events, "view": _view_of(game, seat, rows)}
 
 
-def _viewer_seat(game: Game, rows: list[GameSeat], user: AnyUser) -> int | None:
+def _viewer_seat(game: Game, rows: list[GameSeat], user: AnyUser, invite: str | None) -> int | None:
     """The seat `user` plays (read from the game's seat rows), else what the access rule says a
     spectator may see (not_found for a stranger to a private game)."""
     if user.is_authenticated:
         for r in rows:
             if r.user_id == user.pk:
                 return r.seat
-    return access_game_view(game, user)
+    return access_game_view(game, user, invite)
 
 
 def _view_of(game: Game, seat: int | None, rows: list[GameSeat]) -> dict[str, Any]:
     state = load_state(game)
-    bot_plays = any(r.seat == seat and r.bot_playing for r in rows)
+    row = next((r for r in rows if r.seat == seat), None) if seat is not None else None
     return {
         "id": game.pk,
         "table": game.table_id,
@@ -171,8 +172,10 @@ def _view_of(game: Game, seat: int | None, rows: list[GameSeat]) -> dict[str, An
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
         "seats": _labels(rows),
         "view": view_for(state, seat),
-        "legal": legal_commands(state, seat) if seat is not None and not bot_plays else [],
+        "legal": legal_commands(state, seat) if row is not None and not row.bot_playing else [],
         "places": game_places(game.pk, game.status, game.last_seq),
+        # One more missed turn (or discard) and a bot plays the viewer's seat (docs/PROTOCOL.md).
+        "away_warning": row is not None and row.away_warned and game.status == GameStatus.RUNNING,
     }
 
 
@@ -195,12 +198,14 @@ def game_places(game_id: int, status: str, last_seq: int) -> list[int] | None:
     return places
 
 
-def game_events_for(game: Game, user: AnyUser, after: int = 0) -> list[dict[str, Any]]:
+def game_events_for(
+    game: Game, user: AnyUser, after: int = 0, invite: str | None = None
+) -> list[dict[str, Any]]:
     """The events after `after` as `user` may see them, to the log's end now."""
     # Callers may hold an old row (a socket keeps the one it opened with): its last_seq would end
     # a resume where the socket opened, and a socket that missed a push would never catch up.
     game = Game.objects.select_related("table").get(pk=game.pk)
-    seat = access_game_view(game, user)
+    seat = access_game_view(game, user, invite)
     return [
         {"seq": seq, "event": event_for(e, seat)}
         for seq, e in events_with_seq(game, after=after, upto=game.last_seq)

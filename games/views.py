@@ -21,6 +21,7 @@ from harehra_site.share import share_tags
 from .access import access_game_view, access_table_view
 from .card_text import cards_info
 from .forms import SeatForm, TableCreateForm
+from .invites import invite_remember, request_invite
 from .models import Game, GameStatus, Table, TableStatus
 from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
 from .services.tables import TABLE_ACTIONS, table_act, table_create
@@ -55,17 +56,31 @@ def table_new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", _lobby_context(form), status=400)
 
 
-def _viewable_table(request: HttpRequest, pk: int) -> Table:
+def _viewable_table(request: HttpRequest, pk: int) -> tuple[Table, str]:
+    """The table, if the request may see it, and the invite its page passes on ('' for none): the
+    link's, else the one this browser's session remembers, if the person needs it (is not the
+    table's host or seated there)."""
     table = get_object_or_404(Table.objects.select_related("host"), pk=pk)
+    given = request.GET.get("invite") or ""
+    invite = given or request_invite(request, table.pk) or ""
     try:
-        access_table_view(table, request.user, request.GET.get("invite") or request.POST.get("invite_code"))
+        access_table_view(table, request.user, invite or None)
     except ServiceError as e:
         raise Http404(e.detail) from e
-    return table
+    invite_remember(request, table)
+    user = request.user
+    if (
+        invite
+        and not given
+        and user.is_authenticated
+        and (table.host_id == user.pk or table.seat_set.filter(user_id=user.pk).exists())
+    ):
+        invite = ""  # its own people need no invite in the page's addresses
+    return table, invite
 
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _viewable_table(request, pk)
+    table, invite = _viewable_table(request, pk)
     seats = list(table.seat_set.select_related("user").order_by("number"))
     user = request.user
     my_seat = next((s.number for s in seats if user.is_authenticated and s.user_id == user.pk), None)
@@ -80,7 +95,6 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 score[g.winner_seat] = score.get(g.winner_seat, 0) + 1
     shuffler = table.next_shuffler
-    invite = request.GET.get("invite", "")
     context = {
         "table": table,
         "seats": [
@@ -98,7 +112,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         "running": game is not None and game.status == GameStatus.RUNNING,
         "games_played": sum(1 for g in games if g.status == GameStatus.FINISHED),
         "draws": draws,
-        "invite": request.GET.get("invite", ""),
+        "invite": invite,
         # where signing in or registering from the page comes back to: the page, never its fragment
         "here": f"/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else ""),
         "invite_url": request.build_absolute_uri(f"/tables/{table.pk}/?invite={table.invite_code}")
@@ -161,10 +175,11 @@ def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
     try:
-        seat = access_game_view(game, request.user)
+        seat = access_game_view(game, request.user, request_invite(request, game.table_id))
     except ServiceError as e:
         raise Http404(e.detail) from e
     table = game.table
+    invite_remember(request, table)
     config = {
         "game": game.pk,
         "table": table.pk,

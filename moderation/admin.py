@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from accounts.access import PERMISSIONS, is_moderator
 from accounts.models import Mute, Sanction
@@ -30,7 +30,7 @@ from harehra_site.errors import ServiceError
 
 from . import services
 from .models import AuditEntry, ModeratedChatMessage, ModeratedGame, Report, ReportStatus
-from .selectors import audit_entries_about, user_reports_about
+from .selectors import audit_entries_about, report_game_moment, user_reports_about
 
 User = get_user_model()
 
@@ -480,6 +480,8 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
         "reason",
         "text",
         "chat_message_link",
+        "game_at_the_time",
+        "actions_on_it",
         "created_at",
         "resolution_note",
         "resolved_by",
@@ -512,9 +514,58 @@ class ReportAdmin(ModeratorPermissions, ReadOnlyAdmin):
         message = obj.chat_message
         if message is None:
             return "—"
-        url = reverse("admin:moderation_moderatedchatmessage_changelist") + f"?q={message.pk}"
+        url = reverse("admin:moderation_moderatedchatmessage_change", args=[message.pk])
         hidden = " (hidden)" if ChatHide.objects.filter(message_id=message.pk).exists() else ""
-        return format_html('<a href="{}">message {}</a>{}', url, message.pk, hidden)
+        return format_html(
+            '<a href="{}">message {}</a>{}: “{}”, {} in the {} chat of table {} at {}',
+            url,
+            message.pk,
+            hidden,
+            message.text,
+            message.user.get_username(),
+            message.channel,
+            message.table_id,
+            f"{message.created_at:%Y-%m-%d %H:%M:%S}",
+        )
+
+    @admin.display(description="the game at the time")
+    def game_at_the_time(self, obj: Report) -> SafeString | str:
+        """The reported game (or the game at the message's table when it was written), opened at
+        that moment: its replay at the step of then, or the live game if it still runs."""
+        found = report_game_moment(obj)
+        if found is None:
+            return "—"
+        game, step, moment = found
+        if game.status == "running":
+            return format_html(
+                '<a href="/watch/{}/">game {}, live now</a> (at {}: step {})', game.pk, game.pk, moment, step
+            )
+        return format_html(
+            '<a href="/replays/{}/?step={}">game {} at step {}</a> (the replay as it stood at {})',
+            game.pk,
+            step,
+            game.pk,
+            step,
+            moment,
+        )
+
+    @admin.display(description="what you can do")
+    def actions_on_it(self, obj: Report) -> SafeString | str:
+        """Links to the admin lists holding just this report's subjects, where their actions are."""
+        rows: list[tuple[str, str]] = []
+
+        def only(name: str, pk: int) -> str:
+            return reverse(f"admin:{name}_changelist") + f"?id__exact={pk}"
+
+        if obj.chat_message_id:
+            rows.append((only("moderation_moderatedchatmessage", obj.chat_message_id), "hide the message"))
+        if obj.target_user_id:
+            who = obj.target_user.get_username()
+            rows.append((only("auth_user", obj.target_user_id), f"mute, suspend or ban {who}"))
+        if obj.game_id:
+            rows.append((only("moderation_moderatedgame", obj.game_id), "abort the game or hide its replay"))
+        rows.append((only("moderation_report", obj.pk), "resolve or dismiss this report"))
+        return format_html_join(mark_safe("<br>"), '<a href="{}">{}</a>', rows)
 
     @admin.display(description="details")
     def short_text(self, obj: Report) -> str:

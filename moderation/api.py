@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chat.models import ChatMessage
+from games.invites import request_invite
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
 
@@ -54,6 +55,7 @@ class ReportCreateView(APIView):
             text=data.get("text", ""),
             target_username=data.get("user") or None,
             game_id=data.get("game"),
+            invite_of=lambda table_id: request_invite(request, table_id),
         )
         return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)
 
@@ -70,7 +72,11 @@ class ChatReportView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = validated_body(ChatReportSerializer, request.data or {})
         report = report_create(
-            reporter=request.user, reason=data["reason"], text=data.get("text", ""), chat_message_id=pk
+            reporter=request.user,
+            reason=data["reason"],
+            text=data.get("text", ""),
+            chat_message_id=pk,
+            invite_of=lambda table_id: request_invite(request, table_id),
         )
         return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)
 

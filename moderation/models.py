@@ -6,18 +6,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatMessage
 from games.models import Game
 
 
 class ReportReason(models.TextChoices):
-    CHEATING = "cheating", "Cheating or collusion"
-    ABUSE = "abuse", "Abusive or harassing behaviour"
-    NAME = "name", "Offensive name"
-    STALLING = "stalling", "Stalling or leaving games on purpose"
-    SPAM = "spam", "Spam"
-    OTHER = "other", "Something else"
+    # Translated where people pick them: the report page and the chat's report form.
+    CHEATING = "cheating", _("Cheating or collusion")
+    ABUSE = "abuse", _("Abusive or harassing behaviour")
+    NAME = "name", _("Offensive name")
+    STALLING = "stalling", _("Stalling or leaving games on purpose")
+    SPAM = "spam", _("Spam")
+    OTHER = "other", _("Something else")
 
 
 class ReportStatus(models.TextChoices):
@@ -67,7 +69,8 @@ class Report(models.Model):
         permissions = [("resolve_report", "Can resolve or dismiss reports")]
 
     def __str__(self) -> str:
-        return f"Report {self.pk}"
+        about = self.target_user.get_username() if self.target_user_id else f"game {self.game_id}"
+        return f"Report {self.pk} ({self.get_reason_display()}) about {about}"
 
 
 class ModeratedGame(Game):

@@ -264,13 +264,15 @@ def report_create(
     target_username: str | None = None,
     game_id: Any = None,
     chat_message_id: Any = None,
+    invite_of: Callable[[int], str | None] | None = None,
 ) -> Report:
     """A signed-in user reports a player and/or a game (its replay), or a chat message they saw
-    (its author is the reported player, its text quoted); at most 5 an hour."""
+    (its author is the reported player, its text quoted); at most 5 an hour. `invite_of(table_id)`:
+    the invite the request carries for a private table (games/invites.py), if any."""
     access_signed_in(reporter)
     message = None
     if chat_message_id is not None:
-        message = _reported_message(reporter, chat_message_id)
+        message = _reported_message(reporter, chat_message_id, invite_of)
         target_username = message.user.get_username()
         game_id = None
     if reason not in ReportReason.values:
@@ -297,7 +299,7 @@ def report_create(
         if game is None:
             raise ServiceError("no_such_game", "there is no such game", 404)
         try:
-            access_game_view(game, reporter)
+            access_game_view(game, reporter, invite_of(game.table_id) if invite_of else None)
         except ServiceError as e:
             raise ServiceError("no_such_game", "there is no such game", 404) from e
     if target is None and game is None:
@@ -325,7 +327,9 @@ def report_create(
         )
 
 
-def _reported_message(reporter: Any, message_id: Any) -> ChatMessage:
+def _reported_message(
+    reporter: Any, message_id: Any, invite_of: Callable[[int], str | None] | None
+) -> ChatMessage:
     """The chat message `reporter` reports: one they can see, not their own."""
     if isinstance(message_id, bool) or not str(message_id).isdigit():
         raise ServiceError("no_such_message", "there is no such message", 404)
@@ -334,7 +338,8 @@ def _reported_message(reporter: Any, message_id: Any) -> ChatMessage:
         .filter(pk=int(message_id), hide__isnull=True)
         .first()
     )
-    if message is None or not chat_message_visible_to(message, reporter):
+    invite = invite_of(message.table_id) if message is not None and invite_of else None
+    if message is None or not chat_message_visible_to(message, reporter, invite):
         raise ServiceError("no_such_message", "there is no such message", 404)
     if message.user_id == reporter.pk:
         raise ServiceError("bad_target", "you cannot report yourself")

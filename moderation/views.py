@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from games.invites import request_invite
 from harehra_site.errors import ServiceError
 
 from .models import ReportReason
@@ -44,6 +45,7 @@ def report_page(request: HttpRequest) -> HttpResponse:
                 text=data["text"],
                 target_username=data["user"] or None,
                 game_id=data["game"],
+                invite_of=lambda table_id: request_invite(request, table_id),
             )
         except ServiceError as e:
             form.add_error(None, e.detail)

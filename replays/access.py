@@ -8,17 +8,20 @@ URL scheme (see replays/urls.py):
 - a replay hidden by moderation (Game.replay_hidden) answers 404 to all but its players and
   moderators (moderation.access.is_moderator);
 - a running game has no replay yet: it may only be watched, from the spectator's perspective, by
-  whoever may watch it live (the same rule as the live socket: games.access.access_game_view).
-Every refusal is a 404 `not_found`, so a replay's existence is never revealed.
+  whoever may watch it live (a private table's game: its people and whoever holds the table's
+  invite, as a `?invite=` or as the browser's session remembers it: games/invites.py).
+Both are the one rule of games.access.access_game_view, which the game page and the live socket
+ask too. Every refusal is a 404 `not_found`, so a replay's existence is never revealed.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from accounts.access import is_moderator
-from games.access import AnyUser, access_finished_game, access_game_view, game_seat_of
+from games.access import AnyUser, access_game_view, game_seat_of
 from games.frames import ALL, SPECTATOR
 from games.models import Game, GameStatus
 from harehra_site.errors import ServiceError
@@ -46,18 +49,17 @@ def _not_found() -> ServiceError:
     return ServiceError("not_found", "no such replay", 404)
 
 
-def access_replay(game: Game, user: AnyUser, key: str | None = None) -> ReplayGrant:
-    """What `user` may see of `game`'s replay (opened with `key` when the URL carried one)."""
+def access_replay(
+    game: Game, user: AnyUser, key: str | None = None, invite_code: str | None = None
+) -> ReplayGrant:
+    """What `user` may see of `game`'s replay (opened with `key` when the URL carried one, with
+    `invite_code` when the request carried the table's invite)."""
     seat = game_seat_of(game, user)
     staff = is_moderator(user, "hide")
     if key is not None and not secrets.compare_digest(key, game.replay_key):
         raise _not_found()
     try:
-        if game.status == GameStatus.RUNNING:
-            # Watched live: the live socket's rule, and no other.
-            access_game_view(game, user)
-        else:
-            access_finished_game(game, user, key)
+        access_game_view(game, user, invite_code, replay_key=key)
     except ServiceError:
         raise _not_found() from None
     return ReplayGrant(game, live=game.status == GameStatus.RUNNING, seat=seat, staff=staff)
@@ -81,6 +83,8 @@ def game_for_ref(ref: str) -> tuple[Game, str | None]:
     return game, key
 
 
-def open_replay(ref: str, user: AnyUser) -> ReplayGrant:
+def open_replay(ref: str, user: AnyUser, invite_of: Callable[[int], str | None] | None = None) -> ReplayGrant:
+    """The replay `ref` names, as `user` may see it; `invite_of(table_id)`: the table's invite the
+    request carries (games.invites.request_invite), if any."""
     game, key = game_for_ref(ref)
-    return access_replay(game, user, key)
+    return access_replay(game, user, key, invite_of(game.table_id) if invite_of else None)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.frames import build_frames
+from games.invites import request_invite
 from harehra_site.client_address import client_address
 from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
@@ -109,7 +110,16 @@ FRAMES = inline_serializer(
 PERSPECTIVE = OpenApiParameter(
     "perspective", str, description="all (finished games), spectator, or seat:N (only what seat N saw)"
 )
-REF_NOTE = "`ref` is the game id, or its replay key (for link-only replays)."
+REF_NOTE = (
+    "`ref` is the game id, or its replay key (for link-only replays). A private table's running game: "
+    "`?invite=CODE`, the table's invite code."
+)
+
+
+def _open(request: Request, ref: str) -> Any:
+    """The replay `ref` names, as the requester may see it (a private table's running game with
+    its invite: `?invite=`, or the one the session remembers)."""
+    return open_replay(ref, request.user, lambda table_id: request_invite(request, table_id))
 
 
 def _int_param(request: Request, name: str, default: int | None) -> int | None:
@@ -157,7 +167,7 @@ class ReplayDetailView(APIView):
         summary="A replay's metadata and players", description=REF_NOTE, responses={200: META, 404: ERROR}
     )
     def get(self, request: Request, ref: str) -> Response:
-        grant = open_replay(ref, request.user)
+        grant = _open(request, ref)
         return Response(replay_meta(grant, is_key_ref(ref)))
 
 
@@ -173,7 +183,7 @@ class ReplayFramesView(APIView):
         responses={200: FRAMES, 400: ERROR, 404: ERROR},
     )
     def get(self, request: Request, ref: str) -> Response:
-        grant = open_replay(ref, request.user)
+        grant = _open(request, ref)
         first = _int_param(request, "from", 0) or 0
         last = _int_param(request, "to", None)
         payload = frames_payload(
@@ -193,7 +203,7 @@ class ReplayExportView(APIView):
         },
     )
     def get(self, request: Request, ref: str) -> Response:
-        grant = open_replay(ref, request.user)
+        grant = _open(request, ref)
         response = Response(replay_export(grant))
         if request.query_params.get("download"):
             response["Content-Disposition"] = f'attachment; filename="harehra-game-{grant.game.pk}.json"'
@@ -242,7 +252,7 @@ class ReplayWatchersView(APIView):
         responses={200: inline_serializer("WatcherCount", {"count": serializers.IntegerField()}), 404: ERROR},
     )
     def get(self, request: Request, ref: str) -> Response:
-        grant = open_replay(ref, request.user)
+        grant = _open(request, ref)
         return Response({"count": watcher_count(grant.game), "heartbeat": HEARTBEAT_SECONDS})
 
     @extend_schema(
@@ -258,7 +268,7 @@ class ReplayWatchersView(APIView):
         responses={200: inline_serializer("WatcherCountAfterBeat", {"count": serializers.IntegerField()})},
     )
     def post(self, request: Request, ref: str) -> Response:
-        grant = open_replay(ref, request.user)
+        grant = _open(request, ref)
         body = request.data if isinstance(request.data, dict) else {}
         count = watcher_beat(
             game=grant.game,

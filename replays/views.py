@@ -21,6 +21,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from accounts.throttles import ClipThrottle, PreviewThrottle, throttle_wait
 from games.card_text import card_names
 from games.frames import build_frames
+from games.invites import invite_remember, request_invite
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 from harehra_site.share import share_tags
@@ -48,9 +49,11 @@ from .services import HEARTBEAT_SECONDS
 
 def _grant(ref: str, request: HttpRequest) -> ReplayGrant:
     try:
-        return open_replay(ref, request.user)
+        grant = open_replay(ref, request.user, lambda table_id: request_invite(request, table_id))
     except ServiceError as e:
         raise Http404(e.detail) from e
+    invite_remember(request, grant.game.table)
+    return grant
 
 
 def _title(meta: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ from harehra_site.params import parse_count
 from harehra_site.schema import count_parameter
 
 from ..access import access_table_view
+from ..invites import request_invite
 from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_games_for, table_list_open
 from ..services.moves import game_command_submit
@@ -39,7 +40,7 @@ ERROR = inline_serializer("Error", {"code": serializers.CharField(), "detail": s
 
 def _table(request: Request, pk: int) -> Table:
     table = get_object_or_404(Table, pk=pk)
-    access_table_view(table, request.user, request.query_params.get("invite"))
+    access_table_view(table, request.user, request_invite(request, table.pk))
     return table
 
 
@@ -91,10 +92,21 @@ class TableActionView(APIView):
         return _render_table(request, table)
 
 
+INVITE = OpenApiParameter("invite", str, description="invite code of a private table (to watch its game)")
+
+
+def _invite(request: Request, game: Game) -> str | None:
+    return request_invite(request, game.table_id)
+
+
 class GameDetailView(APIView):
-    @extend_schema(responses={200: OpenApiResponse(description="the game as the requester may see it")})
+    @extend_schema(
+        parameters=[INVITE],
+        responses={200: OpenApiResponse(description="the game as the requester may see it")},
+    )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(game_view(get_object_or_404(Game, pk=pk), request.user))
+        game = get_object_or_404(Game, pk=pk)
+        return Response(game_view(game, request.user, _invite(request, game)))
 
 
 class GameCommandView(APIView):
@@ -137,13 +149,14 @@ class GameCommandView(APIView):
 
 class GameEventsView(APIView):
     @extend_schema(
-        parameters=[count_parameter("after", "only events after this seq")],
+        parameters=[count_parameter("after", "only events after this seq"), INVITE],
         responses={200: OpenApiResponse(description="events after SEQ, filtered for the requester")},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game, pk=pk)
         after = parse_count(request.query_params.get("after"), "after", 0) or 0
-        return Response({"events": game_events_for(game, request.user, after=after)})
+        events = game_events_for(game, request.user, after=after, invite=_invite(request, game))
+        return Response({"events": events})
 
 
 class GameReclaimView(APIView):

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from games.access import access_game_socket
+from games.invites import scope_invite
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Game
@@ -50,14 +51,19 @@ def db(func: Any) -> Any:
 RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
 
 
-def _open(game_id: int, user: Any) -> tuple[Game, int | None]:
-    game = Game.objects.filter(pk=game_id).first()
+def _open(game_id: int, user: Any, scope: dict[str, Any]) -> tuple[Game, int | None, str | None]:
+    """The game, the seat whose view the socket gets, and the table's invite it came with (a
+    private table's game: `?invite=` or the one the session remembers, games/invites.py)."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game", 404)
-    return game, access_game_socket(game, user)
+    invite = scope_invite(scope, game.table_id)
+    return game, access_game_socket(game, user, invite), invite
 
 
-def _join(game: Game, user: Any, seat: int | None, frames: bool, after: int | None) -> dict[str, Any]:
+def _join(
+    game: Game, user: Any, invite: str | None, seat: int | None, frames: bool, after: int | None
+) -> dict[str, Any]:
     """Once the socket is in the game's group, in one trip to the database thread: count its
     seat's presence (or mark a watch page's game watched), and read what it needs first: the
     whole state, or (a reconnecting page naming its last seq) what it missed and the view."""
@@ -66,8 +72,8 @@ def _join(game: Game, user: Any, seat: int | None, frames: bool, after: int | No
     elif frames:
         game_mark_watched(game_id=game.pk)
     return {
-        "state": game_view(game, user) if after is None else None,
-        "caught": game_catch_up(game, user, after) if after is not None else None,
+        "state": game_view(game, user, invite) if after is None else None,
+        "caught": game_catch_up(game, user, after, invite) if after is not None else None,
         "presence": presence_of(game.pk) if seat is None else None,
     }
 
@@ -85,6 +91,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def connect(self) -> None:
         self.user = self.scope.get("user") or AnonymousUser()
         self.seat = None
+        self.invite: str | None = None
         self.last_seq = 0
         self.joined: list[str] = []
         # With ?batch=1 the messages one push (or one resume) makes go out as one frame, a JSON
@@ -98,8 +105,8 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         self._holding = 0
         self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
         try:
-            self.game, self.seat = await db(_open)(
-                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user
+            self.game, self.seat, self.invite = await db(_open)(
+                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user, self.scope
             )
         except ServiceError:
             await self.refuse(CLOSE_REFUSED)
@@ -115,7 +122,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             await self.channel_layer.group_add(group, self.channel_name)
         # Read after joining the group, so no move falls between the read and the first push.
         after = _after_from(self.scope)
-        joined = await db(_join)(self.game, self.user, self.seat, self.frames, after)
+        joined = await db(_join)(self.game, self.user, self.invite, self.seat, self.frames, after)
         # Counted before accept, so a disconnect can never be handled before its connect.
         self.presence_seat = self.seat
         await self.accept()
@@ -218,19 +225,19 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def send_view(self) -> None:
         """The viewer's view and legal commands as they are now, read from the database: after a
         resume or on request, when no push carries them."""
-        await self._send_view_of(await db(game_view)(self.game, self.user))
+        await self._send_view_of(await db(game_view)(self.game, self.user, self.invite))
 
     async def _send_view_of(self, data: dict[str, Any]) -> None:
         """The "view" message of what game_view (or game_catch_up) read."""
         self.view_seq = data["seq"]
-        keys = ("seq", "status", "deadline", "view", "legal", "places")
+        keys = ("seq", "status", "deadline", "view", "legal", "places", "away_warning")
         await self.send_json(view_message(**{k: data[k] for k in keys}))
 
     async def resume(self, after: int, caught: dict[str, Any] | None = None) -> None:
         """Exactly the events after `after`, in order, then the view they lead to; or one fresh
         state when that is simpler. `caught`: game_catch_up's answer, when the caller read it."""
         if caught is None:
-            caught = await db(game_catch_up)(self.game, self.user, after)
+            caught = await db(game_catch_up)(self.game, self.user, after, self.invite)
         events, data = caught["events"], caught["view"]
         if len(events) > RESUME_AS_STATE_AFTER:
             self.last_seq = self.view_seq = data["seq"]

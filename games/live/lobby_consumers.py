@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -11,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
 from games.access import AnyUser, access_table_view
+from games.invites import scope_invite
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Table
@@ -79,11 +79,15 @@ class LobbyConsumer(_PushConsumer):
         await self.send_json({"type": "table", "table": message["table"], "html": message["html"]})
 
 
-def _open_table(table_id: int, user: AnyUser, invite: str | None) -> None:
+def _open_table(table_id: int, user: AnyUser, scope: dict[str, Any]) -> str | None:
+    """The table's invite the socket came with (`?invite=`, else the session's), once the table
+    may be seen."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise ServiceError("not_found", "no such table", 404)
+    invite = scope_invite(scope, table_id)
     access_table_view(table, user, invite)
+    return invite
 
 
 class TableConsumer(_PushConsumer):
@@ -99,10 +103,8 @@ class TableConsumer(_PushConsumer):
         user = self.scope.get("user") or AnonymousUser()
         self.user = user
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        invite = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite", [None])[0]
-        self.invite = invite
         try:
-            await db(_open_table)(self.table_id, user, invite)
+            self.invite = await db(_open_table)(self.table_id, user, self.scope)
         except ServiceError:
             await self.refuse(CLOSE_REFUSED)  # 4403: don't reconnect
             return

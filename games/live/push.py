@@ -74,6 +74,7 @@ def push_message(
     deadline: str | None,
     bot_seats: Collection[int],
     names: Sequence[str],
+    warned_seats: Collection[int] = (),
     presence: list[dict[str, Any]] | None = None,
     frames: bool = True,
     places: list[int] | None = None,
@@ -82,7 +83,8 @@ def push_message(
 
     `before` is the state before the first of `appended` (None for a game's first events), `after`
     the state after the last; `bot_seats` are the seats a bot plays now (no legal commands are sent
-    to them: their person must take the seat back first). `frames`: also make a watch page's frame,
+    to them: their person must take the seat back first); `warned_seats` are the seats one more
+    missed deadline hands to a bot (their view says `away_warning`). `frames`: also make a watch page's frame,
     with the spectators' replay frames (a watch page is open on the game); they cost more than the
     rest together, so a game nobody watches goes without. `places`: each seat's place, once the
     game has finished (games.selectors.game_places).
@@ -104,7 +106,12 @@ def push_message(
         return _text([*events, *tail, head])
 
     out = {
-        str(seat): frame(seat, view, [] if seat in bot_seats else legal_commands(after, seat))
+        str(seat): frame(
+            seat,
+            view,
+            [] if seat in bot_seats else legal_commands(after, seat),
+            away_warning=seat in warned_seats,
+        )
         for seat, view in enumerate(seat_views)
     }
     out[SPECTATOR] = frame(None, spectator_view, [])

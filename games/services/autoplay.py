@@ -16,13 +16,12 @@ from harehra_site.errors import ServiceError
 
 from .. import followups
 from ..eventlog import load_state
-from ..models import Game, GameEvent, GameSeat, GameStatus
+from ..models import MISSED_DEADLINES_BEFORE_AWAY, Game, GameEvent, GameSeat, GameStatus
 from .faults import set_aside
 from .moves import CommandOutcome, game_command_submit_for_seat, game_lock
 from .seats import seat_hand_to_bot
 
 log = logging.getLogger(__name__)
-MISSED_DEADLINES_BEFORE_AWAY = 2
 # Only these count toward being marked away; a volley or a skip that times out is declined.
 COUNTED_AS_MISSED = frozenset({"turn", "discard"})
 
@@ -66,8 +65,10 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
     """The awaited seat ran out of time: decline a reaction, else the autopilot plays.
 
     Two missed turns or discards in a row mark the seat away, and a bot takes it until its person
-    returns. A reaction window that runs out is a decision (declining), not a missed deadline: a
-    person with the page open who holds no answer is never marked away for it.
+    returns; after the first, the seat's views carry `away_warning` (its person is told that one
+    more missed turn hands the seat to a bot). A reaction window that runs out is a decision
+    (declining), not a missed deadline: a person with the page open who holds no answer is never
+    marked away for it.
     """
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id).exists():

@@ -145,6 +145,8 @@ def game_command_submit(
             command,
             actor_id=user.pk,
             bot_seats={r.seat for r in read.seats if r.bot_playing},
+            # The mover's missed deadlines end with this move (below): no warning for them.
+            warned_seats={r.seat for r in read.seats if r.away_warned and r.seat != seat},
             record=sql.CommandRecordRow(user.pk, client_cmd_id, seat),
         )
         if row.missed_deadlines:
@@ -212,10 +214,11 @@ def _decide_and_append(
     command: dict[str, Any],
     actor_id: int | None,
     bot_seats: set[int] | None = None,
+    warned_seats: set[int] | None = None,
     record: sql.CommandRecordRow | None = None,
 ) -> list[tuple[int, StoredEvent]]:
     """Decide and append (with the person's command `record`, if any); `bot_seats` (where bots
-    play now), when known, spares a query."""
+    play now) and `warned_seats` (see game_append), when known, spare a query."""
     if game.status != GameStatus.RUNNING:
         raise ServiceError("game_over", "the game is over", 409)
     state = load_state(game)
@@ -225,7 +228,14 @@ def _decide_and_append(
         code = e.code.value
         raise ServiceError(code, e.detail, 400 if code in _BAD_REQUEST_CODES else 409) from e
     return game_append(
-        game, events, before=state, after=new_state, actor_id=actor_id, record=record, bot_seats=bot_seats
+        game,
+        events,
+        before=state,
+        after=new_state,
+        actor_id=actor_id,
+        record=record,
+        bot_seats=bot_seats,
+        warned_seats=warned_seats,
     )
 
 
@@ -241,13 +251,15 @@ def game_append(
     actor_id: int | None,
     record: sql.CommandRecordRow | None = None,
     bot_seats: Collection[int] | None = None,
+    warned_seats: Collection[int] | None = None,
 ) -> list[tuple[int, StoredEvent]]:
     """Append `events` to `game`'s log and do everything that goes with it; returns them numbered.
 
     The caller holds the game's lock (`game_lock`, or the table's lock for a game it has just
     made) inside a transaction. `before` is the state the events apply to (None for a game's first
-    events) and `after` the state they fold to. `record` is a person's command record; `bot_seats`,
-    when the caller knows them, spares a query.
+    events) and `after` the state they fold to. `record` is a person's command record; `bot_seats`
+    (where bots play now) and `warned_seats` (the people one more missed deadline hands to a bot:
+    GameSeat.away_warned), when the caller knows both, spare a query.
     """
     assert transaction.get_connection().in_atomic_block, "appending needs the caller's transaction"
     assert events, "nothing to append"
@@ -260,8 +272,12 @@ def game_append(
     first_seq = game.last_seq + 1
     game.last_seq = first_seq + len(logged) - 1
     appended = [(first_seq + i, e) for i, e in enumerate(logged)]
-    if bot_seats is None:
-        bot_seats = set(GameSeat.objects.filter(game=game, bot_playing=True).values_list("seat", flat=True))
+    if bot_seats is None or warned_seats is None:
+        rows = list(
+            GameSeat.objects.filter(game=game).only("seat", "is_bot", "bot_playing", "missed_deadlines")
+        )
+        bot_seats = {r.seat for r in rows if r.bot_playing}
+        warned_seats = {r.seat for r in rows if r.away_warned}
     followups_arm(game, bot_to_move=game.awaiting_seat in bot_seats)
     try:
         sql.write_move(game, first_seq, logged, actor_id, record)
@@ -274,7 +290,7 @@ def game_append(
         game_ended.send(game.pk)
     if before is None or after.over or (first_seq - 1) // SNAPSHOT_EVERY != game.last_seq // SNAPSHOT_EVERY:
         _save_snapshot(game, after)
-    _push_after_commit(game, appended, before, after, frozenset(bot_seats))
+    _push_after_commit(game, appended, before, after, frozenset(bot_seats), frozenset(warned_seats))
     return appended
 
 
@@ -343,6 +359,7 @@ def _push_after_commit(
     before: GameState | None,
     after: GameState,
     bot_seats: frozenset[int],
+    warned_seats: frozenset[int] = frozenset(),
 ) -> None:
     game_id, replay_key, seq, status = game.pk, game.replay_key, game.last_seq, str(game.status)
     deadline = game.deadline_at.isoformat() if game.deadline_at else None
@@ -359,6 +376,7 @@ def _push_after_commit(
                 status=status,
                 deadline=deadline,
                 bot_seats=bot_seats,
+                warned_seats=warned_seats if status == GameStatus.RUNNING else frozenset(),
                 names=seat_names(game_id) if frames else (),
                 presence=presence_of(game_id) if seat_control else None,
                 frames=frames,

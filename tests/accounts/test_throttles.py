@@ -173,3 +173,22 @@ def test_the_admin_sign_in_is_throttled_per_address(django_user_model, monkeypat
     assert r.status_code == 429 and int(r["Retry-After"]) > 0
     assert "Too many attempts from here" in r.content.decode()
     assert _token("boss", RIGHT).status_code == 429  # one count for every way to sign in
+
+
+def test_the_lockout_says_its_wait_in_minutes(make_user):
+    from accounts.throttles import wait_words
+
+    make_user("hal")
+    for _ in range(LOCK_AFTER_FAILURES):
+        _page_sign_in(Client(), "hal", "wrong-password", "10.7.0.1")
+    page = _page_sign_in(Client(), "hal", RIGHT, "10.7.0.1")
+    assert page.status_code == 429 and int(page["Retry-After"]) > 14 * 60
+    assert "Try again in 15 minutes." in page.content.decode()
+    assert "seconds" not in page.content.decode()
+    czech = Client(HTTP_ACCEPT_LANGUAGE="cs").post(
+        "/accounts/login/", {"username": "hal", "password": RIGHT}, REMOTE_ADDR="10.7.0.1"
+    )
+    assert "Zkuste to znovu za 15 minut." in czech.content.decode()
+    assert _token("hal", RIGHT, address="10.7.0.1").json()["detail"].endswith("try again in 15 minutes")
+    said = [wait_words(s) for s in (1, 45, 60, 61, 899, 900)]
+    assert said == ["1 second", "45 seconds", "1 minute", "2 minutes", "15 minutes", "15 minutes"]

@@ -91,11 +91,26 @@ def test_two_players_chat_live_and_spectators_apart(site: Any, browser: Any, scr
     pc.screenshot(path=str(screenshots / "chat-watch-page.png"), full_page=True)
     assert _texts(pa) == [HOSTILE, "hello alice"]
 
-    # Bob reports alice's message: it lands in the reports queue, quoted.
-    pb.locator("#chat-log li", has_text="document.title").locator(".chat-report").click()
+    # Bob reports alice's message with a reason he picks: it lands in the reports queue, quoted.
+    line = pb.locator("#chat-log li", has_text="document.title")
+    line.locator(".chat-report").click()
+    form = line.locator(".chat-report-form")
+    expect(form.locator("select")).to_be_focused()
+    reasons = form.locator("select option").evaluate_all("os => os.map(o => o.value)")
+    assert reasons == ["abuse", "spam", "name", "cheating", "other"]
+    form.locator("select").select_option("other")
+    form.locator("button[type=submit]").click()  # "Something else" needs a word of what happened
+    expect(pb.locator("#chat-status")).to_contain_text("what happened")
+    assert not Report.objects.filter(reporter=bob).exists()
+    form.locator("select").select_option("spam")
+    form.locator("input[name=text]").fill("the same link again and again")
+    pb.screenshot(path=str(screenshots / "chat-report-form.png"), full_page=True)
+    form.locator("button[type=submit]").click()
     expect(pb.locator("#chat-status")).to_contain_text("moderators")
+    expect(form).to_have_count(0)
     report = Report.objects.get(reporter=bob)
-    assert report.target_user == alice and HOSTILE in report.text
+    assert report.target_user == alice and HOSTILE in report.text and report.reason == "spam"
+    assert "the same link again and again" in report.text
 
     # The host turns the chat off: the other player's form goes away.
     pa.click("#chat-toggle")

@@ -306,3 +306,39 @@ def test_the_end_screen_shows_the_places_the_server_sends(site: Any, browser: An
     )
     assert rows == [["1", f"{names[0]} (you)"], ["2", names[2]], ["3", names[1]]], rows
     context.close()
+
+
+def test_one_missed_turn_warns_before_a_bot_takes_the_seat(
+    site: Any, browser: Any, screenshots: Path
+) -> None:
+    """A person with the page open lets one turn run out (short timers): the page warns that one
+    more hands the seat to a bot; their next move of their own takes the warning away."""
+    from tests.browser.ui import Player, wait_newer
+
+    base = site.url(0)
+    name = f"finn{int(time.time()) % 100000}"
+    token = person(base, name)
+    table = api(
+        base, token, "/api/tables/", {"seats": 2, "turn_timer": 5, "reaction_timer": 3, "discard_timer": 3}
+    )
+    api(base, token, f"/api/tables/{table['id']}/add-bot/")
+    game_id = api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/games/{game_id}/")
+    wait_loaded(page)
+    warning = page.locator("#away-warning")
+    assert warning.is_hidden()
+    warning.wait_for(state="visible", timeout=20_000)  # the first missed turn or discard
+    assert "One more missed turn and a bot plays for you." in warning.inner_text()
+    assert not GameSeat.objects.get(game_id=game_id, seat=0).bot_playing
+    page.screenshot(path=str(screenshots / "game-away-warning.png"))
+    player = Player(page, seat=0, friend=1)
+    end = time.monotonic() + 20
+    while warning.is_visible() and time.monotonic() < end:
+        if not player.act():
+            wait_newer(page)
+    assert warning.is_hidden() and player.moves >= 1
+    assert not GameSeat.objects.get(game_id=game_id, seat=0).bot_playing
+    context.close()

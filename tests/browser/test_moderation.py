@@ -65,6 +65,13 @@ def test_a_report_filed_on_the_site_is_resolved_by_a_moderator_in_the_admin(site
     admin.fill("#id_password", PASSWORD)
     admin.click("input[type=submit]")
     admin.wait_for_selector("#site-name")
+    # The report's own page: what it is about, and links to where each action on it is taken.
+    admin.goto(f"{site.url()}/admin/moderation/report/{report.pk}/change/")
+    assert admin.locator(".field-actions_on_it a").all_inner_texts() == [
+        "mute, suspend or ban rude_rabbit",
+        "resolve or dismiss this report",
+    ]
+    admin.screenshot(path=str(screenshots / "moderation-report-page.png"), full_page=True)
     admin.goto(f"{site.url()}/admin/moderation/report/")
     assert "status__exact=open" in admin.url  # the queue opens on the open reports
     row = admin.locator("#result_list tbody tr", has_text="rude_rabbit")
@@ -72,6 +79,9 @@ def test_a_report_filed_on_the_site_is_resolved_by_a_moderator_in_the_admin(site
     row.locator("input[name=_selected_action]").check()
     admin.select_option("select[name=action]", "resolve_reports")
     admin.click("button[name=index]")
+    assert admin.locator(".moderation-action li").all_inner_texts() == [
+        f"Report {report.pk} (Abusive or harassing behaviour) about rude_rabbit"
+    ]
     admin.fill("textarea[name=reason]", "Warned the player.")
     admin.screenshot(path=str(screenshots / "moderation-resolve-form.png"))
     admin.click("input[name=apply]")

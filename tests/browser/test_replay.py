@@ -317,3 +317,38 @@ def test_the_share_menu_gives_the_embed_code(site: Stack, browser: Any, screensh
     (screenshots / "replay-clip.gif").write_bytes(gif.body())
     page.screenshot(path=str(screenshots / "replay-share-menu.png"))
     page.close()
+
+
+def test_a_private_tables_invitee_watches_from_the_invite_link(
+    site: Stack, browser: Any, screenshots: Any
+) -> None:
+    """Someone with the invite link and no seat presses "Watch the game" and watches, on the game
+    page and the watch page, as a spectator (their browser's session keeps the invite)."""
+    token = _api(site, "/api/accounts/register/", {"username": "hostp", "password": "correct-horse-battery"})[
+        "token"
+    ]
+    table = _api(site, "/api/tables/", {"seats": 4, "turn_timer": 5, "visibility": "private"}, token)
+    for _ in range(3):
+        _api(site, f"/api/tables/{table['id']}/add-bot/", {}, token)
+    game_id = _api(site, f"/api/tables/{table['id']}/start/", {}, token)["current_game"]
+    context = browser.new_context()
+    page = context.new_page()
+    assert page.goto(f"{site.url()}/watch/{game_id}/").status == 404  # not without the invite
+    page.goto(f"{site.url()}/tables/{table['id']}/?invite={table['invite_code']}")
+    page.click("#go-to-game")
+    page.wait_for_url(f"**/games/{game_id}/")
+    page.wait_for_selector("#game[data-loading='']", timeout=15_000)
+    seq = int(page.get_attribute("#game", "data-seq") or 0)
+    page.wait_for_function(  # the live socket follows the bots' moves
+        f"() => Number(document.getElementById('game').dataset.seq || 0) > {seq}", timeout=60_000
+    )
+    assert page.locator("#hand button.card").count() == 0  # a spectator holds no hand
+    page.screenshot(path=str(screenshots / "invitee-game.png"), full_page=True)
+    page.goto(f"{site.url()}/watch/{game_id}/")
+    page.wait_for_selector("#replay .rp-seat")
+    first = _step(page)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('#replay').dataset.step) > {first}", timeout=60_000
+    )
+    page.screenshot(path=str(screenshots / "invitee-watch.png"), full_page=True)
+    context.close()

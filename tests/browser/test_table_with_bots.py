@@ -166,6 +166,15 @@ def test_the_game_page_in_czech_has_no_english_left_but_names(
     text = page.inner_text("body")
     assert "Průběh hry" in text
     assert english_left(text) == []
+    # Single words the sentence check cannot catch: the bots' levels in their names (the socket
+    # sends the server's labels whatever the reader's language), the seats' labels, and the word
+    # on the button of a turn with nothing to play.
+    names = page.locator("#players .seat-name-text").all_inner_texts()
+    assert sorted(n for n in names if n.startswith("Bot")) == ["Bot 2 · běžný", "Bot 3 · běžný"], names
+    labels = page.locator("#players .presence, #me .presence").all_inner_texts()
+    assert labels.count("počítač") == 2 and not {"bot", "online", "offline"} & set(labels), labels
+    assert page.evaluate("gettext('Pass')") == "Pasovat"
+    assert not any(word in text for word in ("· easy", "· normal", "· hard", "online", "offline")), text
     ctx.close()
 
 

@@ -111,6 +111,33 @@ def test_two_missed_deadlines_hand_the_seat_to_a_bot_and_the_player_reclaims_it(
     assert row.bot_playing is False and row.missed_deadlines == 0  # two more misses before away again
 
 
+def test_one_missed_deadline_warns_the_seats_person_before_a_bot_takes_it(game, client_for):
+    """After one missed turn the seat's view says `away_warning` (a second hands it to a bot);
+    no one else's does, and the person's next move of their own ends it."""
+    from rest_framework.test import APIClient
+
+    seat = game.awaiting_seat
+    other = 1 - seat
+
+    def warned(client) -> bool:
+        return client.get(f"/api/games/{game.pk}/").json()["away_warning"]
+
+    assert not warned(CLIENTS[seat]) and not warned(CLIENTS[other])
+    _expire(game)
+    game_deadline_expire(game_id=game.pk, guard_seq=game.last_seq)
+    assert warned(CLIENTS[seat]) is True
+    assert warned(CLIENTS[other]) is False and warned(APIClient()) is False  # a spectator neither
+    g = Game.objects.get(pk=game.pk)
+    while g.awaiting_seat != seat:  # the other player answers whatever they are asked
+        legal = CLIENTS[other].get(f"/api/games/{g.pk}/").json()["legal"]
+        send(CLIENTS[other], g.pk, {k: v for k, v in legal[0].items() if k != "seat"})
+        g = Game.objects.get(pk=game.pk)
+        assert warned(CLIENTS[seat]) is True  # the others' moves leave it standing
+    legal = CLIENTS[seat].get(f"/api/games/{g.pk}/").json()["legal"]
+    assert send(CLIENTS[seat], g.pk, {k: v for k, v in legal[0].items() if k != "seat"}).status_code == 200
+    assert warned(CLIENTS[seat]) is False
+
+
 def test_the_sweep_applies_deadlines_already_past(game):
     seq = game.last_seq
     _expire(game)

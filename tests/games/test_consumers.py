@@ -132,6 +132,57 @@ def test_errors_come_back_with_codes_and_bad_messages_do_not_close_the_socket():
     asyncio.run(run())
 
 
+def test_a_missed_turn_warns_its_seat_over_the_socket_and_a_move_of_its_own_ends_it():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.autoplay import game_deadline_expire
+
+    game_id, _users, tokens = _setup()
+
+    def expire() -> None:
+        game = Game.objects.get(pk=game_id)
+        Game.objects.filter(pk=game_id).update(deadline_at=timezone.now() - timedelta(seconds=1))
+        game_deadline_expire(game_id=game_id, guard_seq=game.last_seq)
+
+    async def run() -> None:
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        seat = game.awaiting_seat
+        late, other = _connect(game_id, tokens[seat]), _connect(game_id, tokens[1 - seat])
+        for comm in (late, other):
+            await comm.connect()
+            assert (await _until(comm, "state"))["away_warning"] is False
+        await database_sync_to_async(expire)()  # the autopilot plays the seat's turn
+        assert (await _until(late, "view"))["away_warning"] is True
+        view = await _until(other, "view")
+        assert view["away_warning"] is False
+        # A socket opened now is told at once; the resume's view and a sync's say it too.
+        again = _connect(game_id, tokens[seat])
+        await again.connect()
+        assert (await _until(again, "state"))["away_warning"] is True
+        await again.send_json_to({"type": "sync"})
+        assert (await _until(again, "view"))["away_warning"] is True
+        await again.disconnect()
+        while not (view["awaiting"] and view["awaiting"]["seat"] == seat):
+            # The other seat answers whatever it is asked, until the late seat must decide.
+            if view["legal"]:
+                command = {k: v for k, v in view["legal"][0].items() if k != "seat"}
+                await other.send_json_to({"type": "command", "cmd_id": f"o{view['seq']}", **command})
+            view = await _until(other, "view")
+        mine = await _until(late, "view")
+        while mine["seq"] < view["seq"]:
+            mine = await _until(late, "view")
+        assert mine["away_warning"] is True
+        command = {k: v for k, v in mine["legal"][0].items() if k != "seat"}
+        await late.send_json_to({"type": "command", "cmd_id": "mine", **command})
+        assert (await _until(late, "view"))["away_warning"] is False
+        await late.disconnect()
+        await other.disconnect()
+
+    asyncio.run(run())
+
+
 def _dealt_hands(game_id: int) -> list[list[str]]:
     (_, started), *_ = events_with_seq(Game.objects.get(pk=game_id), after=0, upto=1)
     return [list(h) for h in started["hands"]]

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describe, errorWords, seatName } from "../../static/js/table/words.js";
+import { describe, errorWords, labelName, seatName } from "../../static/js/table/words.js";
 
 const ctx = {
   mySeat: 0,
@@ -61,4 +61,56 @@ test("the end, a draw, an unknown seat and an unknown event", () => {
 test("errors are worded by their code; an unknown code keeps the server's detail", () => {
   assert.equal(errorWords("stale", "moved on to seq 9"), "The game moved on before your move arrived. Try again.");
   assert.equal(errorWords("weird", "because"), "That did not work. (because)");
+});
+
+// The game log's line for a run of events, joined as static/js/game/log.js joins them.
+function logLine(events) {
+  let line = "";
+  for (const e of events) {
+    const d = describe(ctx, e);
+    if (!d.text) continue;
+    line = d.join && line ? `${line}; ${d.text}` : d.text;
+  }
+  return line;
+}
+
+test("a skip is said once in the log: who is skipped, or who forwarded it", () => {
+  const cards = [...ctx.cards, { id: "house", name: "House" }];
+  const strom = { type: "CardsPlayed", seat: 1, cards: ["strom"], target: null };
+  const taken = [strom, { type: "SkipPending", seat: 0, by: 1 }, { type: "ReactionDeclined", seat: 0, kind: "skip" }, { type: "PlayerSkipped", seat: 0 }];
+  assert.equal(logLine(taken), "bob played Strom; you are skipped");
+  const forwarded = [
+    { type: "CardsPlayed", seat: 0, cards: ["strom"], target: null },
+    { type: "SkipPending", seat: 1, by: 0 },
+    { type: "ReactionPlayed", seat: 1, card: "strom", kind: "skip" },
+    { type: "SkipPending", seat: 0, by: 1 },
+    { type: "ReactionDeclined", seat: 0, kind: "skip" },
+    { type: "PlayerSkipped", seat: 0 },
+  ];
+  assert.equal(logLine(forwarded), "You played Strom; bob forwarded the skip with Strom; you are skipped");
+  assert.equal(describe({ ...ctx, cards }, { type: "SkipPending", seat: 0, by: 1 }).text, null);
+  // A replay's steps stand alone: each says its own part, none twice.
+  const alone = { ...ctx, standalone: true };
+  assert.equal(describe(alone, { type: "SkipPending", seat: 1, by: 0 }).text, "bob may forward the skip with Strom");
+  assert.equal(describe(alone, { type: "ReactionDeclined", seat: 1, kind: "skip" }).text, "bob did not forward the skip");
+  assert.equal(describe(alone, { type: "ReactionDeclined", seat: 0, kind: "skip" }).text, "You did not forward the skip");
+});
+
+test("Hare Zada at no damage heals nothing, and the log says what is true", () => {
+  assert.equal(describe(ctx, { type: "DamageHealed", seat: 1, damage: 0 }).text, "bob has no moral damage");
+  assert.equal(describe(ctx, { type: "DamageHealed", seat: 0, damage: 0 }).text, "you have no moral damage");
+  assert.equal(describe(ctx, { type: "DamageHealed", seat: 1, damage: 2 }).text, "bob healed to 2 damage");
+});
+
+test("a bot's name is made in the page's language; a person's is kept", () => {
+  const czech = { "Bot %(n)s · %(level)s": "Bot %(n)s · %(level)s", easy: "snadný", hard: "těžký" };
+  globalThis.gettext = (s) => czech[s] ?? s;
+  try {
+    assert.equal(labelName({ seat: 2, name: "Bot 3 · easy", is_bot: true, bot_level: "easy" }), "Bot 3 · snadný");
+    assert.equal(labelName({ seat: 0, name: "ann", is_bot: false, bot_level: "hard" }), "ann");
+    const seats = [{ seat: 1, name: "Bot 2 · hard", is_bot: true, bot_level: "hard" }];
+    assert.equal(describe({ ...ctx, seats }, { type: "TurnStarted", seat: 1 }).text, "Bot 2 · těžký's turn.");
+  } finally {
+    delete globalThis.gettext;
+  }
 });

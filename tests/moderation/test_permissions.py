@@ -231,3 +231,74 @@ def test_the_api_offers_ordinary_users_no_moderation(make_user, client_for, two_
     r = c.post(f"/api/games/{game.pk}/abort/", {"reason": "x"}, format="json")
     assert r.status_code in (404, 405)
     assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING
+
+
+def test_a_reports_admin_page_links_the_message_the_game_then_and_the_actions(
+    moderator, make_user, client_for, two_player_game
+):
+    from chat.models import ChatMessage
+
+    game, players = two_player_game
+    said = client_for(players[0]).post(
+        f"/api/tables/{game.table_id}/chat/", {"text": "you cheat"}, format="json"
+    )
+    message = ChatMessage.objects.get(pk=said.json()["id"])
+    r = client_for(players[1]).post(
+        f"/api/chat/messages/{message.pk}/report/", {"reason": "abuse"}, format="json"
+    )
+    report = Report.objects.get(pk=r.json()["id"])
+    c = _browser(moderator)
+    page = c.get(f"{REPORTS}{report.pk}/change/").content.decode()
+    assert (
+        f'href="/admin/moderation/moderatedchatmessage/{message.pk}/change/"' in page and "you cheat" in page
+    )
+    assert f'href="/watch/{game.pk}/"' in page  # the game at the message's table, still running
+    links = [
+        f"/admin/moderation/moderatedchatmessage/?id__exact={message.pk}",
+        f"/admin/auth/user/?id__exact={players[0].pk}",
+        f"{REPORTS}?id__exact={report.pk}",
+    ]
+    for link in links:
+        assert f'href="{link}"' in page, link
+        listed = c.get(link)
+        rows = listed.content.decode().count('class="action-select"')
+        assert listed.status_code == 200 and rows == 1, link  # that one row, its actions at hand
+    assert c.get(f"/admin/moderation/moderatedchatmessage/{message.pk}/change/").status_code == 200
+    # The confirm page of an action names the message by what it says, not "... object (2)".
+    confirm = c.post(
+        "/admin/moderation/moderatedchatmessage/",
+        {"action": "hide_messages", "_selected_action": [message.pk]},
+    )
+    text = confirm.content.decode()
+    assert (
+        f"Message {message.pk} by {players[0].get_username()} at table {game.table_id}: &quot;you cheat&quot;"
+        in text
+    )
+    assert "object (" not in text
+    confirm = c.post(REPORTS, {"action": "dismiss_reports", "_selected_action": [report.pk]})
+    assert (
+        f"Report {report.pk} (Abusive or harassing behaviour) about {players[0].get_username()}"
+        in confirm.content.decode()
+    )
+
+
+def test_a_game_reports_admin_page_opens_the_replay_where_the_game_stood(moderator, make_user):
+    import random
+
+    from games.models import GameEvent
+    from tests.factories import play_out, start_table
+
+    people = [make_user(), make_user()]
+    game = start_table(people, rated=False)
+    game = play_out(game, random.Random(5), moves=6)
+    report = services.report_create(reporter=people[0], reason="stalling", game_id=game.pk)
+    then = GameEvent.objects.filter(game=game).order_by("-seq").first().seq
+    game = play_out(game, random.Random(5))
+    assert game.status == GameStatus.FINISHED and game.last_seq > then
+    c = _browser(moderator)
+    page = c.get(f"{REPORTS}{report.pk}/change/").content.decode()
+    step = then - 1
+    assert f'href="/replays/{game.pk}/?step={step}"' in page
+    assert f'href="{GAMES}?id__exact={game.pk}"' in page
+    replay = c.get(f"/replays/{game.pk}/?step={step}")
+    assert replay.status_code == 200 and f'"step": {step}' in replay.content.decode()

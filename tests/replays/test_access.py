@@ -153,3 +153,65 @@ def test_pages_and_schema(two: list[Any]) -> None:
         "/api/replays/import/",
     ):
         assert path in schema
+
+
+def test_the_hidden_replay_rule_of_docs_moderation(two: list[Any], make_user: Callable[..., Any]) -> None:
+    """docs/MODERATION.md, "Hidden replays": its players and moderators keep it; it is gone for
+    everyone else, key or invite in hand, in every place they could come across it."""
+    from moderation.services import replay_hide, replay_unhide
+
+    moderator = make_moderator(make_user, "mod")
+    game = _game(two, "link", visibility="private")
+    replay_hide(moderator=moderator, game=game, reason="an offensive table name")
+    game = Game.objects.get(pk=game.pk)
+    key, invite = game.replay_key, game.table.invite_code
+    places = [
+        f"/replays/{game.pk}/",
+        f"/replays/{key}/",
+        f"/api/replays/{game.pk}/",
+        f"/api/replays/{key}/frames/",
+        f"/api/replays/{key}/export/",
+        f"/games/{game.pk}/?invite={invite}",
+        f"/api/games/{game.pk}/?invite={invite}",
+    ]
+    player, stranger, mod = Client(), Client(), Client()
+    player.force_login(two[1])
+    stranger.force_login(make_user("eve"))
+    mod.force_login(moderator)
+    for url in places:
+        assert player.get(url).status_code == 200, url
+        assert mod.get(url).status_code == 200, url
+        assert stranger.get(url).status_code == 404, url
+        assert Client().get(url).status_code == 404, url
+    assert player.get(f"/api/replays/{game.pk}/frames/?perspective=all").status_code == 200
+    # Not listed where others could come across it; its players' own profiles still list it.
+    assert not _listed(game) and not _listed(game, "bob")
+    mine = _as(two[1]).get("/api/accounts/me/").json()
+    assert game.pk in [g["id"] for g in mine["games"]]
+    theirs = _as(make_user("zed")).get("/api/accounts/users/bob/").json()
+    assert game.pk not in [g["id"] for g in theirs["games"]]
+    listed = _as(make_user("ivy")).get(f"/api/tables/{game.table_id}/games/?invite={invite}").json()
+    assert game.pk not in [g["id"] for g in listed]
+    # Unhidden, it is the table's replay setting's again: the key opens it, the id alone does not.
+    replay_unhide(moderator=moderator, game=game, reason="the name was changed")
+    assert Client().get(f"/replays/{key}/").status_code == 200
+    assert Client().get(f"/replays/{game.pk}/").status_code == 404
+
+
+def test_a_hidden_running_game_is_watched_by_moderators_only(
+    two: list[Any], make_user: Callable[..., Any]
+) -> None:
+    from moderation.services import replay_hide
+
+    moderator = make_moderator(make_user, "mod")
+    game = _game(two, "public", finished=False)
+    replay_hide(moderator=moderator, game=game, reason="abuse in the table name")
+    signed_in = {}
+    for name, user in (("stranger", make_user()), ("moderator", moderator), ("player", two[0])):
+        signed_in[name] = Client()
+        signed_in[name].force_login(user)
+    for url in (f"/watch/{game.pk}/", f"/games/{game.pk}/", f"/api/replays/{game.pk}/frames/"):
+        assert Client().get(url).status_code == 404, url
+        assert signed_in["stranger"].get(url).status_code == 404, url
+        assert signed_in["moderator"].get(url).status_code == 200, url
+        assert signed_in["player"].get(url).status_code == 200, url

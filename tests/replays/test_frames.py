@@ -84,3 +84,12 @@ def test_describe_in_plain_words() -> None:
     assert describe({"type": "CardsDrawn", "seat": 2, "cards": ["strom"]}, names) == "Cat drew Strom"
     assert describe({"type": "GameEnded", "result": "win", "winner": 2}, names) == "Cat won the game!"
     assert describe({"type": "TurnStarted", "seat": 0, "turn": 3}, names) == "Ann's turn."
+
+
+def test_a_heal_at_no_damage_and_a_declined_skip_say_what_happened() -> None:
+    names = ["Ann", "Bob"]
+    assert describe({"type": "DamageHealed", "seat": 1, "damage": 0}, names) == "Bob has no moral damage"
+    assert describe({"type": "DamageHealed", "seat": 1, "damage": 1}, names) == "Bob healed to 1 damage"
+    declined = {"type": "ReactionDeclined", "seat": 0, "kind": "skip"}
+    assert describe(declined, names) == "Ann did not forward the skip"
+    assert describe({"type": "PlayerSkipped", "seat": 0}, names) == "Ann is skipped"

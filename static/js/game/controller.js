@@ -45,6 +45,7 @@ export function startGame(cfg) {
       S.seq = m.seq;
       S.seats = m.seats;
       S.places = m.places;
+      S.awayWarning = Boolean(m.away_warning);
       syncPresence(g, m.seats);
       S.status = m.status;
       setDeadline(m.deadline, m.view.awaiting && m.view.awaiting.kind, m.view.awaiting && m.view.awaiting.seat);
@@ -76,6 +77,7 @@ export function startGame(cfg) {
       S.seq = m.seq;
       S.status = m.status;
       S.places = m.places;
+      S.awayWarning = Boolean(m.away_warning);
       if (m.deadline && m.awaiting) setDeadline(m.deadline, m.awaiting.kind, m.awaiting.seat);
       else S.deadline = null;
       if (turnChanged) {
@@ -236,6 +238,8 @@ export function startGame(cfg) {
       focusDecision(g);
     }
     $("away-banner").hidden = !away(g) || !S.view || S.view.over;
+    // One more missed turn and a bot plays this seat (the server says so in each view).
+    $("away-warning").hidden = !S.awayWarning || away(g) || Boolean(v.over);
     renderOut(g);
     renderEnd(g);
     cues.update({

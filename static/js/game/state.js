@@ -3,7 +3,7 @@
 // configuration (#game-config) and its state, made by newState and changed by the controller.
 
 import { gettext } from "../core/dom.js";
-import { seatName } from "../table/words.js";
+import { labelName, seatName } from "../table/words.js";
 
 export function newState(cfg) {
   return {
@@ -24,6 +24,7 @@ export function newState(cfg) {
     loadedOver: undefined, // whether the game was over when the page loaded
     lastPlayLine: null,
     autoAnswer: Boolean(cfg.auto_answer),
+    awayWarning: false, // one more missed turn hands this seat to a bot
     places: null, // each seat's place once the game has finished, as the server sends them
     outSeen: false,
     askedAt: 0, // the seq at which the decision now awaited was asked
@@ -43,7 +44,7 @@ export const card = ({ cfg }, id) => cfg.cards.find((c) => c.id === id) || { id,
 
 export function nameOf(g, seat) {
   const label = g.S.seats.find((s) => s.seat === seat);
-  return label ? label.name : seatName(ctx(g), seat);
+  return label ? labelName(label) : seatName(ctx(g), seat);
 }
 
 export const myTurn = ({ cfg, S }) => Boolean(S.view && S.view.awaiting && S.view.awaiting.seat === cfg.seat && cfg.seat !== null);

@@ -22,22 +22,63 @@ function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
-async function report(message, button) {
-  button.disabled = true;
-  const r = await fetch(`/api/chat/messages/${message.id}/report/`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-    body: JSON.stringify({ reason: "abuse" }),
-  }).catch(() => null);
-  if (r && r.ok) {
-    button.textContent = gettext("Reported");
-    say(gettext("Thank you: moderators will look at it."));
+const REPORT_ERRORS = {
+  bad_text: () => gettext("Say in a few words what happened."),
+  already_reported: () => gettext("You have already reported this message: moderators will look at it."),
+  rate_limited: () => gettext("You have sent many reports this hour: try again later."),
+};
+
+// A message's "Report" button opens a small form under it: the reason to pick (abuse first),
+// words of one's own (needed for "Something else"), send or cancel.
+function openReport(message, button, li) {
+  const open = li.querySelector(".chat-report-form");
+  if (open) {
+    open.querySelector("select").focus();
     return;
   }
-  const body = r ? await r.json().catch(() => ({})) : {};
-  button.disabled = false;
-  say(body.detail || gettext("Could not send the report."), true);
+  const form = document.getElementById("chat-report-template").content.firstElementChild.cloneNode(true);
+  const reason = form.querySelector("select");
+  const text = form.querySelector("input");
+  const close = () => {
+    form.remove();
+    button.focus();
+  };
+  form.querySelector("[data-action=cancel]").addEventListener("click", close);
+  form.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") close();
+  });
+  form.addEventListener("input", () => {
+    if (status.classList.contains("error")) say(""); // an old complaint goes once the form changes
+  });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (reason.value === "other" && !text.value.trim()) {
+      say(REPORT_ERRORS.bad_text(), true);
+      text.focus();
+      return;
+    }
+    const sendButton = form.querySelector("button[type=submit]");
+    sendButton.disabled = true;
+    const r = await fetch(`/api/chat/messages/${message.id}/report/`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ reason: reason.value, text: text.value.trim() }),
+    }).catch(() => null);
+    if (r && r.ok) {
+      form.remove();
+      button.textContent = gettext("Reported");
+      button.disabled = true;
+      say(gettext("Thank you: moderators will look at it."));
+      return;
+    }
+    const body = r ? await r.json().catch(() => ({})) : {};
+    sendButton.disabled = false;
+    const words = REPORT_ERRORS[body.code];
+    say(words ? words() : body.detail || gettext("Could not send the report."), true);
+  });
+  li.append(form);
+  reason.focus();
 }
 
 function add(message) {
@@ -60,7 +101,7 @@ function add(message) {
     button.className = "link-button chat-report";
     button.textContent = gettext("Report");
     button.setAttribute("aria-label", gettext("Report this message"));
-    button.addEventListener("click", () => report(message, button));
+    button.addEventListener("click", () => openReport(message, button, li));
     li.append(button);
   }
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;

@@ -55,3 +55,24 @@ new Socket(() => root.dataset.socket, {
     if (m.type === "changed") refresh();
   },
 }).start();
+
+// The invite link's copy button (the host's and seated players' page): one press puts the link on
+// the clipboard; where the browser refuses, the link is selected for the person to copy.
+const copy = document.getElementById("invite-copy");
+if (copy) {
+  const link = document.getElementById("invite-link");
+  const copied = document.getElementById("invite-copied");
+  const failed = document.getElementById("invite-copy-failed");
+  copy.addEventListener("click", async () => {
+    copied.hidden = true;
+    failed.hidden = true;
+    try {
+      await navigator.clipboard.writeText(link.value);
+      copied.hidden = false;
+    } catch {
+      link.focus();
+      link.select();
+      failed.hidden = false;
+    }
+  });
+}

@@ -7,11 +7,35 @@ export function cardName(cards, id) {
   return c ? c.name : id;
 }
 
+// A bot level in the page's language (one literal each, so the catalogue finds them).
+function levelWord(level) {
+  switch (level) {
+    case "easy":
+      return gettext("easy");
+    case "normal":
+      return gettext("normal");
+    case "hard":
+      return gettext("hard");
+    default:
+      return level;
+  }
+}
+
+// A seat label's name in the page's language: a person's as they typed it; a bot's ("Bot 3 ·
+// hard") made here, as the server's labels (games/labels.py) come over the socket in the site's
+// language whoever reads them. A label without `is_bot` and `bot_level` keeps its name.
+export function labelName(label) {
+  if (label.is_bot && label.bot_level) {
+    return interpolate(gettext("Bot %(n)s · %(level)s"), { n: label.seat + 1, level: levelWord(label.bot_level) }, true);
+  }
+  return label.name;
+}
+
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "";
   if (seat === ctx.mySeat) return gettext("you");
   const s = ctx.seats.find((x) => x.seat === seat);
-  return s ? s.name : interpolate(gettext("Seat %s"), [seat + 1]);
+  return s ? labelName(s) : interpolate(gettext("Seat %s"), [seat + 1]);
 }
 
 // Sentences for the person reading: "you are skipped", "you are out", never "you is"; a sentence
@@ -85,6 +109,8 @@ export function describe(ctx, e) {
     case EventType.PROTECTION_GAINED:
       return { text: say(ctx, s, gettext("you are protected from moral damage"), gettext("%(name)s is protected from moral damage")), join: true };
     case EventType.DAMAGE_HEALED:
+      // At 0 the event cannot tell a healed point from none to heal (Hare Zada at no damage).
+      if (!e.damage) return { text: say(ctx, s, gettext("you have no moral damage"), gettext("%(name)s has no moral damage")), join: true };
       return { text: say(ctx, s, gettext("you healed to %(d)s damage"), gettext("%(name)s healed to %(d)s damage"), { d: e.damage }), join: true };
     case EventType.PLAYER_SKIPPED:
       return { text: say(ctx, s, gettext("you are skipped"), gettext("%(name)s is skipped")), join: true };
@@ -97,6 +123,9 @@ export function describe(ctx, e) {
           { target: seatName(ctx, e.target), n: e.count, name: seatName(ctx, e.attacker) }, true),
       };
     case EventType.SKIP_PENDING:
+      // The game log says the skip once, as it ends ("you are skipped", or who forwarded it); the
+      // one who must answer has the prompt, the others the turn line. A replay's step says it.
+      if (!ctx.standalone) return { text: null };
       return {
         text: say(ctx, s, gettext("you may forward the skip with Strom"), gettext("%(name)s may forward the skip with Strom")),
         join: true,
@@ -112,7 +141,9 @@ export function describe(ctx, e) {
     case EventType.REACTION_DECLINED:
       return e.kind === "volley"
         ? { text: say(ctx, s, gettext("you took it"), gettext("%(name)s took it")), join: true }
-        : { text: say(ctx, s, gettext("you lose your turn"), gettext("%(name)s loses the turn")), join: true };
+        : ctx.standalone
+          ? { text: say(ctx, s, gettext("you did not forward the skip"), gettext("%(name)s did not forward the skip")) }
+          : { text: null }; // the log's next clause says it: "you are skipped"
     case EventType.DAMAGE_TAKEN:
       return {
         text: say(ctx, s,

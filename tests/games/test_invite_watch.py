@@ -1,0 +1,150 @@
+"""A private table's invitee watches its game: the invite the table page accepts opens the game
+page, the watch page, the live socket, the replay API and the game API too (one rule:
+games.access.access_game_view), signed in or not; without it each of them answers 404."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games.models import Game, GameStatus
+from harehra_site.asgi import application
+from tests.factories import play_out, start_table
+
+
+def _private_game(make_user: Callable[..., Any], **settings: Any) -> Game:
+    return start_table([make_user(), make_user()], rated=False, visibility="private", **settings)
+
+
+def _pages(game: Game) -> list[str]:
+    return [
+        f"/games/{game.pk}/",
+        f"/watch/{game.pk}/",
+        f"/api/games/{game.pk}/",
+        f"/api/games/{game.pk}/events/",
+        f"/api/replays/{game.pk}/",
+        f"/api/replays/{game.pk}/frames/",
+        f"/api/replays/{game.pk}/watchers/",
+    ]
+
+
+def _invited(user: Any | None, game: Game) -> Client:
+    """A browser that opened the invite link (as the table page shows it to the host) and pressed
+    "Watch the game"."""
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    page = c.get(f"/tables/{game.table_id}/?invite={game.table.invite_code}")
+    assert page.status_code == 200
+    link = re.search(r'href="([^"]+)" id="go-to-game"', page.content.decode())
+    assert link is not None and link.group(1) == f"/games/{game.pk}/"
+    assert "Watch the game" in page.content.decode()
+    return c
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
+def test_an_invitee_without_a_seat_watches_a_private_tables_game(
+    make_user: Callable[..., Any], signed_in: bool
+) -> None:
+    game = _private_game(make_user)
+    who = make_user() if signed_in else None
+    c = _invited(who, game)
+    for url in _pages(game):
+        r = c.get(url)
+        assert r.status_code == 200, (url, r.status_code)
+    page = c.get(f"/games/{game.pk}/").content.decode()
+    assert '"seat": null' in page  # a spectator's view: no hand
+    view = c.get(f"/api/games/{game.pk}/").json()
+    assert view["view"]["hand"] is None and view["legal"] == []
+    frames = c.get(f"/api/replays/{game.pk}/frames/").json()
+    assert frames["perspective"] == "spectator"
+    # Back on the table page without the link, the same browser still holds the invite.
+    assert c.get(f"/tables/{game.table_id}/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_without_the_invite_a_private_tables_game_stays_hidden(make_user: Callable[..., Any]) -> None:
+    game = _private_game(make_user)
+    stranger = Client()
+    stranger.force_login(make_user())
+    wrong = Client()
+    assert wrong.get(f"/tables/{game.table_id}/?invite=not-the-code").status_code == 404
+    for c in (Client(), stranger, wrong):
+        for url in _pages(game):
+            assert c.get(url).status_code == 404, url
+        assert c.get(f"/games/{game.pk}/?invite=not-the-code").status_code == 404
+    # An invite of another table opens this one's game to nobody.
+    other = _private_game(make_user)
+    c = _invited(None, other)
+    for url in _pages(game):
+        assert c.get(url).status_code == 404, url
+
+
+@pytest.mark.django_db
+def test_api_clients_name_the_invite(make_user: Callable[..., Any], client_for: Callable[[Any], Any]) -> None:
+    game = _private_game(make_user)
+    code = game.table.invite_code
+    api = client_for(make_user())
+    assert api.get(f"/api/games/{game.pk}/").status_code == 404
+    assert api.get(f"/api/games/{game.pk}/?invite={code}").status_code == 200
+    assert api.get(f"/api/games/{game.pk}/events/?invite={code}").status_code == 200
+    assert api.get(f"/api/replays/{game.pk}/frames/?invite={code}").status_code == 200
+    assert api.get(f"/api/games/{game.pk}/?invite=wrong").status_code == 404
+
+
+@pytest.mark.django_db
+def test_once_over_the_game_follows_its_replay_setting_invite_or_not(make_user: Callable[..., Any]) -> None:
+    """The invite lets its holder watch the game live; its replay is then the replay setting's."""
+    game = _private_game(make_user, replay_access="players")
+    c = _invited(None, game)
+    assert c.get(f"/watch/{game.pk}/").status_code == 200
+    game = play_out(game, random.Random(3))
+    assert game.status == GameStatus.FINISHED
+    for url in (f"/games/{game.pk}/", f"/replays/{game.pk}/", f"/api/replays/{game.pk}/frames/"):
+        assert c.get(url).status_code == 404, url
+
+
+def _socket(game_id: int, cookie: str | None = None, query: str = "") -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost")]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/{query}", headers=headers)
+
+
+async def _first(comm: WebsocketCommunicator) -> dict[str, Any]:
+    """The socket's first message; a refused socket is accepted, then closed: {"closed": code}."""
+    assert (await comm.connect())[0]
+    out = await comm.receive_output(timeout=5)
+    if out["type"] == "websocket.close":
+        return {"closed": out["code"]}
+    return dict(json.loads(out["text"]))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("end_lingering_connections")  # the socket's threads keep connections
+def test_the_invitees_browser_opens_the_games_live_socket(make_user: Callable[..., Any]) -> None:
+    game = _private_game(make_user)
+    c = _invited(None, game)
+    assert c.get(f"/games/{game.pk}/").status_code == 200
+    session = c.cookies["sessionid"].value
+
+    async def run() -> None:
+        stranger = await _first(_socket(game.pk))
+        assert stranger == {"closed": 4403}
+        assert await _first(_socket(game.pk, query="?invite=not-the-code")) == {"closed": 4403}
+        for comm in (_socket(game.pk, session), _socket(game.pk, query=f"?invite={game.table.invite_code}")):
+            state = await _first(comm)
+            assert state["type"] == "state", state
+            assert state["view"]["hand"] is None and state["legal"] == []
+            await comm.disconnect()
+
+    asyncio.run(run())
