@@ -155,6 +155,11 @@ class BrowserStats:
     back_s: list[float] = field(default_factory=list)
     refused: Counter[int] = field(default_factory=Counter)  # sockets the pages stopped retrying (4403, ...)
     resent: int = 0  # commands sent again on a new socket (no answer came on the lost one)
+    # Reconnections: attempts that failed (by what failed), the handshakes that worked (seconds),
+    # and from a new socket's opening to the page holding what it brought.
+    reconnect_failures: Counter[str] = field(default_factory=Counter)
+    handshake_s: list[float] = field(default_factory=list)
+    resume_s: list[float] = field(default_factory=list)
     bot_wait_s: list[float] = field(default_factory=list)  # a bot's turn shown -> its move shown
 
 
@@ -454,6 +459,7 @@ class SocketPage(_Page):
         self.refreshing = False
         self.refresh_again = False
         self.lost: tuple[float, BrowserStats] | None = None  # when its socket was lost while playing
+        self.opened_at = math.nan  # when its latest socket opened
 
     def socket_path(self) -> str:
         raise NotImplementedError
@@ -495,6 +501,7 @@ class SocketPage(_Page):
         await self.start()
         first, attempt, slow_tries = True, 0, 0
         while not self.closing:
+            started = time.monotonic()
             try:
                 if first:  # the bench opens its pages a few at a time
                     async with sem:
@@ -508,13 +515,17 @@ class SocketPage(_Page):
                 if first:
                     await asyncio.sleep(0.5)  # the connect phase: the server is busy accepting
                     continue
+                status = getattr(getattr(e, "response", None), "status_code", None)
+                self.ctx.stats.reconnect_failures[type(e).__name__ + (f" {status}" if status else "")] += 1
                 retry, delay, _ = after_close(1006, attempt, slow_tries)
                 attempt += 1
                 await asyncio.sleep(delay)
                 continue
             if not first and self.ctx.playing:
                 self.ctx.stats.reconnects += 1
+                self.ctx.stats.handshake_s.append(time.monotonic() - started)
             first = False
+            self.opened_at = time.monotonic()
             self.ws = ws
             self.on_open(time.monotonic())
             pinger = asyncio.create_task(self._ping(ws)) if self.pings else None
@@ -557,6 +568,7 @@ class SocketPage(_Page):
         if self.lost is not None:
             lost_at, stats = self.lost
             stats.back_s.append(now - lost_at)
+            stats.resume_s.append(now - self.opened_at)
             self.lost = None
 
     async def _ping(self, ws: Any) -> None:

@@ -609,6 +609,12 @@ def format_report(r: DeployResult) -> list[str]:
         lambda p: _dist(p.stats.back_s, digits=2),
     )
     row("pages not back at the window's end", lambda p: p.not_back)
+    row("reconnections: handshake p50 / p99 / max s", lambda p: _dist(p.stats.handshake_s, digits=2))
+    row("reconnections: open -> resumed p50 / p99 / max s", lambda p: _dist(p.stats.resume_s, digits=2))
+    row(
+        "reconnections that failed",
+        lambda p: ", ".join(f"{k} {v}" for k, v in sorted(p.stats.reconnect_failures.items())) or "none",
+    )
     row(
         "commands resent on a new socket / answered `duplicate`",
         lambda p: f"{p.stats.resent} / {p.duplicate_acks}",
