@@ -65,7 +65,21 @@ from bench.live import (
 from bench.service import percentile
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_deploy"
-PHASES = {"steady": "steady", "term": "SIGTERM restart", "kill": "kill -9 restart"}
+# The restarts a run may make after its steady window: NAME (every server, then the worker and
+# beat) or NAME:K (only the Kth server).
+PHASES = {"term": "SIGTERM restart", "kill": "kill -9 restart"}
+
+
+def parse_phase(phase: str, servers: int) -> tuple[bool, int | None]:
+    """ "term", "kill", "term:K" or "kill:K" as (kill, the server's index from 1 or None)."""
+    name, _, k = phase.partition(":")
+    if name not in PHASES or (k and not (k.isdigit() and 1 <= int(k) <= servers)):
+        raise ValueError(
+            f"a phase is term or kill, or term:K or kill:K with K from 1 to {servers}: {phase!r}"
+        )
+    return name == "kill", int(k) if k else None
+
+
 BACK_BOUND_S = 5.0  # must: every page back within this (p99)
 BOT_DELAY_S = 0.8  # the servers' BOT_DELAY_SECONDS (set here, so the bench knows it)
 BOT_OVERDUE_S = 4.0  # BOT_OVERDUE_SECONDS: the sweep moves a bot this late
@@ -184,15 +198,18 @@ class ProdStack:
     def stop(self) -> None:
         self._prod("--stop", check=False)
 
-    async def restart(self, kill: bool, started: float, lines: list[str]) -> None:
-        """`scripts/prod --restart [--kill]`, its lines kept with their time since `started`.
+    def restart_args(self, phase: str) -> list[str]:
+        kill, server = parse_phase(phase, self.cfg.servers)
+        only = ["--only", str(self.cfg.port + server)] if server else []
+        return ["--restart", *(["--kill"] if kill else []), *only]
 
-        Run from a thread: uvloop's subprocess pipes missed the script's end here (its output
-        never reached EOF, the script long gone), so the pages' loop only awaits the thread."""
-        await asyncio.to_thread(self._restart, kill, started, lines)
+    async def restart(self, phase: str, started: float, lines: list[str]) -> None:
+        """`scripts/prod --restart [--kill] [--only PORT]`, its lines kept with their time since
+        `started`. Run from a thread: uvloop's subprocess pipes missed the script's end here (its
+        output never reached EOF, the script long gone), so the pages' loop only awaits a thread."""
+        await asyncio.to_thread(self._restart, self.restart_args(phase), started, lines)
 
-    def _restart(self, kill: bool, started: float, lines: list[str]) -> None:
-        args = ["--restart", *(["--kill"] if kill else [])]
+    def _restart(self, args: list[str], started: float, lines: list[str]) -> None:
         with subprocess.Popen(
             ["bash", "scripts/prod", *args],
             cwd=ROOT,
@@ -251,7 +268,10 @@ class Phase:
 
     @property
     def title(self) -> str:
-        return PHASES[self.name]
+        if self.name == "steady":
+            return "steady"
+        name, _, k = self.name.partition(":")
+        return PHASES[name] + (f" of server {k}" if k else "")
 
     @property
     def seconds(self) -> float:
@@ -414,8 +434,8 @@ async def _drive(
         for name in cfg.phases:
             await finish(phase)
             phase = await begin(name)
-            write(f"{phase.title}: scripts/prod --restart{' --kill' if name == 'kill' else ''} ...")
-            await stack.restart(name == "kill", phase.started, phase.restart_lines)
+            write(f"{phase.title}: scripts/prod {' '.join(stack.restart_args(name))} ...")
+            await stack.restart(name, phase.started, phase.restart_lines)
             for line in phase.restart_lines:
                 write(f"  {line}")
             # Every page back (or the bound), then a few seconds of play on the new processes.
@@ -533,8 +553,8 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
 
     if cfg.games < 1 or cfg.servers < 2:
         raise ValueError("at least one game and two servers (one serves while the other restarts)")
-    if any(p not in PHASES or p == "steady" for p in cfg.phases):
-        raise ValueError("phases are term and kill")
+    for phase in cfg.phases:
+        parse_phase(phase, cfg.servers)
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.browser().lobby_watchers))
     prepared = prepare_games(
         cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, cfg.jitter_seconds, cfg.bot_every

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bench.deploy import DEFAULT_DATABASE_URL, PHASES, DeployConfig, run_deploy_bench
+from bench.deploy import DEFAULT_DATABASE_URL, DeployConfig, run_deploy_bench
 from bench.live import DEFAULT_REDIS_URL, check_loopback, ensure_database
 from bench.management.commands.bench_live import use_database
 
@@ -39,11 +39,11 @@ class Command(BaseCommand):
             default=d.settle,
             help="a restart window goes on this long after every page is back",
         )
-        restarts = ", ".join(k for k in PHASES if k != "steady")
         parser.add_argument(
             "--phases",
             default=",".join(d.phases),
-            help=f"restarts after the steady window, in order: {restarts}",
+            help="restarts after the steady window, in order: term (scripts/prod --restart: every server, "
+            "then the worker and beat), kill (the same with --kill), term:K / kill:K (the Kth server only)",
         )
         parser.add_argument(
             "--bot-every",
