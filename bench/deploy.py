@@ -283,8 +283,15 @@ class Phase:
 
     @property
     def errors_shown(self) -> int:
+        """Refused commands (the game page shows each), sockets the pages stopped retrying (they
+        say so), and pages that did not load. A failed heartbeat, frames or history request is
+        not shown (watch.js and game/log.js go on without it): `http_unshown` counts those."""
         s = self.stats
-        return sum(s.errors.values()) + sum(s.http_errors.values()) + sum(s.refused.values())
+        return sum(s.errors.values()) + sum(s.refused.values()) + sum(_shown_http(s).values())
+
+    @property
+    def http_unshown(self) -> int:
+        return sum(self.stats.http_errors.values()) - sum(_shown_http(self.stats).values())
 
     @property
     def bots_late(self) -> int:
@@ -623,6 +630,10 @@ def format_report(r: DeployResult) -> list[str]:
         lambda p: f"**{p.duplicated + p.unrecorded}** ({p.duplicated} / {p.unrecorded})",
     )
     row("**errors shown to a page**", lambda p: f"**{p.errors_shown}** " + _errors(p.stats))
+    row(
+        "HTTP requests that failed unseen (heartbeats, frames, history: the pages go on without them)",
+        lambda p: f"{p.http_unshown} " + _unshown(p.stats),
+    )
     row("sockets lost (by close code)", closes)
     row(
         f"**pages back** p50 / p99 / max s (must: p99 <= {BACK_BOUND_S:g})",
@@ -687,10 +698,24 @@ def _p(values: Sequence[float], q: float) -> str:
     return "n/a" if not values else f"{percentile(values, q):.1f}"
 
 
+# The requests a page shows the failure of: loading the page itself (bench.browser's kind "page").
+SHOWN_HTTP = ("page",)
+
+
+def _shown_http(s: BrowserStats) -> Counter[str]:
+    return Counter({k: v for k, v in s.http_errors.items() if k.split()[0] in SHOWN_HTTP})
+
+
 def _errors(s: BrowserStats) -> str:
     items = [f"{k} {v}" for k, v in sorted(s.errors.items())]
-    items += [f"HTTP {k} {v}" for k, v in sorted(s.http_errors.items())]
+    items += [f"HTTP {k} {v}" for k, v in sorted(_shown_http(s).items())]
     items += [f"socket refused {k} {v}" for k, v in sorted(s.refused.items())]
+    return f"({', '.join(items)})" if items else ""
+
+
+def _unshown(s: BrowserStats) -> str:
+    shown = _shown_http(s)
+    items = [f"{k} {v}" for k, v in sorted(s.http_errors.items()) if k not in shown]
     return f"({', '.join(items)})" if items else ""
 
 
