@@ -76,7 +76,8 @@ MUST_SENT_SHARE = 0.98  # of the scheduled decisions; a few queued at the window
 # The pages' own timings (static/js/*.js).
 REFRESH_DEBOUNCE_S = 0.040  # game.js refreshSoon()
 PING_S = 20.0  # core/gamesocket.js
-NO_ANSWER_S = 5.0  # game/controller.js: a command without an answer in 5 s gives the controls back
+RESEND_S = 5.0  # core/gamesocket.js RESEND_MS: an unanswered command is sent again this often
+LATE_ANSWER_S = 5.0  # an answer later than this is counted (the page holds its controls meanwhile)
 LOBBY_POLL_S = 2.0  # poll.js
 RESUME_RETRY_S = 3.0  # live.js askResume()
 # core/socket.js: how every page's socket reconnects (see backoff_delay and after_close below).
@@ -135,7 +136,7 @@ class BrowserStats:
     completed: int = 0
     sent_total: int = 0
     left_queued: int = 0  # due in the window, still waiting for their mover when it ended
-    no_answer: int = 0  # no ack nor error within 5 s: the page gave the controls back
+    late_answers: int = 0  # commands answered more than LATE_ANSWER_S after they were first sent
     errors: Counter[str] = field(default_factory=Counter)  # refused commands, by code
     http_errors: Counter[str] = field(default_factory=Counter)  # "kind status" or "kind exception"
     http: Counter[str] = field(default_factory=Counter)  # requests started in the window, by kind
@@ -192,7 +193,7 @@ class BrowserResult:
     @property
     def clean(self) -> bool:
         s = self.stats
-        return not (s.errors or s.http_errors or s.seq_gaps or s.unfinished or s.no_answer or s.reconnects)
+        return not (s.errors or s.http_errors or s.seq_gaps or s.unfinished or s.late_answers or s.reconnects)
 
 
 # Django under ASGI runs each HTTP request's view on a thread of its own, so with persistent
@@ -617,8 +618,9 @@ class SeatPage(SocketPage):
         self.legal: list[dict[str, Any]] = []
         self.status = "running"
         self.refresh_timer: asyncio.TimerHandle | None = None
-        # core/gamesocket.js: commands not yet answered, sent again on every new connection.
-        self.unacked: dict[str, dict[str, Any]] = {}
+        # core/gamesocket.js: commands not yet answered (with when each was last sent), sent again
+        # on every new connection and every RESEND_S on an open one until their answer comes.
+        self.unacked: dict[str, tuple[dict[str, Any], float]] = {}
 
     def socket_path(self) -> str:
         # live.js: the first connection gets a `state`; a reconnection names its last seq and gets
@@ -630,8 +632,9 @@ class SeatPage(SocketPage):
         if self.event_seq is not None:
             self.connected.set()
         # gamesocket.js resend(): what the lost socket never answered, same cmd_id, in order.
-        for message in self.unacked.values():
+        for cmd_id, (message, _) in list(self.unacked.items()):
             if self.send(message):
+                self.unacked[cmd_id] = (message, now)
                 self.ctx.stats.resent += 1
 
     @property
@@ -691,15 +694,26 @@ class SeatPage(SocketPage):
 
     def command(self, cmd: dict[str, Any]) -> bool:
         """gamesocket.js command(): send now (not kept when the socket is down); keep it to send
-        again on the next connection, naming the seq the page had seen (expected_seq), until its
-        answer comes."""
+        again, naming the seq the page had seen (expected_seq), until its answer comes."""
         if not (self.connected.is_set() and self.send(cmd)):
             return False
         kept = dict(cmd)
         if "expected_seq" not in kept and self.event_seq is not None:
             kept["expected_seq"] = self.event_seq
-        self.unacked[str(cmd["cmd_id"])] = kept
+        self.unacked[str(cmd["cmd_id"])] = (kept, time.monotonic())
+        self.ctx.spawn(self.resend_until_answered(str(cmd["cmd_id"])))
         return True
+
+    async def resend_until_answered(self, cmd_id: str) -> None:
+        """gamesocket.js resendUnanswered(): once a second, send the command again if it was last
+        sent RESEND_S ago or more, until it is answered (or the page closes)."""
+        while cmd_id in self.unacked and not self.closing:
+            await asyncio.sleep(1.0)
+            kept = self.unacked.get(cmd_id)
+            now = time.monotonic()
+            if kept is not None and now - kept[1] >= RESEND_S and self.send(kept[0]):
+                self.unacked[cmd_id] = (kept[0], now)
+                self.ctx.stats.resent += 1
 
 
 class WatchPage(SocketPage):
@@ -925,7 +939,7 @@ class BrowserGame:
         self.head_seq = 0  # the newest seq the game is known to have (events pushed, acks)
         self.moves: list[BrowserMove] = []  # sent, not yet held by every page
         self.by_cmd: dict[str, BrowserMove] = {}  # sent, not yet answered (ack or error)
-        self.unacked: BrowserMove | None = None  # the move that keeps the controls (5 s at most)
+        self.unacked: BrowserMove | None = None  # the move that holds the controls until its answer
         # A bot's decision awaited: (the seq of the view that showed it, when, the stats then).
         self.bot_turn: tuple[int, float, BrowserStats] | None = None
         self.queue: deque[float] = deque()  # scheduled times of decisions not yet sent
@@ -999,6 +1013,8 @@ class BrowserGame:
             return
         if self.unacked is m:
             self.unacked = None
+        if now - m.sent_at > LATE_ANSWER_S and m.stats is not None:
+            m.stats.late_answers += 1
         if isinstance(msg.get("seq"), int):
             self.head_seq = max(self.head_seq, msg["seq"])
         if m.stats is not None:
@@ -1038,10 +1054,7 @@ class BrowserGame:
         if not self.queue or self.ended:
             return
         if self.unacked is not None:
-            if now - self.unacked.sent_at < NO_ANSWER_S:
-                return
-            self.ctx.stats.no_answer += 1
-            self.unacked = None
+            return  # game/controller.js: the controls are held until the command's answer
         page = self.mover()
         if page is None:
             return
@@ -1411,8 +1424,8 @@ def error_items(s: BrowserStats) -> list[str]:
     """Refused commands by code, failed HTTP requests by kind, and commands never answered."""
     items = [f"{k} {v}" for k, v in sorted(s.errors.items())]
     items += [f"HTTP {k} {v}" for k, v in sorted(s.http_errors.items())]
-    if s.no_answer:
-        items.append(f"no answer in {NO_ANSWER_S:g} s {s.no_answer}")
+    if s.late_answers:
+        items.append(f"answered after more than {LATE_ANSWER_S:g} s {s.late_answers}")
     return items
 
 
@@ -1440,7 +1453,7 @@ def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
 
     def row(i: int, r: BrowserResult) -> str:
         s, lat = r.stats, r.stats.latencies_ms
-        bad = sum(s.errors.values()) + sum(s.http_errors.values()) + s.no_answer
+        bad = sum(s.errors.values()) + sum(s.http_errors.values()) + s.late_answers
         return (
             f"| {i} | {r.config.client} | {r.config.code_label} | {r.reference_ms:.1f} ms | "
             f"{r.per_second(s.sent):.1f} ({r.per_second(s.scheduled):.1f}) | "
