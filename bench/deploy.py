@@ -457,8 +457,13 @@ async def _drive(
         drain_end = time.monotonic() + cfg.drain
         while time.monotonic() < drain_end and any(g.moves or g.by_cmd for g in games):
             await asyncio.sleep(0.05)
-        for p in phases:
-            p.stats.unfinished = sum(1 for g in games for m in g.moves if m.stats is p.stats)
+        # A move not shown on every page by now is lost to its table, counted in the window it
+        # was sent in (a move sent between two windows, while the metrics were read, in the first).
+        for g in games:
+            for m in g.moves:
+                stats = ctx.ledger.phase_of.get(m.cmd_id)
+                if stats is not None:
+                    stats.unfinished += 1
         return phases, connect_s, ctx.ledger, games
     finally:
         ctx.playing = False
