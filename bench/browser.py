@@ -76,9 +76,13 @@ MUST_SENT_SHARE = 0.98  # of the scheduled decisions; a few queued at the window
 # The pages' own timings (static/js/*.js).
 REFRESH_DEBOUNCE_S = 0.040  # game.js refreshSoon()
 PING_S = 20.0  # core/gamesocket.js
-NO_ANSWER_S = 5.0  # game/controller.js: a command without an answer in 5 s gives the controls back
+RESEND_S = 5.0  # core/gamesocket.js RESEND_MS: an unanswered command is sent again this often
+LATE_ANSWER_S = 5.0  # an answer later than this is counted (the page holds its controls meanwhile)
 LOBBY_POLL_S = 2.0  # poll.js
 RESUME_RETRY_S = 3.0  # live.js askResume()
+# core/socket.js: how every page's socket reconnects (see backoff_delay and after_close below).
+FIRST_RETRY_S, BASE_S, GROWTH, CAP_S, SLOW_TRIES = 0.25, 3.5, 1.6, 20.0, 3
+RESTART_MIN_S, RESTART_SPREAD_S = 0.25, 3.0
 HTTP_TIMEOUT_S = 30.0
 SPECTATOR_BIT = 1 << SEATS
 
@@ -132,7 +136,7 @@ class BrowserStats:
     completed: int = 0
     sent_total: int = 0
     left_queued: int = 0  # due in the window, still waiting for their mover when it ended
-    no_answer: int = 0  # no ack nor error within 5 s: the page gave the controls back
+    late_answers: int = 0  # commands answered more than LATE_ANSWER_S after they were first sent
     errors: Counter[str] = field(default_factory=Counter)  # refused commands, by code
     http_errors: Counter[str] = field(default_factory=Counter)  # "kind status" or "kind exception"
     http: Counter[str] = field(default_factory=Counter)  # requests started in the window, by kind
@@ -146,6 +150,18 @@ class BrowserStats:
     lobby_messages: Counter[str] = field(default_factory=Counter)  # in the window, by type
     lobby_socket_unavailable: int = 0  # lobby pages that found no /ws/lobby/ and polled instead
     other_messages: Counter[str] = field(default_factory=Counter)
+    # Sockets lost while playing (by close code; 1006: no close frame), and how long each page took
+    # to be back (its new socket open and the resume's view or state held), by the phase it was lost in.
+    closes: Counter[int] = field(default_factory=Counter)
+    back_s: list[float] = field(default_factory=list)
+    refused: Counter[int] = field(default_factory=Counter)  # sockets the pages stopped retrying (4403, ...)
+    resent: int = 0  # commands sent again on a new socket (no answer came on the lost one)
+    # Reconnections: attempts that failed (by what failed), the handshakes that worked (seconds),
+    # and from a new socket's opening to the page holding what it brought.
+    reconnect_failures: Counter[str] = field(default_factory=Counter)
+    handshake_s: list[float] = field(default_factory=list)
+    resume_s: list[float] = field(default_factory=list)
+    bot_wait_s: list[float] = field(default_factory=list)  # a bot's turn shown -> its move shown
 
 
 @dataclass
@@ -177,7 +193,7 @@ class BrowserResult:
     @property
     def clean(self) -> bool:
         s = self.stats
-        return not (s.errors or s.http_errors or s.seq_gaps or s.unfinished or s.no_answer or s.reconnects)
+        return not (s.errors or s.http_errors or s.seq_gaps or s.unfinished or s.late_answers or s.reconnects)
 
 
 # Django under ASGI runs each HTTP request's view on a thread of its own, so with persistent
@@ -318,7 +334,11 @@ class RunContext:
         self.cfg, self.stats = cfg, stats
         self.window = (math.inf, math.inf)
         self.playing = False  # past the connect phase: reconnects count
+        self.stop_at = math.inf  # the games' schedules end here (bench/deploy.py sets it at its end)
         self.tasks: set[asyncio.Task[Any]] = set()
+        # Every command a page sent and every answer it got, by cmd_id (bench/deploy.py checks
+        # them against the log); None when nobody reads it.
+        self.ledger: Ledger | None = None
 
     def in_window(self, now: float | None = None) -> bool:
         t = time.monotonic() if now is None else now
@@ -343,9 +363,50 @@ class RunContext:
             self.stats.other_messages[f"task_failed:{type(task.exception()).__name__}"] += 1
 
 
+@dataclass
+class Ledger:
+    """The commands of a run and their answers: what the pages were told, to hold against the log."""
+
+    sent: dict[str, tuple[int, int]] = field(default_factory=dict)  # cmd_id -> (game, seat)
+    acks: dict[str, list[tuple[int | None, bool]]] = field(
+        default_factory=dict
+    )  # cmd_id -> [(seq, duplicate)]
+    errors: dict[str, list[str]] = field(default_factory=dict)  # cmd_id -> codes
+    # Where each command was sent, by the phase (the stats) it was sent in.
+    phase_of: dict[str, BrowserStats] = field(default_factory=dict)
+
+
 def _ignore_closed(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()
+
+
+def backoff_delay(attempt: int, rand: Callable[[], float] = random.random) -> float:
+    """core/socket.js backoffDelay, in seconds: 0.25-0.5 s for the first try after a loss, then
+    about 3.5 s growing by 1.6 a try up to 20 s, each wait +-25% at random."""
+    if attempt <= 0:
+        return FIRST_RETRY_S * (1 + rand())
+    base = min(CAP_S, BASE_S * GROWTH ** (attempt - 1))
+    return base * (0.75 + 0.5 * rand())
+
+
+def after_close(
+    code: int | None, attempt: int, slow_tries: int, rand: Callable[[], float] = random.random
+) -> tuple[bool, float, bool]:
+    """core/socket.js afterClose: (retry, delay in seconds, slow) after a close with `code`.
+    4403/4401 stop; 4429/4008 retry slowly a few times; 1012 (a server restarting) waits 0.25 to
+    3.25 s, evenly; 1013 skips the quick first try; anything else (1006: the connection just
+    ended) retries at once."""
+    if code in (4403, 4401):
+        return False, 0.0, False
+    if code in (4429, 4008):
+        if slow_tries >= SLOW_TRIES:
+            return False, 0.0, True
+        return True, backoff_delay(max(attempt, 4), rand), True
+    if code == 1012 and attempt <= 0:
+        return True, RESTART_MIN_S + RESTART_SPREAD_S * rand(), False
+    at = max(attempt, 1) if code in (1012, 1013) else attempt
+    return True, backoff_delay(at, rand), False
 
 
 async def _connect(url: str) -> Any:
@@ -398,6 +459,8 @@ class SocketPage(_Page):
         self.resume_asked_at = -math.inf
         self.refreshing = False
         self.refresh_again = False
+        self.lost: tuple[float, BrowserStats] | None = None  # when its socket was lost while playing
+        self.opened_at = math.nan  # when its latest socket opened
 
     def socket_path(self) -> str:
         raise NotImplementedError
@@ -432,16 +495,19 @@ class SocketPage(_Page):
             self.refreshing = False
 
     async def run(self, sem: asyncio.Semaphore) -> None:
+        """Open the socket and keep it open as core/socket.js does: after a loss, wait as
+        `after_close` says (a failed handshake is a close without a code, 1006), then again."""
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         await self.start()
-        first, retry = True, 0
+        first, attempt, slow_tries = True, 0, 0
         while not self.closing:
-            if not first:
-                await asyncio.sleep(self.reconnect_delay(retry))
-                retry += 1
+            started = time.monotonic()
             try:
-                async with sem:
+                if first:  # the bench opens its pages a few at a time
+                    async with sem:
+                        ws = await _connect(self.ws_base + self.socket_path())
+                else:  # a page reconnects on its own time, whatever the others do
                     ws = await _connect(self.ws_base + self.socket_path())
             except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as e:
                 if self.closing:
@@ -449,16 +515,27 @@ class SocketPage(_Page):
                 self.ctx.stats.other_messages[f"connect_failed:{type(e).__name__}"] += 1
                 if first:
                     await asyncio.sleep(0.5)  # the connect phase: the server is busy accepting
+                    continue
+                status = getattr(getattr(e, "response", None), "status_code", None)
+                self.ctx.stats.reconnect_failures[type(e).__name__ + (f" {status}" if status else "")] += 1
+                retry, delay, _ = after_close(1006, attempt, slow_tries)
+                attempt += 1
+                await asyncio.sleep(delay)
                 continue
             if not first and self.ctx.playing:
                 self.ctx.stats.reconnects += 1
-            first, retry = False, 0
+                self.ctx.stats.handshake_s.append(time.monotonic() - started)
+            first = False
+            self.opened_at = time.monotonic()
             self.ws = ws
             self.on_open(time.monotonic())
             pinger = asyncio.create_task(self._ping(ws)) if self.pings else None
+            served = False
             try:
                 async for raw in ws:
                     now = time.monotonic()
+                    if not served:  # counted from a connection that served something (socket.js)
+                        served, attempt, slow_tries = True, 0, 0
                     if self.ctx.in_window(now):
                         self.ctx.stats.socket_frames += 1
                     data = json.loads(raw)
@@ -471,9 +548,29 @@ class SocketPage(_Page):
                     pinger.cancel()
                 self.ws = None
                 self.connected.clear()
+            if self.closing:
+                return
+            code = ws.close_code if ws.close_code is not None else 1006
+            now = time.monotonic()
+            if self.ctx.playing:
+                self.ctx.stats.closes[code] += 1
+                if self.lost is None:
+                    self.lost = (now, self.ctx.stats)
+            retry, delay, slow = after_close(code, attempt, slow_tries)
+            if not retry:
+                self.ctx.stats.refused[code] += 1
+                return
+            attempt += 1
+            slow_tries += slow
+            await asyncio.sleep(delay)
 
-    def reconnect_delay(self, retry: int) -> float:
-        return min(10.0, 0.5 * 2**retry) + random.random() * 0.3  # live.js
+    def came_back(self, now: float) -> None:
+        """The page holds what its new socket brought after a loss: it is back."""
+        if self.lost is not None:
+            lost_at, stats = self.lost
+            stats.back_s.append(now - lost_at)
+            stats.resume_s.append(now - self.opened_at)
+            self.lost = None
 
     async def _ping(self, ws: Any) -> None:
         while True:
@@ -521,6 +618,9 @@ class SeatPage(SocketPage):
         self.legal: list[dict[str, Any]] = []
         self.status = "running"
         self.refresh_timer: asyncio.TimerHandle | None = None
+        # core/gamesocket.js: commands not yet answered (with when each was last sent), sent again
+        # on every new connection and every RESEND_S on an open one until their answer comes.
+        self.unacked: dict[str, tuple[dict[str, Any], float]] = {}
 
     def socket_path(self) -> str:
         # live.js: the first connection gets a `state`; a reconnection names its last seq and gets
@@ -531,6 +631,11 @@ class SeatPage(SocketPage):
     def on_open(self, now: float) -> None:
         if self.event_seq is not None:
             self.connected.set()
+        # gamesocket.js resend(): what the lost socket never answered, same cmd_id, in order.
+        for cmd_id, (message, _) in list(self.unacked.items()):
+            if self.send(message):
+                self.unacked[cmd_id] = (message, now)
+                self.ctx.stats.resent += 1
 
     @property
     def over(self) -> bool:
@@ -554,16 +659,21 @@ class SeatPage(SocketPage):
             if self.event_seq is not None and msg["seq"] > self.event_seq:
                 self.ask_resume(now)  # live.js: some of its events never came
                 return
+            self.came_back(now)
             self.hold(msg["seq"], msg, now)
         elif kind == "state":
             self.event_seq = msg["seq"]
             self.seq = -1  # a fresh state replaces whatever the page held
             self.connected.set()
+            self.came_back(now)
             self.hold(msg["seq"], msg, now)
             self.ctx.spawn(self.load_history())
         elif kind == "ack":
+            self.unacked.pop(str(msg.get("cmd_id")), None)
             self.game.on_ack(msg, now)
         elif kind == "error":
+            if "cmd_id" in msg:
+                self.unacked.pop(str(msg["cmd_id"]), None)
             self.game.on_error(self, msg)
         elif kind not in ("deadline", "presence", "pong"):
             self.ctx.stats.other_messages[str(kind)] += 1
@@ -583,7 +693,27 @@ class SeatPage(SocketPage):
             self.hold(d["seq"], d, time.monotonic())
 
     def command(self, cmd: dict[str, Any]) -> bool:
-        return self.connected.is_set() and self.send(cmd)
+        """gamesocket.js command(): send now (not kept when the socket is down); keep it to send
+        again, naming the seq the page had seen (expected_seq), until its answer comes."""
+        if not (self.connected.is_set() and self.send(cmd)):
+            return False
+        kept = dict(cmd)
+        if "expected_seq" not in kept and self.event_seq is not None:
+            kept["expected_seq"] = self.event_seq
+        self.unacked[str(cmd["cmd_id"])] = (kept, time.monotonic())
+        self.ctx.spawn(self.resend_until_answered(str(cmd["cmd_id"])))
+        return True
+
+    async def resend_until_answered(self, cmd_id: str) -> None:
+        """gamesocket.js resendUnanswered(): once a second, send the command again if it was last
+        sent RESEND_S ago or more, until it is answered (or the page closes)."""
+        while cmd_id in self.unacked and not self.closing:
+            await asyncio.sleep(1.0)
+            kept = self.unacked.get(cmd_id)
+            now = time.monotonic()
+            if kept is not None and now - kept[1] >= RESEND_S and self.send(kept[0]):
+                self.unacked[cmd_id] = (kept[0], now)
+                self.ctx.stats.resent += 1
 
 
 class WatchPage(SocketPage):
@@ -609,9 +739,6 @@ class WatchPage(SocketPage):
         if d is not None:
             self.add_frames(d["frames"], time.monotonic())
         self.ctx.spawn(self.heartbeats())
-
-    def reconnect_delay(self, retry: int) -> float:
-        return 2.0  # watch.js
 
     def socket_path(self) -> str:
         extra = "batch=1&frames=1&" if self.ctx.cfg.client == "new" else ""
@@ -639,6 +766,7 @@ class WatchPage(SocketPage):
         if kind == "event":
             self.on_event_seq(msg["seq"])
         elif kind == "view":
+            self.came_back(now)
             self.over = self.over or msg.get("status") not in (None, "running")
             frames = msg.get("frames") or []
             if frames:
@@ -649,6 +777,7 @@ class WatchPage(SocketPage):
             elif msg["seq"] > self.seq:
                 self.ctx.spawn(self.refresh())  # a resume's view brings no frames
         elif kind == "state":
+            self.came_back(now)
             self.event_seq = msg["seq"]
             self.ctx.spawn(self.refresh())  # frames from the count it has up to the state's seq
         elif kind not in ("deadline", "presence", "pong", "ack", "error", "watchers"):
@@ -684,6 +813,7 @@ class LobbyPage(_Page):
         self.closing = False
         self.ws: Any = None
         self.ready = asyncio.Event()
+        self.lost: tuple[float, BrowserStats] | None = None
 
     async def run(self) -> None:
         await self._get("/lobby/", "page")
@@ -695,21 +825,30 @@ class LobbyPage(_Page):
             await self._get("/lobby/?fragment=1", "lobby", "X-Requested-With: fetch\r\n")
 
     async def _socket(self) -> bool:
-        """Follow the lobby over its socket; False when the server has none (then poll)."""
+        """Follow the lobby over its socket, reconnecting as core/socket.js does; False when the
+        server has none (then poll)."""
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         worked = False
+        attempt = slow_tries = 0
         while not self.closing:
             try:
                 ws = await _connect(self.ws_base + "/ws/lobby/")
             except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
                 if worked and not self.closing:
-                    await asyncio.sleep(LOBBY_POLL_S)
+                    await asyncio.sleep(after_close(1006, attempt, slow_tries)[1])
+                    attempt += 1
                     continue
                 break
             self.ws = ws
+            served = False
             try:
                 async for raw in ws:
+                    if not served:
+                        served, attempt, slow_tries = True, 0, 0
+                        if self.lost is not None:  # back: the new socket's first message
+                            self.lost[1].back_s.append(time.monotonic() - self.lost[0])
+                            self.lost = None
                     if not worked:
                         worked = True
                         self.ready.set()
@@ -726,8 +865,21 @@ class LobbyPage(_Page):
                 self.ws = None
             if not worked:
                 break  # closed before it said anything: no lobby socket here
-            if not self.closing and self.ctx.playing:
+            if self.closing:
+                break
+            code = ws.close_code if ws.close_code is not None else 1006
+            if self.ctx.playing:
                 self.ctx.stats.reconnects += 1
+                self.ctx.stats.closes[code] += 1
+                if self.lost is None:
+                    self.lost = (time.monotonic(), self.ctx.stats)
+            retry, delay, slow = after_close(code, attempt, slow_tries)
+            if not retry:
+                self.ctx.stats.refused[code] += 1
+                break
+            attempt += 1
+            slow_tries += slow
+            await asyncio.sleep(delay)
         if not worked and not self.closing:
             self.ctx.stats.lobby_socket_unavailable += 1
         return worked
@@ -753,9 +905,13 @@ class BrowserMove:
     sent_at: float
     first_seq: int
     need: int  # a bit per page of the table
-    in_window: bool
+    stats: BrowserStats | None  # of the window it was sent in (None: sent outside every window)
     arrived: int = 0
     error: str | None = None
+
+    @property
+    def in_window(self) -> bool:
+        return self.stats is not None
 
 
 class BrowserGame:
@@ -771,13 +927,21 @@ class BrowserGame:
         # Two streams: the schedule is then the same for every run with one seed, whatever the
         # games' choices (old and new clients see `legal` in their own orders).
         self.gaps, self.choices = random.Random(rng.random()), random.Random(rng.random())
-        self.seats = [SeatPage(self, s, spec.tokens[s], *seat_servers[s]) for s in range(SEATS)]
+        self.bot_seats = spec.bot_seats  # played by the worker's bots: no page
+        self.seats = [
+            SeatPage(self, s, spec.tokens[s], *seat_servers[s])
+            for s in range(SEATS)
+            if s not in spec.bot_seats
+        ]
         self.watch = WatchPage(self, *watch_server) if watch_server else None
         self.pages: list[SocketPage] = [*self.seats, *([self.watch] if self.watch else [])]
         self.need = sum(p.bit for p in self.pages)
         self.head_seq = 0  # the newest seq the game is known to have (events pushed, acks)
         self.moves: list[BrowserMove] = []  # sent, not yet held by every page
-        self.unacked: BrowserMove | None = None
+        self.by_cmd: dict[str, BrowserMove] = {}  # sent, not yet answered (ack or error)
+        self.unacked: BrowserMove | None = None  # the move that holds the controls until its answer
+        # A bot's decision awaited: (the seq of the view that showed it, when, the stats then).
+        self.bot_turn: tuple[int, float, BrowserStats] | None = None
         self.queue: deque[float] = deque()  # scheduled times of decisions not yet sent
         self.n = 0
         self.ended = False
@@ -809,6 +973,13 @@ class BrowserGame:
 
     def saw_event(self, seq: int) -> None:
         self.head_seq = max(self.head_seq, seq)
+        self.bot_moved(seq, time.monotonic())
+
+    def bot_moved(self, seq: int, now: float) -> None:
+        turn = self.bot_turn
+        if turn is not None and seq > turn[0]:
+            turn[2].bot_wait_s.append(now - turn[1])
+            self.bot_turn = None
 
     def held(self, page: SocketPage, seq: int, now: float) -> None:
         """`page` now holds the game's view as of `seq`."""
@@ -817,34 +988,52 @@ class BrowserGame:
                 m.arrived |= page.bit
                 if m.arrived == m.need:
                     self.moves.remove(m)
-                    if m.in_window and m.error is None:
-                        self.ctx.stats.completed += 1
-                        self.ctx.stats.latencies_ms.append((now - m.sent_at) * 1000)
-        if isinstance(page, SeatPage) and page.over and not self.ended:
-            self.ended = True
-            self.queue.clear()
+                    if m.stats is not None and m.error is None:
+                        m.stats.completed += 1
+                        m.stats.latencies_ms.append((now - m.sent_at) * 1000)
+        if isinstance(page, SeatPage):
+            if page.over and not self.ended:
+                self.ended = True
+                self.queue.clear()
+            self.bot_moved(seq, now)
+            awaiting = page.view.get("awaiting") if not page.over else None
+            if awaiting and awaiting.get("seat") in self.bot_seats and self.bot_turn is None:
+                self.bot_turn = (seq, now, self.ctx.stats)
         self.try_send(now)
 
     def on_ack(self, msg: dict[str, Any], now: float) -> None:
-        m = self.unacked
-        if m is None or msg.get("cmd_id") != m.cmd_id:
+        cmd_id = str(msg.get("cmd_id"))
+        m = self.by_cmd.pop(cmd_id, None)
+        ledger = self.ctx.ledger
+        if ledger is not None and cmd_id in ledger.sent:
+            seq = msg.get("seq") if isinstance(msg.get("seq"), int) else None
+            ledger.acks.setdefault(cmd_id, []).append((seq, bool(msg.get("duplicate"))))
+        if m is None:
             self.ctx.stats.other_messages["stray_ack"] += 1
             return
-        self.unacked = None
+        if self.unacked is m:
+            self.unacked = None
+        if now - m.sent_at > LATE_ANSWER_S and m.stats is not None:
+            m.stats.late_answers += 1
         if isinstance(msg.get("seq"), int):
             self.head_seq = max(self.head_seq, msg["seq"])
-        if m.in_window:
-            self.ctx.stats.acked += 1
-            self.ctx.stats.ack_ms.append((now - m.sent_at) * 1000)
+        if m.stats is not None:
+            m.stats.acked += 1
+            m.stats.ack_ms.append((now - m.sent_at) * 1000)
         self.try_send(now)
 
     def on_error(self, page: SeatPage, msg: dict[str, Any]) -> None:
         code = str(msg.get("code"))
         self.ctx.stats.errors[code] += 1
-        m = self.unacked
-        if m is not None and msg.get("cmd_id") == m.cmd_id:
+        cmd_id = str(msg.get("cmd_id"))
+        ledger = self.ctx.ledger
+        if ledger is not None and cmd_id in ledger.sent:
+            ledger.errors.setdefault(cmd_id, []).append(code)
+        m = self.by_cmd.pop(cmd_id, None) if "cmd_id" in msg else None
+        if m is not None:
             m.error = code
-            self.unacked = None
+            if self.unacked is m:
+                self.unacked = None
             if m in self.moves:
                 self.moves.remove(m)
         # Every command comes from the page's own `legal`: a refusal means its view was stale.
@@ -865,10 +1054,7 @@ class BrowserGame:
         if not self.queue or self.ended:
             return
         if self.unacked is not None:
-            if now - self.unacked.sent_at < NO_ANSWER_S:
-                return
-            self.ctx.stats.no_answer += 1
-            self.unacked = None
+            return  # game/controller.js: the controls are held until the command's answer
         page = self.mover()
         if page is None:
             return
@@ -879,25 +1065,34 @@ class BrowserGame:
             return
         scheduled = self.queue.popleft()
         in_window = self.ctx.in_window(now)
-        m = BrowserMove(cmd_id, page.seat, now, page.seq + 1, self.need, in_window)
+        m = BrowserMove(
+            cmd_id, page.seat, now, page.seq + 1, self.need, self.ctx.stats if in_window else None
+        )
         for p in self.pages:
             if p.seq >= m.first_seq:
                 m.arrived |= p.bit
         self.moves.append(m)
+        self.by_cmd[cmd_id] = m
         self.unacked = m
         stats = self.ctx.stats
+        if self.ctx.ledger is not None:
+            self.ctx.ledger.sent[cmd_id] = (self.game_id, page.seat)
+            self.ctx.ledger.phase_of[cmd_id] = stats
         stats.sent_total += 1
         if in_window:
             stats.sent += 1
             stats.wait_ms.append((now - scheduled) * 1000)
 
     async def drive(self, start: float, end: float) -> None:
+        """Schedule decisions from `start` until `end` (or the run's `stop_at`, if sooner)."""
         rate = 1.0 / self.ctx.cfg.mean_gap
         due = start + self.gaps.expovariate(rate)
-        while due < end:
+        while due < min(end, self.ctx.stop_at):
             delay = due - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
+            if due >= self.ctx.stop_at:
+                break
             if not self.ended:
                 if self.ctx.in_window(due):
                     self.ctx.stats.scheduled += 1
@@ -1229,8 +1424,8 @@ def error_items(s: BrowserStats) -> list[str]:
     """Refused commands by code, failed HTTP requests by kind, and commands never answered."""
     items = [f"{k} {v}" for k, v in sorted(s.errors.items())]
     items += [f"HTTP {k} {v}" for k, v in sorted(s.http_errors.items())]
-    if s.no_answer:
-        items.append(f"no answer in {NO_ANSWER_S:g} s {s.no_answer}")
+    if s.late_answers:
+        items.append(f"answered after more than {LATE_ANSWER_S:g} s {s.late_answers}")
     return items
 
 
@@ -1258,7 +1453,7 @@ def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
 
     def row(i: int, r: BrowserResult) -> str:
         s, lat = r.stats, r.stats.latencies_ms
-        bad = sum(s.errors.values()) + sum(s.http_errors.values()) + s.no_answer
+        bad = sum(s.errors.values()) + sum(s.http_errors.values()) + s.late_answers
         return (
             f"| {i} | {r.config.client} | {r.config.code_label} | {r.reference_ms:.1f} ms | "
             f"{r.per_second(s.sent):.1f} ({r.per_second(s.scheduled):.1f}) | "

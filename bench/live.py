@@ -185,11 +185,13 @@ def raise_file_limit(sockets: int) -> None:
 @dataclass(frozen=True)
 class GameSpec:
     game_id: int
-    tokens: tuple[str, ...]  # by seat
+    tokens: tuple[str, ...]  # by seat ("" for a bot's seat)
+    bot_seats: frozenset[int] = frozenset()
 
 
-def setup_games(n: int, tag: str) -> list[GameSpec]:
+def setup_games(n: int, tag: str, bot_every: int = 0) -> list[GameSpec]:
     """N started four-seat games with long timers; users `benchNNN-<tag>-<seat>` with API tokens.
+    With `bot_every` K > 0, every Kth game (0, K, 2K, ...) has a bot (normal) in its last seat.
 
     Runs on Django's default database connection, which must be the servers' database.
     """
@@ -197,7 +199,7 @@ def setup_games(n: int, tag: str) -> list[GameSpec]:
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
-    from games.services.tables import TableSettings, table_create, table_join, table_start
+    from games.services.tables import TableSettings, table_add_bot, table_create, table_join, table_start
 
     User = get_user_model()
     unusable = make_password(None)  # no PBKDF2 per user: these accounts only use tokens
@@ -211,11 +213,16 @@ def setup_games(n: int, tag: str) -> list[GameSpec]:
     specs = []
     for g in range(n):
         seated = users[g * SEATS : (g + 1) * SEATS]
+        bots = frozenset({SEATS - 1}) if bot_every > 0 and g % bot_every == 0 else frozenset()
         table = table_create(host=seated[0], settings=settings)
         for s in range(1, SEATS):
-            table_join(table=table, user=seated[s], seat=s)
+            if s in bots:
+                table_add_bot(table=table, user=seated[0], seat=s)
+            else:
+                table_join(table=table, user=seated[s], seat=s)
         game = table_start(table=table, user=seated[0])
-        specs.append(GameSpec(game.pk, tuple(t.key for t in tokens[g * SEATS : (g + 1) * SEATS])))
+        keys = tokens[g * SEATS : (g + 1) * SEATS]
+        specs.append(GameSpec(game.pk, tuple("" if s in bots else keys[s].key for s in range(SEATS)), bots))
     return specs
 
 
@@ -676,6 +683,7 @@ def prepare_games(
     migrate_first: bool,
     write: Callable[[str], None],
     jitter_seconds: float = 3.0,
+    bot_every: int = 0,
 ) -> Prepared:
     """What every live bench does before its servers start: check it runs on loopback, time the
     machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
@@ -699,7 +707,7 @@ def prepare_games(
     tag = secrets.token_hex(3)
     write(f"setting up {games} games ({games * SEATS} users, tag {tag}) ...")
     t0 = time.monotonic()
-    specs = setup_games(games, tag)
+    specs = setup_games(games, tag, bot_every)
     setup_s = time.monotonic() - t0
     connection.close()
     return Prepared(specs, setup_s, reference_ms, jitter_ms)

@@ -66,8 +66,8 @@ PUSH_DELIVERIES = Counter(
 )
 PUSH_GAPS = Counter(
     "harehra_push_gaps_total",
-    "Pushes a socket got that did not follow on from its last seq (one before was lost or late): "
-    "the socket read what it missed from the log",
+    "Pushes a socket got that did not follow on from its last seq (one before was lost or late), and "
+    "notices that the game is further than the socket has seen: the socket read what it missed from the log",
 )
 PUSH_FAILURES = Counter(
     "harehra_push_failures_total", "Pushes that failed after their move committed (the move stands)"

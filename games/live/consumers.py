@@ -213,6 +213,13 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         await self.send_json(
             {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
         )
+        if outcome.duplicate:
+            # Sent again by a page that got no answer: the server that applied it may have stopped
+            # (been killed) before it pushed the move, leaving the game's other sockets behind with
+            # nothing to tell them. Tell them how far the game is; those behind read the rest.
+            await self.channel_layer.group_send(
+                game_group(self.game.pk), {"type": "game.head", "seq": outcome.last_seq}
+            )
 
     async def on_reclaim(self) -> None:
         try:
@@ -285,6 +292,18 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         else:
             for one in jsontext.loads(text):
                 await self.send_json(one)
+
+    async def game_head(self, message: dict[str, Any]) -> None:
+        """The game has reached `seq` (a resent command found its move applied): a socket that has
+        not seen that far missed the move's push and reads what it missed from the log."""
+        if message["seq"] <= self.last_seq:
+            return
+        metrics.push_gap()
+        self._hold()
+        try:
+            await self.resume(self.last_seq)
+        finally:
+            await self._release()
 
     async def game_meta(self, message: dict[str, Any]) -> None:
         if message["kind"] == "presence":

@@ -2,7 +2,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { afterClose, backoffDelay, closeAction, CAP_MS, SLOW_TRIES } from "../../static/js/core/socket.js";
+import {
+  afterClose,
+  backoffDelay,
+  closeAction,
+  CAP_MS,
+  restartDelay,
+  SLOW_TRIES,
+} from "../../static/js/core/socket.js";
 
 const low = () => 0;
 const high = () => 0.999999;
@@ -26,18 +33,37 @@ test("waits are spread: sockets lost together do not all come back at once", () 
   assert.ok(new Set(waits).size > 150);
 });
 
-test("close codes: refusals stop, limits try a few times slowly, a restart skips the quick try", () => {
+test("after a restart (1012) the pages come back spread evenly over 3 s, every one within 3.25 s", () => {
+  assert.equal(restartDelay(low), 250);
+  assert.equal(restartDelay(high), 3250);
+  let seed = 11;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const waits = Array.from({ length: 1000 }, () => afterClose(1012, 0, 0, random).delay);
+  assert.ok(Math.min(...waits) >= 250 && Math.max(...waits) <= 3250);
+  // Evenly: each of the three seconds takes about a third of the pages.
+  for (const from of [250, 1250, 2250]) {
+    const n = waits.filter((w) => w >= from && w < from + 1000).length;
+    assert.ok(n > 280 && n < 390, `${n} of 1000 pages in ${from}-${from + 1000} ms`);
+  }
+  // A reconnection that fails after that waits as after any other: about 3.5 s, then longer.
+  assert.equal(afterClose(1012, 1, 0, low).delay, 2625);
+  assert.equal(afterClose(1012, 2, 0, () => 0.5).delay, 5600);
+});
+
+test("close codes: refusals stop, limits try a few times slowly, a restart spreads the pages", () => {
   assert.equal(closeAction(4403), "stop");
   assert.equal(closeAction(4401), "stop");
   assert.equal(closeAction(4429), "slow");
   assert.equal(closeAction(4008), "slow");
-  assert.equal(closeAction(1012), "later");
+  assert.equal(closeAction(1012), "restart");
+  assert.equal(closeAction(1013), "later");
   assert.equal(closeAction(1006), "retry");
   assert.equal(closeAction(4000), "retry");
 
   assert.deepEqual(afterClose(4403, 0, 0, low), { retry: false, reason: "refused" });
   assert.deepEqual(afterClose(1006, 0, 0, low), { retry: true, delay: 250, slow: false });
-  assert.deepEqual(afterClose(1012, 0, 0, low), { retry: true, delay: 2625, slow: false });
+  assert.deepEqual(afterClose(1012, 0, 0, low), { retry: true, delay: 250, slow: false });
+  assert.deepEqual(afterClose(1013, 0, 0, low), { retry: true, delay: 2625, slow: false });
   const slow = afterClose(4429, 0, 0, () => 0.5);
   assert.equal(slow.retry, true);
   assert.equal(slow.slow, true);

@@ -1,13 +1,16 @@
 // The live game socket: keeps the last seq, reconnects through the one Socket (core/socket.js)
 // naming it (?after=lastSeq), and asks to resume when it sees a gap. Handlers get only in-order,
 // de-duplicated events, and after each push the viewer's own view and legal commands (a "view"
-// message). A command sent on a socket that was lost before its answer came is sent again, with
-// the same cmd_id, on the next connection: the server answers a cmd_id it already has with the
-// first outcome, so a move is never made twice; and the resent command names the seq its sender
-// had seen (expected_seq), so one the server never got is refused as stale, not applied to a
-// game that moved on meanwhile.
+// message). A command is sent again, with the same cmd_id, until its answer comes: on every new
+// connection, and every RESEND_MS on an open one (a message lost on the way, a connection that
+// died without closing). The server answers a cmd_id it already has with the first outcome, so a
+// move is never made twice; and the resent command names the seq its sender had seen
+// (expected_seq), so one the server never got is refused as stale, not applied to a game that
+// moved on meanwhile.
 
 import { Socket } from "./socket.js";
+
+export const RESEND_MS = 5000;
 
 export class LiveGame {
   constructor(gameId, handlers) {
@@ -17,7 +20,8 @@ export class LiveGame {
     this.resuming = false;
     this.resumeTimer = null;
     this.ids = 0;
-    this.unacked = new Map(); // cmd_id -> the command message, until its ack or error
+    this.unacked = new Map(); // cmd_id -> {message, sentAt}, until its ack or error
+    this.resendTimer = null;
     this.socket = new Socket(() => this.path(), {
       onMessage: (m) => this.handle(m),
       onOpen: () => this.resend(),
@@ -108,12 +112,30 @@ export class LiveGame {
     const message = { type: "command", cmd_id: cmdId, ...cmd };
     if (!this.send(message)) return null;
     if (message.expected_seq === undefined && this.lastSeq !== null) message.expected_seq = this.lastSeq;
-    this.unacked.set(cmdId, message);
+    this.unacked.set(cmdId, { message, sentAt: Date.now() });
+    if (this.resendTimer === null) this.resendTimer = setInterval(() => this.resendUnanswered(), 1000);
     return cmdId;
   }
 
   // A new connection: the commands whose answer the lost one never brought, in the order sent.
   resend() {
-    for (const message of this.unacked.values()) this.send(message);
+    for (const item of this.unacked.values()) {
+      this.send(item.message);
+      item.sentAt = Date.now();
+    }
+  }
+
+  // Once a second while a command has no answer: send again those sent RESEND_MS ago or more
+  // (nothing left to answer: stop).
+  resendUnanswered() {
+    if (!this.unacked.size) {
+      clearInterval(this.resendTimer);
+      this.resendTimer = null;
+      return;
+    }
+    const now = Date.now();
+    for (const item of this.unacked.values()) {
+      if (now - item.sentAt >= RESEND_MS && this.send(item.message)) item.sentAt = now;
+    }
   }
 }

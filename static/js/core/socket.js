@@ -10,6 +10,12 @@ export const FIRST_RETRY_MS = 250;
 export const BASE_MS = 3500;
 export const GROWTH = 1.6;
 export const CAP_MS = 20000;
+// After 1012 (a server restarting): one wait drawn evenly from 250 ms to 3.25 s. Every page of
+// that server is lost at once, so the waits must spread them (the next server takes them in as
+// they come); and a page must be back soon (at most 5 s with its reconnection and resume), which
+// a wait of 3.5 s ±25% left too little room for.
+export const RESTART_MIN_MS = 250;
+export const RESTART_SPREAD_MS = 3000;
 // A socket closed for sending too much, or for one socket too many, may try again a few times
 // (a tab closed meanwhile frees a place), slowly; then it gives up.
 export const SLOW_TRIES = 3;
@@ -22,13 +28,19 @@ export function backoffDelay(attempt, random = Math.random) {
   return Math.round(base * (0.75 + 0.5 * random()));
 }
 
+// The first wait after a server said it restarts (1012): 250 ms to 3.25 s, evenly.
+export function restartDelay(random = Math.random) {
+  return Math.round(RESTART_MIN_MS + RESTART_SPREAD_MS * random());
+}
+
 // What a close code means for reconnecting (docs/PROTOCOL.md):
 //   "stop"  — 4403 (refused: not allowed to see it, signed out, unknown) and 4401 (not signed in):
 //             asking again changes nothing;
 //   "slow"  — 4429 (too many sockets of this user at this game) and 4008 (closed for sending past
 //             the rate limit): a few slow tries, then stop;
-//   "later" — 1012 (service restart) and 1013 (try again later): no quick first try, the spread
-//             waits only;
+//   "restart" — 1012 (service restart): every page of that server comes back, spread evenly over
+//             the first 3.25 s (restartDelay), then as after any loss;
+//   "later" — 1013 (try again later): no quick first try, the spread waits only;
 //   "retry" — anything else (a lost network, a crashed server: 1006, 1001, 1011, ...).
 export function closeAction(code) {
   switch (code) {
@@ -39,6 +51,7 @@ export function closeAction(code) {
     case 4008:
       return "slow";
     case 1012:
+      return "restart";
     case 1013:
       return "later";
     default:
@@ -55,7 +68,8 @@ export function afterClose(code, attempt, slowTries, random = Math.random) {
     if (slowTries >= SLOW_TRIES) return { retry: false, reason: "limited" };
     return { retry: true, delay: backoffDelay(Math.max(attempt, 4), random), slow: true };
   }
-  const at = action === "later" ? Math.max(attempt, 1) : attempt;
+  if (action === "restart" && attempt <= 0) return { retry: true, delay: restartDelay(random), slow: false };
+  const at = action === "later" || action === "restart" ? Math.max(attempt, 1) : attempt;
   return { retry: true, delay: backoffDelay(at, random), slow: false };
 }
 

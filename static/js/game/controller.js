@@ -123,18 +123,14 @@ export function startGame(cfg) {
       showError(gettext("Not connected. Wait a moment and try again."));
       return;
     }
+    // The controls stay held until the command's answer: the socket sends it again (same cmd_id)
+    // until one comes, over a reconnection too. Giving them back sooner let a second decision
+    // follow the first, to be applied after it to a game that had moved on (bench_deploy: a
+    // server killed under load, the page's "wrong action" error).
     S.pending = true;
     S.mode = null;
     S.picked = [];
     render();
-    const sent = ++S.sent;
-    setTimeout(() => {
-      // No answer in 5 s (the socket is reconnecting): give the controls back to try again.
-      if (S.pending && S.sent === sent) {
-        S.pending = false;
-        render();
-      }
-    }, 5000);
   }
 
   function cancelAim() {

@@ -19,7 +19,6 @@ export function newState(cfg) {
     mode: null, // null | "cumi" | "discard"
     picked: [], // indexes into the hand
     pending: false,
-    sent: 0, // commands sent, so a late safety timer never frees a newer command
     ended: false,
     loadedOver: undefined, // whether the game was over when the page loaded
     lastPlayLine: null,
