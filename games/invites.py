@@ -5,6 +5,7 @@ games.access alone; this module only finds the code a request came with."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 from urllib.parse import parse_qs
@@ -13,15 +14,24 @@ SESSION_KEY = "table_invites"
 REMEMBERED = 50  # tables a session remembers the invites of, the latest kept
 
 
+_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what games.models.new_token makes, with room
+
+
+def clean_invite(code: Any) -> str | None:
+    """An invite code as given, or None when it cannot be one (any other text is no invite, not
+    an error: it may hold anything a link or a program put there)."""
+    return code if isinstance(code, str) and _CODE.fullmatch(code) else None
+
+
 def _remembered(session: Any, table_id: int) -> str | None:
     invites = session.get(SESSION_KEY) if session is not None else None
     code = invites.get(str(table_id)) if isinstance(invites, dict) else None
-    return code if isinstance(code, str) else None
+    return clean_invite(code)
 
 
 def invite_of(given: str | None, session: Any, table_id: int) -> str | None:
     """The invite a request carries for `table_id`: the one it names, else its session's."""
-    return given or _remembered(session, table_id)
+    return clean_invite(given) or _remembered(session, table_id)
 
 
 def request_invite(request: Any, table_id: int) -> str | None:
@@ -39,9 +49,9 @@ def scope_invite(scope: dict[str, Any], table_id: int) -> str | None:
 def invite_remember(request: Any, table: Any) -> None:
     """After a page accepted a request, keep the table's invite in its session if the request named
     the right one: the invitee's browser then opens the table's game and replays with it too."""
-    given = request.GET.get("invite")
+    given = clean_invite(request.GET.get("invite"))
     session = getattr(request, "session", None)
-    if session is None or not given or not secrets.compare_digest(str(given), table.invite_code):
+    if session is None or not given or not secrets.compare_digest(given, table.invite_code):
         return
     if _remembered(session, table.pk) == given:
         return

@@ -21,7 +21,7 @@ from harehra_site.share import share_tags
 from .access import access_game_view, access_table_view
 from .card_text import cards_info
 from .forms import SeatForm, TableCreateForm
-from .invites import invite_remember, request_invite
+from .invites import clean_invite, invite_remember, request_invite
 from .models import Game, GameStatus, Table, TableStatus
 from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
 from .services.tables import TABLE_ACTIONS, table_act, table_create
@@ -61,7 +61,7 @@ def _viewable_table(request: HttpRequest, pk: int) -> tuple[Table, str]:
     link's, else the one this browser's session remembers, if the person needs it (is not the
     table's host or seated there)."""
     table = get_object_or_404(Table.objects.select_related("host"), pk=pk)
-    given = request.GET.get("invite") or ""
+    given = clean_invite(request.GET.get("invite")) or ""
     invite = given or request_invite(request, table.pk) or ""
     try:
         access_table_view(table, request.user, invite or None)

@@ -148,3 +148,26 @@ def test_the_invitees_browser_opens_the_games_live_socket(make_user: Callable[..
             await comm.disconnect()
 
     asyncio.run(run())
+
+
+@pytest.mark.django_db
+def test_an_invite_that_cannot_be_one_is_no_invite_not_an_error(
+    make_user: Callable[..., Any], client_for: Callable[[Any], Any]
+) -> None:
+    """Anything may come as `?invite=` (control characters, text that is not ASCII): it is no
+    invite, so the answer is the one for no invite, never a 500."""
+    game = _private_game(make_user)
+    api = client_for(make_user())
+    page = Client()
+    page.force_login(make_user())
+    # What a fuzzer sent (Ë, ESC, a 4-byte letter): no invite, so not found.
+    odd = "bD%C3%8B%1B%F0%BC%A0%8Bi%C3%B9"
+    for path in (f"/api/tables/{game.table_id}/", f"/api/games/{game.pk}/", f"/api/games/{game.pk}/events/"):
+        response = api.get(f"{path}?invite={odd}")
+        assert response.status_code == 404, (path, response.status_code)
+        assert response.json()["code"] == "not_found"
+    assert page.get(f"/tables/{game.table_id}/?invite={odd}").status_code == 404
+    assert page.get(f"/games/{game.pk}/?invite={odd}").status_code == 404
+    # A NUL: the request itself is refused, with its code.
+    response = api.get(f"/api/tables/{game.table_id}/?invite=a%00b")
+    assert (response.status_code, response.json()["code"]) == (400, "bad_request")
