@@ -25,9 +25,19 @@ class SessionStore(DBStore):
         return obj
 
 
-def user_sessions_end(user_id: int) -> int:
-    """Delete every session of the user: each of their browsers is signed out at its next request."""
+# An ended session's note: whose session it was, so the browser's next page can say why it was
+# signed out (accounts/notices.py).
+SIGNED_OUT_USER = "harehra_signed_out_user"
+
+
+def user_sessions_end(user_id: int, tell_why: bool = False) -> int:
+    """End every session of the user: each of their browsers is signed out at its next request.
+    With `tell_why` each session keeps its key but holds only a note of whose it was (no sign-in),
+    so that browser's next page can tell the person why (a ban or suspension: accounts/notices.py)."""
     from .models import UserSession
 
-    deleted, _ = UserSession.objects.filter(user_id=user_id).delete()
-    return deleted
+    sessions = UserSession.objects.filter(user_id=user_id)
+    if not tell_why:
+        deleted, _ = sessions.delete()
+        return deleted
+    return sessions.update(session_data=SessionStore().encode({SIGNED_OUT_USER: user_id}), user=None)

@@ -33,7 +33,11 @@ def user_active_sanction(user: Any) -> Sanction | None:
     """The sanction that matters most: a ban before any suspension, else the longest suspension."""
     if not getattr(user, "is_authenticated", False):
         return None
-    return active_sanctions(user.pk).order_by(F("until").desc(nulls_first=True), "-created_at").first()
+    return user_id_active_sanction(user.pk)
+
+
+def user_id_active_sanction(user_id: int) -> Sanction | None:
+    return active_sanctions(user_id).order_by(F("until").desc(nulls_first=True), "-created_at").first()
 
 
 def sanction_in_force_sql(db: BaseDatabaseWrapper) -> str:

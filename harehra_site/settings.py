@@ -117,6 +117,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.notices.SignedOutNoticeMiddleware",  # after sessions, languages and messages
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "accounts.devices.KnownDeviceMiddleware",
 ]

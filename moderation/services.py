@@ -163,7 +163,8 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
         # Before the sanction is placed: leaving a table needs a user who may still play.
         user_remove_from_play(user=user, reason="banned")
         Token.objects.filter(user=user).delete()  # API clients must sign in again, and cannot
-        user_sessions_end(user.pk)  # so must browsers: every session of the user ends now
+        user_sessions_end(user.pk, tell_why=True)  # so must browsers: every session ends now, and
+        # each browser's next page says why (accounts/notices.py)
         user_id = user.pk
         transaction.on_commit(lambda: publish_user_signed_out(user_id))  # every socket closes now
 

@@ -73,6 +73,15 @@ def test_two_players_chat_live_and_spectators_apart(site: Any, browser: Any, scr
     assert _texts(pa) == [HOSTILE, "hello alice"] and pa.title() != "owned"
     pa.screenshot(path=str(screenshots / "chat-game-page.png"), full_page=True)
 
+    # A pasted message over 300 characters is kept whole, said to be over, and not sent.
+    pb.fill("#chat-input", "x" * 400)
+    expect(pb.locator("#chat-count")).to_contain_text("100 characters too many")
+    pb.press("#chat-input", "Enter")
+    assert pb.input_value("#chat-input") == "x" * 400
+    pb.screenshot(path=str(screenshots / "chat-too-long.png"), full_page=True)
+    pb.fill("#chat-input", "")
+    expect(pb.locator("#chat-count")).to_have_text("")
+
     # A reload shows the history.
     pb.reload()
     expect(pb.locator("#chat-log li")).to_have_count(2)

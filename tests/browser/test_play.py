@@ -157,5 +157,5 @@ def test_two_people_play_a_dealt_game_through_the_ui(site: Any, browser: Any, sc
     # The table page keeps the series score and who shuffles next (seat 1, R13).
     ann.goto(f"{base}/tables/{table_id}/")
     assert ann.locator(".series").inner_text().startswith("1 game played")
-    assert ann.locator(".seat-card[data-seat='1'] .badge:has-text('shuffles next')").count() == 1
-    assert ann.locator(".seat-card .badge:has-text('shuffles next')").count() == 1
+    assert ann.locator(".seat-card[data-seat='1'] .badge:has-text('shuffles the next game')").count() == 1
+    assert ann.locator(".seat-card .badge:has-text('shuffles the next game')").count() == 1

@@ -3,6 +3,7 @@
 // text (never as markup), sends, and lets a person report a message and the host turn chat off.
 import { csrfToken, gettext } from "../core/dom.js";
 import { chatSender } from "../core/chatbridge.js";
+import { chatLimit } from "../core/chatlimit.js";
 
 const panel = document.getElementById("chat");
 const log = document.getElementById("chat-log");
@@ -11,6 +12,7 @@ const input = document.getElementById("chat-input");
 const status = document.getElementById("chat-status");
 const toggle = document.getElementById("chat-toggle");
 const title = document.getElementById("chat-channel");
+const count = document.getElementById("chat-count");
 const me = panel.dataset.user || "";
 let send = null;
 let state = { enabled: true, host: false, can_send: false };
@@ -162,13 +164,30 @@ document.addEventListener("harehra:chat-message", (e) => {
   }
 });
 
+// The counter under the input: empty until something is typed; over the limit it says by how much,
+// and the message stays as typed (not cut) until it is shortened.
+function showCount() {
+  const limit = chatLimit(input.value);
+  count.textContent = limit.count ? limit.words : "";
+  count.classList.toggle("error", limit.over);
+  input.setAttribute("aria-invalid", limit.over ? "true" : "false");
+  return limit;
+}
+
+input.addEventListener("input", showCount);
+
 form.addEventListener("submit", (e) => {
   e.preventDefault();
   const text = input.value.trim();
   if (!text || !send) return;
+  if (showCount().over) {
+    input.focus();
+    return;
+  }
   ids += 1;
   send({ type: "chat_send", client_id: `m${ids}`, text });
   input.value = "";
+  showCount();
 });
 
 toggle.addEventListener("click", () => {

@@ -1,0 +1,43 @@
+"""Telling a person why they were signed out by a ban or suspension, on the next page their
+browser loads (the page they were on lost its sockets at once: static/js/core/socket.js says so).
+
+Moderation ends the person's sessions with a note of whose they were (accounts/sessions.py); the
+middleware here reads the note once, looks up the sanction in force now (one lifted meanwhile says
+nothing) and leaves its reason and end as a message for the page (templates/base.html)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+
+from .models import Sanction, SanctionKind
+from .sessions import SIGNED_OUT_USER
+from .standing import user_id_active_sanction
+
+
+def sanction_words(sanction: Sanction) -> str:
+    """Why the account cannot sign in, and until when, in the reader's language."""
+    if sanction.kind == SanctionKind.BAN or sanction.until is None:
+        return _("This account is banned. Reason: %(reason)s") % {"reason": sanction.reason}
+    return _("This account is suspended until %(until)s UTC. Reason: %(reason)s") % {
+        "until": sanction.until.strftime("%Y-%m-%d %H:%M"),
+        "reason": sanction.reason,
+    }
+
+
+class SignedOutNoticeMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Only a browser that has a session can have been signed out: no query for the others.
+        if settings.SESSION_COOKIE_NAME in request.COOKIES and SIGNED_OUT_USER in request.session:
+            sanction = user_id_active_sanction(request.session.pop(SIGNED_OUT_USER))
+            if sanction is not None:
+                words = _("You have been signed out. %(why)s") % {"why": sanction_words(sanction)}
+                messages.warning(request, words)
+        return self.get_response(request)
