@@ -1,0 +1,579 @@
+"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it (issue 27).
+
+`run_bot_delay` starts real server processes, either
+
+- embedded: one `manage.py serve` without REDIS_URL, whose Celery worker runs in-process on the
+  memory broker (harehra_site/embedded.py), on a scratch SQLite file or on PostgreSQL; or
+- redis: one `manage.py serve` and one `celery worker -B` on Redis and PostgreSQL, as deployed,
+
+then sets up tables of one person and three bots through the REST API (register, create, add-bot,
+start; the next game through next-game when one ends), and plays each person's seat with a
+websocket client that acts at once on every view that asks it to (`?batch=1`, as the game page).
+
+For every bot decision it measures, at the client, the time from the push that made the bot's
+decision due (the push whose view awaits a bot's seat) to the push carrying the bot's move, less
+BOT_DELAY_SECONDS: how late the bot's move reached the page. Beside it, from the server:
+
+- the gap between the two moves' events in the log (`created_at`) less the delay: how late the bot
+  moved on the server, its task's wait and its move's work together;
+- the bot tasks' lateness (the task's start against its due time) and the bot moves' time from
+  the task's start to the push, from the servers' Prometheus metrics (histograms: their buckets
+  and means);
+- the "event loop was held" lines the servers logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from bench.live import (
+    DEFAULT_REDIS_URL,
+    ROOT,
+    check_loopback,
+    end_bench_games,
+    ensure_database,
+    flush_redis,
+    vacuum,
+)
+from bench.service import percentile
+
+Mode = Literal["embedded", "redis"]
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_botdelay"
+METRICS_TOKEN = "bench-bot-delay"
+SEATS, BOTS = 4, 3
+PASSWORD = "correct-horse-battery-staple"
+GOAL_P95_MS = 50.0
+HELD = re.compile(r"event loop was held for (\d+) ms")
+
+
+@dataclass(frozen=True)
+class BotDelayConfig:
+    mode: Mode = "embedded"
+    games: int = 2  # tables played at once, each one person and three bots
+    moves: int = 200  # bot moves to measure, all tables together (0: --duration alone decides)
+    duration: float = 0.0  # seconds to measure at most (0: --moves alone decides)
+    delay: float = 0.8  # BOT_DELAY_SECONDS of the servers
+    bot_level: str = "normal"
+    warmup_moves: int = 3  # each table's first bot moves are not measured (the worker warms up)
+    database_url: str = DEFAULT_DATABASE_URL  # PostgreSQL (redis mode; embedded with sqlite=False)
+    sqlite: bool = True  # embedded mode: a scratch SQLite file instead of database_url
+    redis_url: str = DEFAULT_REDIS_URL  # redis mode: flushed at start
+    server_env: tuple[tuple[str, str], ...] = ()
+    loop_stacks: bool = False  # LOOP_STACKS=1: the servers log the loop's stack while it is held
+    code_root: Path = ROOT  # the checkout the servers run (an older commit's worktree for "old")
+    code_label: str = "this checkout"
+    log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-bot-delay")
+    timeout: float = 900.0  # the whole drive, at most
+    seed: int = 1
+
+
+@dataclass
+class Sample:
+    table: int
+    game: int
+    due_seq: int  # the last seq of the push that made the bot's decision due
+    move_seq: int  # the first seq of the push that carried the bot's move
+    late_ms: float  # at the client: (move push - due push) - delay
+
+
+@dataclass
+class Histogram:
+    """One label's histogram from a Prometheus scrape: cumulative counts by upper bound."""
+
+    buckets: dict[float, float] = field(default_factory=dict)
+    count: float = 0.0
+    sum: float = 0.0
+
+    def minus(self, other: Histogram) -> Histogram:
+        return Histogram(
+            {le: n - other.buckets.get(le, 0.0) for le, n in self.buckets.items()},
+            self.count - other.count,
+            self.sum - other.sum,
+        )
+
+    def share_within(self, bound: float) -> float:
+        return self.buckets.get(bound, math.nan) / self.count if self.count else math.nan
+
+    def quantile(self, q: float) -> float:
+        """Prometheus' histogram_quantile: linear within the bucket that holds the rank."""
+        if not self.count:
+            return math.nan
+        rank, lower, below = q * self.count, 0.0, 0.0
+        for le in sorted(self.buckets):
+            n = self.buckets[le]
+            if n >= rank:
+                if math.isinf(le):
+                    return lower
+                return lower + (le - lower) * ((rank - below) / (n - below) if n > below else 0.0)
+            lower, below = le, n
+        return math.nan
+
+
+@dataclass
+class BotDelayResult:
+    config: BotDelayConfig
+    samples: list[Sample] = field(default_factory=list)
+    server_late_ms: list[float] = field(default_factory=list)  # log gap - delay, per sample
+    lateness: Histogram = field(default_factory=Histogram)  # bot task start - due (seconds)
+    work: Histogram = field(default_factory=Histogram)  # bot task start -> push (seconds)
+    loop_held_ms: list[float] = field(default_factory=list)
+    games_played: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    gaps: int = 0
+    window_s: float = 0.0
+    load: tuple[float, float] = (math.nan, math.nan)  # 1-minute load average at start and end
+    wake_late_ms: list[float] = field(default_factory=list)  # the bench's own 0.1 s sleeps, overslept
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def client_ms(self) -> list[float]:
+        return [s.late_ms for s in self.samples]
+
+
+# --- the servers ---------------------------------------------------------------------------------------
+
+
+def _migrate(url: str, write: Callable[[str], None]) -> None:
+    write(f"migrating {url} ...")
+    env = {**os.environ, "DATABASE_URL": url}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+
+
+def _database(cfg: BotDelayConfig, scratch: Path, write: Callable[[str], None]) -> str:
+    """The database the servers use, migrated: a new SQLite file in `scratch`, or PostgreSQL."""
+    if cfg.mode == "embedded" and cfg.sqlite:
+        url = f"sqlite:///{scratch / 'bench.sqlite3'}"
+        _migrate(url, write)
+        return url
+    check_loopback(cfg.database_url)
+    ensure_database(cfg.database_url)
+    _migrate(cfg.database_url, write)
+    vacuum(cfg.database_url)
+    return cfg.database_url
+
+
+def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
+    """The stack's context manager, with its servers (and worker) started."""
+    from tests.support.stack import SERVER_SETTINGS, live_stack
+
+    env = {
+        # Fast password hashes for the registrations (the site's settings otherwise).
+        "DJANGO_SETTINGS_MODULE": SERVER_SETTINGS,
+        "BOT_DELAY_SECONDS": repr(cfg.delay),
+        "METRICS_TOKEN": METRICS_TOKEN,
+        "PROMETHEUS_MULTIPROC_DIR": str(scratch / "metrics"),
+        "THROTTLE_REGISTER": "10000/hour",
+        **({"LOOP_STACKS": "1"} if cfg.loop_stacks else {}),
+        **dict(cfg.server_env),
+    }
+    embedded = cfg.mode == "embedded"
+    if not embedded:
+        check_loopback(cfg.redis_url)
+        flush_redis(cfg.redis_url)
+    return live_stack(
+        database_url=url,
+        redis_url="" if embedded else cfg.redis_url,  # no REDIS_URL: the memory broker, in-process
+        servers=0 if embedded else 1,
+        worker=not embedded,
+        log_dir=cfg.log_dir,
+        root=cfg.code_root,
+        **env,
+    )
+
+
+# --- HTTP ------------------------------------------------------------------------------------------------
+
+
+def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Token {token}"} if token else {})}
+    body = json.dumps(data).encode() if data is not None else None
+    req = urllib.request.Request(base + path, data=body, headers=headers, method="POST" if body else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.load(r)
+    except urllib.error.HTTPError as e:
+        raise RuntimeError(f"{req.method} {path}: {e.code} {e.read()[:300]!r}") from None
+
+
+def scrape(base: str) -> dict[tuple[str, str], Histogram]:
+    """The servers' histograms by (metric, label value): the bot tasks' lateness and their moves'
+    time to the push."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    req = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        text = r.read().decode()
+    wanted = {"harehra_task_lateness_seconds": "task", "harehra_move_push_seconds": "source"}
+    out: dict[tuple[str, str], Histogram] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name not in wanted:
+            continue
+        for s in family.samples:
+            key = (family.name, s.labels.get(wanted[family.name], ""))
+            h = out.setdefault(key, Histogram())
+            if s.name.endswith("_bucket"):
+                h.buckets[float(s.labels["le"])] = s.value
+            elif s.name.endswith("_count"):
+                h.count = s.value
+            elif s.name.endswith("_sum"):
+                h.sum = s.value
+    return out
+
+
+# --- the person's client ---------------------------------------------------------------------------------
+
+
+class Table:
+    """One table: its person's token and seat, and the socket that plays the seat."""
+
+    def __init__(self, run: Drive, index: int, token: str, table_id: int, game_id: int) -> None:
+        self.run, self.index, self.token = run, index, token
+        self.table_id, self.game_id = table_id, game_id
+        self.seat: int | None = None
+        self.seq = 0
+        self.pending: tuple[float, int] | None = None  # (arrival, seq) of the push a bot is due at
+        self.bot_moves = 0  # seen at this table, warm-up included
+        self.rng = random.Random(run.cfg.seed * 1000 + index)
+
+    async def play(self) -> None:
+        while not self.run.done.is_set():
+            await self.play_game()
+            if self.run.done.is_set():
+                return
+            table = await asyncio.to_thread(
+                _api, self.run.base, f"/api/tables/{self.table_id}/next-game/", {}, self.token
+            )
+            self.game_id = table["current_game"]
+
+    async def play_game(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.seq, self.pending = 0, None
+        self.run.games_played += 1
+        url = f"{self.run.ws_base}/ws/games/{self.game_id}/?batch=1&token={self.token}"
+        async with connect(url, origin="http://localhost", compression=None, max_queue=None) as ws:
+            stop = asyncio.ensure_future(self.run.done.wait())
+            try:
+                while True:
+                    recv = asyncio.ensure_future(ws.recv())
+                    await asyncio.wait({recv, stop}, return_when=asyncio.FIRST_COMPLETED)
+                    if not recv.done():
+                        recv.cancel()
+                        return
+                    now = time.monotonic()
+                    data = json.loads(recv.result())
+                    if await self.on_push(ws, data if isinstance(data, list) else [data], now):
+                        return
+            finally:
+                stop.cancel()
+
+    async def on_push(self, ws: Any, messages: list[dict[str, Any]], now: float) -> bool:
+        """One frame: a push's messages (events, deadline, view) or the state on connecting.
+        True when the game is over."""
+        events = [m for m in messages if m["type"] == "event" and m["seq"] > self.seq]
+        for m in messages:
+            if m["type"] == "error":
+                self.run.result.errors[str(m.get("code"))] += 1
+        if events:
+            if events[0]["seq"] != self.seq + 1:
+                self.run.result.gaps += 1
+                self.pending = None
+            if self.pending is not None:
+                # The move the bot was due to make (only the awaited seat may move).
+                due_at, due_seq = self.pending
+                self.pending = None
+                self.bot_moves += 1
+                if self.bot_moves > self.run.cfg.warmup_moves or self.run.measuring:
+                    self.run.record(
+                        Sample(
+                            self.index,
+                            self.game_id,
+                            due_seq,
+                            events[0]["seq"],
+                            (now - due_at - self.run.cfg.delay) * 1000,
+                        )
+                    )
+            self.seq = events[-1]["seq"]
+        last = next((m for m in reversed(messages) if m["type"] in ("view", "state")), None)
+        if last is None:
+            return False
+        if last["type"] == "state":
+            self.seq = last["seq"]
+            self.seat = last["view"]["seat"]
+        view = last["view"]
+        if view["over"] or last.get("status") != "running":
+            return True
+        awaiting = view["awaiting"]
+        if awaiting is None:
+            return False
+        if awaiting["seat"] == self.seat:
+            if last["legal"]:
+                command = {k: v for k, v in self.rng.choice(last["legal"]).items() if k != "seat"}
+                cmd = {"type": "command", "cmd_id": secrets.token_hex(6), "expected_seq": self.seq}
+                await ws.send(json.dumps({**cmd, **command}))
+        elif events and last["type"] == "view":
+            self.pending = (now, last["seq"])  # this push made a bot's decision due
+        return False
+
+
+class Drive:
+    def __init__(self, cfg: BotDelayConfig, base: str, ws_base: str, result: BotDelayResult) -> None:
+        self.cfg, self.base, self.ws_base, self.result = cfg, base, ws_base, result
+        self.done = asyncio.Event()
+        self.measuring = False  # every table is past its warm-up
+        self.window: list[float] = []
+        self.games_played = 0
+        self.tables: list[Table] = []
+
+    def record(self, sample: Sample) -> None:
+        if not self.measuring:
+            if any(t.bot_moves <= self.cfg.warmup_moves for t in self.tables):
+                return
+            self.measuring = True
+            self.window = [time.monotonic()]
+            self.baseline = scrape(self.base)  # blocking, once
+        self.result.samples.append(sample)
+        if self.cfg.moves and len(self.result.samples) >= self.cfg.moves:
+            self.done.set()
+
+    async def run(self, tables: list[tuple[str, int, int]]) -> None:
+        self.tables = [Table(self, i, tok, tid, gid) for i, (tok, tid, gid) in enumerate(tables)]
+        plays = [asyncio.create_task(t.play()) for t in self.tables]
+        deadline = time.monotonic() + self.cfg.timeout
+        try:
+            while not self.done.is_set():
+                measured = time.monotonic() - self.window[0] if self.measuring else 0.0
+                if self.cfg.duration and measured >= self.cfg.duration:
+                    self.done.set()
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"{len(self.result.samples)} of {self.cfg.moves} bot moves measured "
+                        f"after {self.cfg.timeout:g} s"
+                    )
+                failed = [p for p in plays if p.done() and p.exception() is not None]
+                if failed:
+                    raise RuntimeError(f"a table's client failed: {failed[0].exception()!r}")
+                slept = time.monotonic()
+                await asyncio.sleep(0.1)
+                if self.measuring:
+                    # How late this process wakes: the machine's noise, in the same window.
+                    self.result.wake_late_ms.append((time.monotonic() - slept - 0.1) * 1000)
+        finally:
+            self.done.set()
+            self.window.append(time.monotonic())
+            await asyncio.gather(*plays, return_exceptions=True)
+
+
+def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]:
+    """Each table: a person registered through the API, a 4-seat table with three bots, started."""
+    tag = secrets.token_hex(3)
+    out = []
+    for i in range(cfg.games):
+        name = f"bench-botdelay-{tag}-{i}"
+        token = _api(base, "/api/accounts/register/", {"username": name, "password": PASSWORD})["token"]
+        table = _api(base, "/api/tables/", {"seats": SEATS}, token)
+        for _ in range(BOTS):
+            _api(base, f"/api/tables/{table['id']}/add-bot/", {"level": cfg.bot_level}, token)
+        started = _api(base, f"/api/tables/{table['id']}/start/", {}, token)
+        out.append((token, table["id"], started["current_game"]))
+    return out
+
+
+# --- the run ---------------------------------------------------------------------------------------------
+
+
+def _server_gaps(samples: Sequence[Sample], delay: float) -> list[float]:
+    """Per sample: the time between the due push's last event and the bot's first event in the
+    log (each stamped as it was written), less the delay (ms)."""
+    from games.models import GameEvent
+
+    wanted = {(s.game, s.due_seq) for s in samples} | {(s.game, s.move_seq) for s in samples}
+    stamps: dict[tuple[int, int], Any] = {}
+    for game in {g for g, _ in wanted}:
+        seqs = [q for g, q in wanted if g == game]
+        for seq, at in GameEvent.objects.filter(game_id=game, seq__in=seqs).values_list("seq", "created_at"):
+            stamps[(game, seq)] = at
+    out = []
+    for s in samples:
+        a, b = stamps.get((s.game, s.due_seq)), stamps.get((s.game, s.move_seq))
+        if a is not None and b is not None:
+            out.append(((b - a).total_seconds() - delay) * 1000)
+    return out
+
+
+def _held(log_dir: Path) -> list[float]:
+    out: list[float] = []
+    for path in sorted(log_dir.glob("server-*.log")):
+        out += [float(m) for m in HELD.findall(path.read_text(errors="replace"))]
+    return out
+
+
+def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> BotDelayResult:
+    """Start the servers, play, measure, stop; report (`format_report`)."""
+    from django.db import connections
+
+    from bench.management.commands.bench_live import use_database
+
+    if cfg.games < 1 or cfg.delay < 0 or (cfg.moves <= 0 and cfg.duration <= 0):
+        raise ValueError("games is at least 1, delay not negative, and --moves or --duration is set")
+    scratch = Path(tempfile.mkdtemp(prefix="harehra-bench-bot-delay-"))
+    if cfg.log_dir.exists():
+        for old in cfg.log_dir.glob("*.log"):
+            old.unlink()
+    result = BotDelayResult(cfg)
+    try:
+        url = _database(cfg, scratch, write)
+        use_database(url)
+        write(f"starting the {cfg.mode} stack ({cfg.code_label}), BOT_DELAY_SECONDS={cfg.delay:g} ...")
+        with _start(cfg, url, scratch) as stack:
+            if cfg.mode == "embedded":
+                stack.start_server("embedded")
+            base = stack.url(0)
+            tables = _set_up_tables(cfg, base)
+            connections.close_all()
+            write(f"playing {cfg.games} table(s) of one person and {BOTS} {cfg.bot_level} bots ...")
+            drive = Drive(cfg, base, stack.ws_url(0), result)
+            load_start = os.getloadavg()[0]
+            asyncio.run(drive.run(tables))
+            result.load = (load_start, os.getloadavg()[0])
+            if drive.measuring:
+                after = scrape(base)
+                for key, attr in (
+                    (("harehra_task_lateness_seconds", "bot"), "lateness"),
+                    (("harehra_move_push_seconds", "bot"), "work"),
+                ):
+                    if key in after:
+                        setattr(result, attr, after[key].minus(drive.baseline.get(key, Histogram())))
+            result.window_s = drive.window[-1] - drive.window[0] if len(drive.window) > 1 else 0.0
+            result.games_played = drive.games_played
+            game_ids = {t.game_id for t in drive.tables}
+        result.server_late_ms = _server_gaps(result.samples, cfg.delay)
+        if not (cfg.mode == "embedded" and cfg.sqlite):
+            end_bench_games(sorted(game_ids))
+        connections.close_all()
+        result.loop_held_ms = _held(cfg.log_dir)
+    finally:
+        connections.close_all()
+        shutil.rmtree(scratch, ignore_errors=True)
+    result.lines = format_report(result)
+    write("")
+    for line in result.lines:
+        write(line)
+    return result
+
+
+def run_compare(
+    cfg: BotDelayConfig, ref: str, modes: Sequence[Mode], write: Callable[[str], None] = print
+) -> list[BotDelayResult]:
+    """For each mode: REF's code (from a detached worktree, removed at the end), then this checkout,
+    back to back."""
+    from bench.browser import _git
+
+    sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
+    here = _git("rev-parse", "--short", "HEAD").strip()
+    tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
+    tree = tmp / "code"
+    write(f"checking out {ref} ({sha[:9]}) into {tree} ...")
+    _git("worktree", "add", "--detach", str(tree), sha)
+    results = []
+    try:
+        for mode in modes:
+            for root, label in ((tree, f"{ref} ({sha[:9]})"), (ROOT, f"this checkout ({here})")):
+                write("")
+                write(f"=== {mode}: {label} ===")
+                log_dir = cfg.log_dir / f"{mode}-{'old' if root == tree else 'new'}"
+                run_cfg = replace(cfg, mode=mode, code_root=root, code_label=label, log_dir=log_dir)
+                results.append(run_bot_delay(run_cfg, write))
+    finally:
+        _git("worktree", "remove", "--force", str(tree), check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+    write("")
+    write("summary (late = the bot's move at the page after its due push, less the delay):")
+    for r in results:
+        write("  " + summary_line(r))
+    return results
+
+
+# --- reports ---------------------------------------------------------------------------------------------
+
+
+def _ms(values: Sequence[float], p: float) -> str:
+    v = percentile(values, p)
+    return "n/a" if math.isnan(v) else f"{v:.0f}"
+
+
+def summary_line(r: BotDelayResult) -> str:
+    c, s = r.client_ms, r.server_late_ms
+    ok = bool(c) and percentile(c, 95) <= GOAL_P95_MS
+    return (
+        f"{r.config.mode:8} {r.config.code_label:32} late at the page p50 {_ms(c, 50)} p95 {_ms(c, 95)} "
+        f"max {_ms(c, 100)} ms (n={len(c)}); in the log p50 {_ms(s, 50)} p95 {_ms(s, 95)} ms; "
+        f"goal p95 <= {GOAL_P95_MS:g} ms {'met' if ok else 'not met'}"
+    )
+
+
+def _hist_line(name: str, h: Histogram) -> str:
+    if not h.count:
+        return f"{name}: no samples"
+    shares = "  ".join(
+        f"<= {le * 1000:g} ms {100 * h.buckets[le] / h.count:.0f}%"
+        for le in sorted(h.buckets)
+        if not math.isinf(le) and le <= 1.0
+    )
+    return (
+        f"{name} (n={h.count:.0f}): mean {1000 * h.sum / h.count:.0f} ms, p50 ~{1000 * h.quantile(0.5):.0f} "
+        f"p95 ~{1000 * h.quantile(0.95):.0f} ms (from buckets); {shares}"
+    )
+
+
+def format_report(r: BotDelayResult) -> list[str]:
+    cfg = r.config
+    c, s = r.client_ms, r.server_late_ms
+    where = "SQLite" if cfg.mode == "embedded" and cfg.sqlite else "PostgreSQL"
+    held = r.loop_held_ms
+    if cfg.mode == "embedded":
+        stack = "serve with its in-process worker on the memory broker"
+    else:
+        stack = "serve and a celery worker on Redis"
+    return [
+        f"bench_bot_delay: {cfg.mode} ({stack}, {where}); code: {cfg.code_label}; "
+        f"BOT_DELAY_SECONDS={cfg.delay:g}; {cfg.games} table(s) of "
+        f"1 person + {BOTS} {cfg.bot_level} bots; {r.games_played} games; {r.window_s:.0f} s measured; "
+        f"{os.cpu_count()} CPUs; server env {dict(cfg.server_env) or '-'}",
+        f"bot move late at the page (ms): p50 {_ms(c, 50)}  p95 {_ms(c, 95)}  p99 {_ms(c, 99)}  "
+        f"max {_ms(c, 100)}  min {_ms(c, 0)}  (n={len(c)})",
+        f"bot move late in the log (ms):  p50 {_ms(s, 50)}  p95 {_ms(s, 95)}  p99 {_ms(s, 99)}  "
+        f"max {_ms(s, 100)}  (n={len(s)})",
+        _hist_line("bot task start - due", r.lateness),
+        _hist_line("bot task start -> push", r.work),
+        "event loop held (server log): "
+        + (f"{len(held)} times, max {max(held):.0f} ms" if held else "never (>= 100 ms)"),
+        f"machine: load average {r.load[0]:.1f} at the start, {r.load[1]:.1f} at the end; this process's "
+        f"0.1 s sleeps overslept p50 {_ms(r.wake_late_ms, 50)} p95 {_ms(r.wake_late_ms, 95)} max "
+        f"{_ms(r.wake_late_ms, 100)} ms",
+        f"errors: {dict(r.errors) or 'none'}; seq gaps: {r.gaps}",
+        f"goal (p95 at the page <= {GOAL_P95_MS:g} ms): "
+        + ("met" if c and percentile(c, 95) <= GOAL_P95_MS else "not met"),
+    ]
