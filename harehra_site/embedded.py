@@ -11,8 +11,63 @@ import socket
 import threading
 from typing import Any
 
+from celery.utils.timer2 import Timer
+
 log = logging.getLogger(__name__)
 _started = False
+
+
+class PromptTimer(Timer):
+    """The worker's timer thread, which runs countdown and ETA tasks when they are due, woken by
+    every entry entered.
+
+    A worker on the memory broker has no event loop, so Celery runs its timer on a thread
+    (celery/utils/timer2.py) that sleeps min(time to its next entry, worker_timer_precision = 1 s)
+    and does not wake for an entry entered meanwhile. A game keeps a countdown task pending up to
+    a timer period ahead, so the timer always slept whole seconds: a bot's task due 0.8 s after a
+    move ran when the running sleep ended, the bots of a table moved about 1 s apart whatever
+    BOT_DELAY_SECONDS said (issue 27). This timer waits on the condition that entering an entry
+    notifies instead, so a new earlier entry is seen at once, with no polling."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._stopping = threading.Event()
+
+    def _next_entry(self) -> float | None:
+        with self.not_empty:
+            delay, entry = next(self.scheduler)
+            if entry is None:
+                if delay is not None and self.on_tick:
+                    self.on_tick(delay)
+                if not self._stopping.is_set():
+                    # Until the next entry is due, or another is entered (then look again).
+                    self.not_empty.wait(1.0 if delay is None else delay)
+                return None  # the thread's loop sleeps only for a delay returned
+        return self.schedule.apply_entry(entry)  # type: ignore[no-any-return]
+
+    __next__ = next = _next_entry
+
+    def stop(self) -> None:
+        with self.not_empty:  # wake the thread from its wait: it sees the stop at once
+            self._stopping.set()
+            self.not_empty.notify_all()
+        super().stop()
+
+
+def embedded_worker(concurrency: int = 4) -> Any:
+    """The in-process worker, made but not started: a thread pool, the prompt timer."""
+    from harehra_site.celery import app
+
+    return app.WorkController(
+        pool="threads",
+        concurrency=concurrency,
+        hostname=f"embedded@{socket.gethostname()}",
+        loglevel="WARNING",
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+        timer_cls=PromptTimer,
+    )
 
 
 def start_embedded_worker(concurrency: int = 4) -> Any:
@@ -23,15 +78,7 @@ def start_embedded_worker(concurrency: int = 4) -> Any:
 
     from harehra_site.celery import app
 
-    worker = app.WorkController(
-        pool="threads",
-        concurrency=concurrency,
-        hostname=f"embedded@{socket.gethostname()}",
-        loglevel="WARNING",
-        without_heartbeat=True,
-        without_mingle=True,
-        without_gossip=True,
-    )
+    worker = embedded_worker(concurrency)
     threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
     beat = EmbeddedService(app, thread=True)
     beat.daemon = True
