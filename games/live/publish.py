@@ -29,12 +29,34 @@ def table_group(table_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
+# The event loop of this process's server (`serve` names it), and the process it runs in.
+_serving: tuple[asyncio.AbstractEventLoop, int] | None = None
+
+
+def serving_loop_set(loop: asyncio.AbstractEventLoop | None) -> None:
+    """The server's event loop, for the sends of this process's threads that are not the
+    server's own (the embedded Celery worker's): see `_server_loop`."""
+    global _serving
+    _serving = (loop, os.getpid()) if loop is not None else None
+
+
 def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the server whose worker thread this is, as `async_to_sync` finds it."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
+    """The event loop a send from this thread is handed to: that of the server whose database
+    thread this is (as `async_to_sync` finds it), else the loop of the server this process runs.
+
+    The second is for the embedded worker's threads, whose sends go to the in-memory channel layer:
+    its queues belong to the server's loop and wake its sockets only when written from that loop.
+    Run elsewhere (`async_to_sync`'s own loop) a send woke no socket until something else woke the
+    loop, up to 50 ms later (issue 27), and touched the loop from another thread. None in a process
+    that serves nothing (a `celery worker`, a management command): there a send runs to its end."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
+        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+        if loop is not None and loop.is_running():
+            return loop
+    serving = _serving
+    if serving is not None and serving[1] == os.getpid() and serving[0].is_running():
+        return serving[0]
+    return None
 
 
 def _failed(group: str, error: BaseException | None) -> None:

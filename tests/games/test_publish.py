@@ -11,7 +11,7 @@ import redis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from games.live.publish import _server_loop, game_group, publish_game_meta
+from games.live.publish import _server_loop, game_group, publish_game_meta, serving_loop_set
 from tests.redis_server import redis_url
 from tests.support.waits import until
 
@@ -62,8 +62,8 @@ def test_only_a_server_thread_hands_its_sends_to_a_loop() -> None:
     asyncio.run(scenario())
     assert found["server thread"] is found["running loop"]
 
-    # A thread of its own (a Celery worker's, a management command's) has no server loop: its
-    # sends run to the end before it goes on.
+    # A thread of its own in a process that serves nothing (a `celery worker`'s, a management
+    # command's) has no server loop: its sends run to the end before it goes on.
     other = threading.Thread(target=lambda: found.update(plain=_server_loop()))
     other.start()
     other.join()
@@ -81,3 +81,36 @@ def test_a_send_handed_to_a_loop_that_has_closed_is_dropped_not_raised(
     monkeypatch.setattr(publish, "_server_loop", lambda: closed)
     publish_game_meta(7, "n", {"n": 1})  # a lost push is recovered by the clients' resume
     assert "the server is stopping" in caplog.text
+
+
+def test_a_serving_process_hands_the_sends_of_its_other_threads_to_its_loop(settings: Any) -> None:
+    """The embedded worker's threads publish to the in-memory layer, whose queues belong to the
+    server's loop: sent from another loop, a push woke no socket until something else woke the
+    server's loop (issue 27)."""
+    settings.CHANNEL_LAYERS = {"default": LAYERS["in-memory"]}
+
+    async def scenario() -> tuple[dict[str, Any], int]:
+        serving_loop_set(asyncio.get_running_loop())  # as `serve` does
+        try:
+            layer = get_channel_layer()
+            channel = await layer.new_channel()
+            await layer.group_add(game_group(7), channel)
+            sent_from: dict[str, int] = {}
+            send = layer.group_send
+
+            async def recorded(group: str, message: dict[str, Any]) -> None:
+                sent_from["thread"] = threading.get_ident()
+                await send(group, message)
+
+            layer.group_send = recorded
+            worker = threading.Thread(target=publish_game_meta, args=(7, "n", {"n": 1}))  # a worker's thread
+            worker.start()
+            await asyncio.to_thread(worker.join)
+            message = await asyncio.wait_for(layer.receive(channel), 5)
+            return {**message["data"], **sent_from}, threading.get_ident()
+        finally:
+            serving_loop_set(None)
+
+    got, loop_thread = asyncio.run(scenario())
+    assert got == {"n": 1, "thread": loop_thread}
+    assert _server_loop() is None  # once the server is gone, a send runs to its end again

@@ -217,12 +217,17 @@ class Command(BaseCommand):
         server = draining_server(config)
 
         async def serve() -> None:
+            from games.live.publish import serving_loop_set
+
             server.loop = asyncio.get_running_loop()
+            # The embedded worker's threads hand their pushes to this loop (games/live/publish.py).
+            serving_loop_set(server.loop)
             server.loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
             watch = server.loop.create_task(_watch_loop_lag())
             try:
                 await server.serve()
             finally:
                 watch.cancel()
+                serving_loop_set(None)
 
         uvloop.run(serve())
