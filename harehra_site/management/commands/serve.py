@@ -32,22 +32,36 @@ async def _watch_loop_lag(every: float = 0.05) -> None:
         threading.Thread(target=_dump_held_loop, args=(threading.get_ident(),), daemon=True).start()
     while True:
         started = _loop_beat = time.perf_counter()
+        cpu = time.process_time()
         await asyncio.sleep(every)
         late = (time.perf_counter() - started - every) * 1000
         if late >= SLOW_LOOP_MS:
-            log.warning("the event loop was held for %.0f ms", late)
+            # The CPU all of the process's threads used meanwhile tells the two causes apart: about
+            # as much as the wait, another thread of this process held the interpreter's lock (a
+            # bot thinking in the embedded worker, say); far less, the process did not get to run
+            # (a machine busy with other work; a thread that holds the lock and is not scheduled
+            # keeps every other one waiting too).
+            used = (time.process_time() - cpu) * 1000
+            log.warning("the event loop was held for %.0f ms (the process used %.0f ms of CPU)", late, used)
 
 
 def _dump_held_loop(loop_thread: int) -> None:
-    """LOOP_STACKS=1: what the event loop's thread is doing while it is held (for diagnosis)."""
+    """LOOP_STACKS=1: while the event loop is held, every thread's stack (for diagnosis): the loop
+    thread's own shows only uvloop's run while it waits for the interpreter's lock, so the others
+    say which one held it."""
     import traceback
 
     while True:
         time.sleep(0.1)
         if time.perf_counter() - _loop_beat > 0.25:
-            frame = sys._current_frames().get(loop_thread)
-            if frame is not None:
-                log.warning("event loop held; its stack:\n%s", "".join(traceback.format_stack(frame)))
+            names = {t.ident: t.name for t in threading.enumerate()}
+            names[loop_thread] = "the event loop"
+            stacks = [
+                f"--- {names.get(ident, ident)}\n{''.join(traceback.format_stack(frame, limit=12))}"
+                for ident, frame in sys._current_frames().items()
+                if ident != threading.get_ident()
+            ]
+            log.warning("event loop held; the threads' stacks:\n%s", "".join(stacks))
 
 
 def _dump_tasks() -> None:
