@@ -61,7 +61,7 @@ METRICS_TOKEN = "bench-bot-delay"
 SEATS, BOTS = 4, 3
 PASSWORD = "correct-horse-battery-staple"
 GOAL_P95_MS = 50.0
-HELD = re.compile(r"event loop was held for (\d+) ms")
+HELD = re.compile(r"event loop was held for (\d+) ms(?: \(the process used (\d+) ms of CPU\))?")
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,7 @@ class BotDelayResult:
     lateness: Histogram = field(default_factory=Histogram)  # bot task start - due (seconds)
     work: Histogram = field(default_factory=Histogram)  # bot task start -> push (seconds)
     loop_held_ms: list[float] = field(default_factory=list)
+    loop_held_cpu_ms: list[float] = field(default_factory=list)  # the process's CPU meanwhile (newer servers)
     games_played: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     gaps: int = 0
@@ -423,11 +424,17 @@ def _server_gaps(samples: Sequence[Sample], delay: float) -> list[float]:
     return out
 
 
-def _held(log_dir: Path) -> list[float]:
-    out: list[float] = []
+def _held(log_dir: Path) -> tuple[list[float], list[float]]:
+    """The servers' "event loop was held" lines: how long, and the CPU the process used meanwhile
+    (where the server says)."""
+    held: list[float] = []
+    cpu: list[float] = []
     for path in sorted(log_dir.glob("server-*.log")):
-        out += [float(m) for m in HELD.findall(path.read_text(errors="replace"))]
-    return out
+        for ms, used in HELD.findall(path.read_text(errors="replace")):
+            held.append(float(ms))
+            if used:
+                cpu.append(float(used))
+    return held, cpu
 
 
 def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> BotDelayResult:
@@ -473,7 +480,7 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
         if not (cfg.mode == "embedded" and cfg.sqlite):
             end_bench_games(sorted(game_ids))
         connections.close_all()
-        result.loop_held_ms = _held(cfg.log_dir)
+        result.loop_held_ms, result.loop_held_cpu_ms = _held(cfg.log_dir)
     finally:
         connections.close_all()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -485,12 +492,19 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
 
 
 def run_compare(
-    cfg: BotDelayConfig, ref: str, modes: Sequence[Mode], write: Callable[[str], None] = print
+    cfg: BotDelayConfig,
+    ref: str,
+    modes: Sequence[Mode],
+    write: Callable[[str], None] = print,
+    rounds: int = 1,
 ) -> list[BotDelayResult]:
-    """For each mode: REF's code (from a detached worktree, removed at the end), then this checkout,
-    back to back."""
+    """`rounds` times, for each mode: REF's code (from a detached worktree, removed at the end),
+    then this checkout's, back to back; then each run's summary and, per mode and code, all of
+    their bot moves together (the machine's load drifts from one run to the next)."""
     from bench.browser import _git
 
+    if rounds < 1:
+        raise ValueError("rounds is at least 1")
     sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
     here = _git("rev-parse", "--short", "HEAD").strip()
     tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
@@ -499,21 +513,40 @@ def run_compare(
     _git("worktree", "add", "--detach", str(tree), sha)
     results = []
     try:
-        for mode in modes:
-            for root, label in ((tree, f"{ref} ({sha[:9]})"), (ROOT, f"this checkout ({here})")):
-                write("")
-                write(f"=== {mode}: {label} ===")
-                log_dir = cfg.log_dir / f"{mode}-{'old' if root == tree else 'new'}"
-                run_cfg = replace(cfg, mode=mode, code_root=root, code_label=label, log_dir=log_dir)
-                results.append(run_bot_delay(run_cfg, write))
+        for r in range(rounds):
+            for mode in modes:
+                for root, label in ((tree, f"{ref} ({sha[:9]})"), (ROOT, f"this checkout ({here})")):
+                    write("")
+                    write(f"=== round {r + 1} of {rounds}, {mode}: {label} ===")
+                    log_dir = cfg.log_dir / f"round{r + 1}-{mode}-{'old' if root == tree else 'new'}"
+                    run_cfg = replace(cfg, mode=mode, code_root=root, code_label=label, log_dir=log_dir)
+                    results.append(run_bot_delay(run_cfg, write))
     finally:
         _git("worktree", "remove", "--force", str(tree), check=False)
         shutil.rmtree(tmp, ignore_errors=True)
     write("")
-    write("summary (late = the bot's move at the page after its due push, less the delay):")
-    for r in results:
-        write("  " + summary_line(r))
+    for line in format_comparison(results):
+        write(line)
     return results
+
+
+def format_comparison(results: Sequence[BotDelayResult]) -> list[str]:
+    lines = ["summary (late = the bot's move at the page after its due push, less the delay):"]
+    lines += ["  " + summary_line(r) for r in results]
+    lines.append("all runs together, by mode and code:")
+    groups: dict[tuple[str, str], list[BotDelayResult]] = {}
+    for r in results:
+        groups.setdefault((r.config.mode, r.config.code_label), []).append(r)
+    for (mode, label), runs in groups.items():
+        c = [v for r in runs for v in r.client_ms]
+        s = [v for r in runs for v in r.server_late_ms]
+        held = [v for r in runs for v in r.loop_held_ms]
+        lines.append(
+            f"  {mode:8} {label:32} page p50 {_ms(c, 50)} p95 {_ms(c, 95)} p99 {_ms(c, 99)} max "
+            f"{_ms(c, 100)} ms (n={len(c)}); log p50 {_ms(s, 50)} p95 {_ms(s, 95)} ms; loop held "
+            f"{len(held)} times"
+        )
+    return lines
 
 
 # --- reports ---------------------------------------------------------------------------------------------
@@ -569,7 +602,13 @@ def format_report(r: BotDelayResult) -> list[str]:
         _hist_line("bot task start - due", r.lateness),
         _hist_line("bot task start -> push", r.work),
         "event loop held (server log): "
-        + (f"{len(held)} times, max {max(held):.0f} ms" if held else "never (>= 100 ms)"),
+        + (f"{len(held)} times, max {max(held):.0f} ms" if held else "never (>= 100 ms)")
+        + (
+            f"; the process used under half as much CPU meanwhile (it did not get to run) in "
+            f"{sum(u < h / 2 for h, u in zip(held, r.loop_held_cpu_ms, strict=True))} of them"
+            if held and len(r.loop_held_cpu_ms) == len(held)
+            else ""
+        ),
         f"machine: load average {r.load[0]:.1f} at the start, {r.load[1]:.1f} at the end; this process's "
         f"0.1 s sleeps overslept p50 {_ms(r.wake_late_ms, 50)} p95 {_ms(r.wake_late_ms, 95)} max "
         f"{_ms(r.wake_late_ms, 100)} ms",

@@ -62,6 +62,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--compare-ref", default=None, metavar="REF", help="run REF's code first, then this checkout's"
         )
+        parser.add_argument("--rounds", type=int, default=1, help="with --compare-ref: old/new pairs")
         parser.add_argument("--log-dir", type=Path, default=None, help="server and worker logs")
         parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run, at most")
         parser.add_argument("--seed", type=int, default=1)
@@ -95,7 +96,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         try:
             if options["compare_ref"]:
-                run_compare(cfg, options["compare_ref"], modes, self.stdout.write)
+                run_compare(cfg, options["compare_ref"], modes, self.stdout.write, options["rounds"])
                 return
             for mode in modes:
                 run_bot_delay(replace(cfg, mode=mode, log_dir=cfg.log_dir / mode), self.stdout.write)
