@@ -330,6 +330,9 @@ BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 GAME_SHUFFLE = os.environ.get("GAME_SHUFFLE", "games.services.shuffle.system_shuffle")
 # A bot that has not moved this long after its delay lost its wake-up: the beat's sweep moves it.
 BOT_OVERDUE_SECONDS = float(os.environ.get("BOT_OVERDUE_SECONDS", "4"))
+# Child processes in which hard bots search (games/bot_thinking.py), per process that moves bots
+# (the embedded server, each `celery worker`); 0: they search on the task's own thread.
+BOT_THINK_PROCESSES = int(os.environ.get("BOT_THINK_PROCESSES", "1"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
     "tournaments": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},

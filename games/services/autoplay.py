@@ -11,10 +11,11 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from harehra import GameState, legal_commands, view_for
-from harehra.bots import DEFAULT_LEVEL, get_bot
+from harehra.bots import DEFAULT_LEVEL
 from harehra_site.errors import ServiceError
 
 from .. import followups
+from ..bot_thinking import think
 from ..eventlog import load_state
 from ..models import MISSED_DEADLINES_BEFORE_AWAY, Game, GameEvent, GameSeat, GameStatus
 from .faults import set_aside
@@ -27,8 +28,9 @@ COUNTED_AS_MISSED = frozenset({"turn", "discard"})
 
 
 def bot_command(state: GameState, seat: int, level: str = DEFAULT_LEVEL) -> dict[str, object]:
-    """What the seat's bot of `level` plays: chosen from the seat's view and legal commands only."""
-    return get_bot(level).choose(view_for(state, seat), legal_commands(state, seat))
+    """What the seat's bot of `level` plays: chosen from the seat's view and legal commands only
+    (a searching bot's in a child process: games/bot_thinking.py)."""
+    return think(level, view_for(state, seat), legal_commands(state, seat))
 
 
 def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:

@@ -369,20 +369,21 @@ def test_only_a_seated_person_sets_answer_for_me(game, make_user, client_for):
 
 @pytest.mark.django_db(transaction=True)  # no test-wide transaction: what is open is the code's
 def test_a_hard_bot_thinks_outside_any_transaction(game, monkeypatch):
-    """The seat's level picks the bot; the search runs with no transaction (and no lock) open."""
+    """The seat's level picks the bot; the search starts with no transaction (and no lock) open
+    (it runs in a child process: tests/games/test_bot_thinking.py)."""
     from django.db import connection
 
-    from harehra.bots import SearchBot
+    from games.services import autoplay
 
-    seen: list[tuple[bool, int]] = []
-    choose = SearchBot.choose
+    seen: list[tuple[bool, str, int]] = []
+    think = autoplay.think
 
-    def spy(self, view, legal):
-        seen.append((connection.in_atomic_block, view["seat"]))
-        return choose(self, view, legal)
+    def spy(level, view, legal):
+        seen.append((connection.in_atomic_block, level, view["seat"]))
+        return think(level, view, legal)
 
-    monkeypatch.setattr(SearchBot, "choose", spy)
+    monkeypatch.setattr(autoplay, "think", spy)
     seat = game.awaiting_seat
     GameSeat.objects.filter(game=game, seat=seat).update(bot_playing=True, bot_level="hard")
     assert game_bot_move(game_id=game.pk, guard_seq=game.last_seq) is not None
-    assert seen == [(False, seat)]
+    assert seen == [(False, "hard", seat)]
