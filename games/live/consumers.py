@@ -275,12 +275,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             return  # already sent: a resume overtook the push
         if first != self.last_seq + 1:
             # The layer dropped a push, or a resume sent part of this one: read the rest from the log.
-            metrics.push_gap()
-            self._hold()
-            try:
-                await self.resume(self.last_seq)
-            finally:
-                await self._release()
+            await self._catch_up()
             return
         push_delivered(self.game.pk, last)
         frames = message["frames"]
@@ -296,8 +291,11 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def game_head(self, message: dict[str, Any]) -> None:
         """The game has reached `seq` (a resent command found its move applied): a socket that has
         not seen that far missed the move's push and reads what it missed from the log."""
-        if message["seq"] <= self.last_seq:
-            return
+        if message["seq"] > self.last_seq:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """This socket missed a push (counted for the operators): what it missed, from the log."""
         metrics.push_gap()
         self._hold()
         try:
