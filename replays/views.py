@@ -60,7 +60,7 @@ def _title(meta: dict[str, Any]) -> str:
     names = ", ".join(p["name"] for p in meta["players"])
     return _("Replay: %(names)s (game %(number)s at table %(table)s)") % {
         "names": names,
-        "number": meta["number"],
+        "number": meta["id"],
         "table": meta["table"],
     }
 
