@@ -34,7 +34,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _done_message(action: str) -> str:
     return {
-        "join": _("You are in. Stay on this page: your table appears here when you are seated."),
+        "join": _("You are in. Once you are seated, this page shows your table: reload it then."),
         "withdraw": _("You have left the tournament."),
         "pause": _("Paused: you will not be seated at a new table until you come back."),
     }[action]
