@@ -75,7 +75,8 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     r = c.post(url + "join/", follow=True)
     assert r.redirect_chain == [(url, 302)]
     page = r.content.decode()
-    assert "You are in. Once you are seated, this page shows your table" in page and 'data-entry="entered"' in page
+    assert "You are in. Once you are seated, this page shows your table" in page
+    assert 'data-entry="entered"' in page
     assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page and "Leave" in page
     assert '<tr data-rank="1" data-player="ana" class="mine">' in page
     assert 'id="games-heading"' not in page  # no game played yet: no list of games
