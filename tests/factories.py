@@ -130,7 +130,9 @@ def next_game(game: Game) -> Game:
 
 def finished_game(people: list[Any], bots: int = 0, seed: int = 1, **settings: Any) -> Game:
     """A table's first game, played to its end by random legal commands."""
-    return play_out(start_table(people, bots, **settings), random.Random(seed))
+    game = play_out(start_table(people, bots, **settings), random.Random(seed))
+    assert game.status == GameStatus.FINISHED
+    return game
 
 
 # --- seat 1 abandoned, then out: a game ended by the rules with an abandoned seat placed last -----

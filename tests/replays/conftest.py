@@ -16,6 +16,38 @@ from harehra.bots import get_bot
 from tests.support.decks import seeded_decks
 
 
+@pytest.fixture
+def two(make_user: Callable[..., Any]) -> list[Any]:
+    return [make_user("ann"), make_user("bob")]
+
+
+@dataclass
+class Closed:
+    """Replays some may not see, and who asks: a stranger (signed in) and the second player."""
+
+    stranger: Any
+    player: Any
+    hidden: Game  # finished, public, hidden by a moderator
+    private: Game  # running, at a private table
+    players_only: Game  # finished, replays for its players only
+
+
+@pytest.fixture
+def closed(two: list[Any], make_user: Callable[..., Any]) -> Closed:
+    from django.test import Client
+
+    from tests.factories import finished_game, start_table
+
+    stranger, player = Client(), Client()
+    stranger.force_login(make_user("eve"))
+    player.force_login(two[1])
+    hidden = finished_game(two, seed=7, rated=False, replay_access="public")
+    Game.objects.filter(pk=hidden.pk).update(replay_hidden=True)
+    private = start_table(two, rated=False, replay_access="public", visibility="private")
+    players_only = finished_game(two, seed=7, rated=False, replay_access="players")
+    return Closed(stranger, player, hidden, private, players_only)
+
+
 @dataclass
 class Recorded:
     game: Game

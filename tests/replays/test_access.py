@@ -27,11 +27,6 @@ def _game(users: list[Any], replay_access: str, finished: bool = True, visibilit
     return game
 
 
-@pytest.fixture
-def two(make_user: Callable[..., Any]) -> list[Any]:
-    return [make_user("ann"), make_user("bob")]
-
-
 def _as(user: Any | None) -> APIClient:
     c = APIClient()
     if user is not None:

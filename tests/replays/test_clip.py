@@ -4,8 +4,6 @@ who may fetch them, how they are cached and throttled."""
 from __future__ import annotations
 
 import io
-import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,11 +12,11 @@ from PIL import Image, ImageChops
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.frames import build_frames
-from games.models import Game, GameStatus
 from replays.images import CLIP_MAX_STEPS
 from replays.preview import LAST_STEP_MS, STEP_MS, preview_png
 from replays.selectors import game_events, seat_names
-from tests.factories import play_out, start_table
+from tests.factories import finished_game
+from tests.replays.conftest import Closed
 
 pytestmark = pytest.mark.django_db
 
@@ -29,19 +27,8 @@ def _unthrottled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"preview": None, "clip": None})
 
 
-@pytest.fixture
-def two(make_user: Callable[..., Any]) -> list[Any]:
-    return [make_user("ann"), make_user("bob")]
-
-
-def _finished(users: list[Any], **settings: Any) -> Game:
-    game = play_out(start_table(users, rated=False, **settings), random.Random(7))
-    assert game.status == GameStatus.FINISHED
-    return game
-
-
 def test_a_clip_is_one_picture_per_step_timed_like_the_replay(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     r = Client().get(f"/replays/{game.pk}/clip.gif?from=4&to=11&perspective=spectator&lang=en")
     assert r.status_code == 200 and r["Content-Type"] == "image/gif"
     assert r.content[:6] == b"GIF89a"
@@ -61,7 +48,7 @@ def test_a_clip_is_one_picture_per_step_timed_like_the_replay(two: list[Any]) ->
 
 
 def test_clips_are_bounded_and_bad_ranges_are_refused(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     client = Client()
     url = f"/replays/{game.pk}/clip.gif"
     too_long = client.get(f"{url}?from=0&to={CLIP_MAX_STEPS}")
@@ -76,14 +63,9 @@ def test_clips_are_bounded_and_bad_ranges_are_refused(two: list[Any]) -> None:
     assert Image.open(io.BytesIO(client.get(url).content)).n_frames == min(20, last + 1)
 
 
-def test_hidden_replays_and_private_games_give_no_clip(two: list[Any], make_user: Callable[..., Any]) -> None:
-    stranger, player = Client(), Client()
-    stranger.force_login(make_user("eve"))
-    player.force_login(two[1])
-    hidden = _finished(two, replay_access="public")
-    Game.objects.filter(pk=hidden.pk).update(replay_hidden=True)
-    private = start_table(two, rated=False, replay_access="public", visibility="private")
-    players_only = _finished(two, replay_access="players")
+def test_hidden_replays_and_private_games_give_no_clip(closed: Closed) -> None:
+    stranger, player = closed.stranger, closed.player
+    hidden, private, players_only = closed.hidden, closed.private, closed.players_only
     for ref in (hidden.pk, hidden.replay_key, private.pk, players_only.pk, "999999"):
         url = f"/replays/{ref}/clip.gif?from=0&to=2"
         for client in (stranger, Client()):
@@ -92,7 +74,7 @@ def test_hidden_replays_and_private_games_give_no_clip(two: list[Any], make_user
 
 
 def test_clip_cache_and_throttle(two: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     client = Client()
     url = f"/replays/{game.pk}/clip.gif?from=1&to=3&lang=en"
     first = client.get(url)

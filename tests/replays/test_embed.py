@@ -4,28 +4,15 @@ refuses framing; the replay page's access rule, and the share menu's embed code.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from games.models import Game, GameStatus
-from tests.factories import play_out, start_table
+from tests.factories import finished_game, start_table
+from tests.replays.conftest import Closed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def two(make_user: Callable[..., Any]) -> list[Any]:
-    return [make_user("ann"), make_user("bob")]
-
-
-def _finished(users: list[Any], **settings: Any) -> Game:
-    game = play_out(start_table(users, rated=False, **settings), random.Random(7))
-    assert game.status == GameStatus.FINISHED
-    return game
 
 
 def _directives(csp: str) -> dict[str, str]:
@@ -33,7 +20,7 @@ def _directives(csp: str) -> dict[str, str]:
 
 
 def test_the_embed_may_be_framed_and_nothing_else(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     client = Client()
     embed = client.get(f"/embed/replays/{game.pk}/?step=3")
     assert embed.status_code == 200
@@ -50,7 +37,7 @@ def test_the_embed_may_be_framed_and_nothing_else(two: list[Any]) -> None:
 
 
 def test_the_embed_is_the_viewer_without_the_sites_chrome(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     html = Client().get(f"/embed/replays/{game.pk}/?step=3&perspective=seat:1").content.decode()
     assert 'id="replay"' in html and 'id="replay-boot"' in html and "js/pages/replay.js" in html
     assert "site-header" not in html and "site-footer" not in html and 'aria-label="Main"' not in html
@@ -61,7 +48,7 @@ def test_the_embed_is_the_viewer_without_the_sites_chrome(two: list[Any]) -> Non
 
 
 def test_the_embed_by_key_and_a_running_games_embed(two: list[Any]) -> None:
-    linked = _finished(two, replay_access="link")
+    linked = finished_game(two, seed=7, rated=False, replay_access="link")
     client = Client()
     assert client.get(f"/embed/replays/{linked.pk}/").status_code == 404
     by_key = client.get(f"/embed/replays/{linked.replay_key}/")
@@ -73,16 +60,9 @@ def test_the_embed_by_key_and_a_running_games_embed(two: list[Any]) -> None:
     assert "X-Frame-Options" not in live and "frame-ancestors *" in live["Content-Security-Policy"]
 
 
-def test_hidden_replays_and_private_games_embed_nothing(
-    two: list[Any], make_user: Callable[..., Any]
-) -> None:
-    stranger, player = Client(), Client()
-    stranger.force_login(make_user("eve"))
-    player.force_login(two[1])
-    hidden = _finished(two, replay_access="public")
-    Game.objects.filter(pk=hidden.pk).update(replay_hidden=True)
-    private = start_table(two, rated=False, replay_access="public", visibility="private")
-    players_only = _finished(two, replay_access="players")
+def test_hidden_replays_and_private_games_embed_nothing(closed: Closed) -> None:
+    stranger, player = closed.stranger, closed.player
+    hidden, private, players_only = closed.hidden, closed.private, closed.players_only
     for ref in (hidden.pk, hidden.replay_key, private.pk, players_only.pk, players_only.replay_key):
         for client in (stranger, Client()):
             assert client.get(f"/embed/replays/{ref}/").status_code == 404, ref
@@ -92,7 +72,7 @@ def test_hidden_replays_and_private_games_embed_nothing(
 
 
 def test_the_share_menu_offers_the_embed(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     html = Client().get(f"/replays/{game.pk}/?step=2").content.decode()
     assert 'id="replay-embed-code"' in html and 'id="replay-embed-copy"' in html
     assert f'href="http://testserver/embed/replays/{game.pk}/"' in html

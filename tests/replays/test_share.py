@@ -18,13 +18,14 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from games.eventlog import load_state
 from games.frames import build_frames
-from games.models import Game, GameStatus
+from games.models import GameStatus
 from harehra import view_for
 from replays.access import open_replay
 from replays.images import replay_picture_svg
 from replays.preview import preview_svg
 from replays.selectors import game_events, seat_names
-from tests.factories import play_out, start_table
+from tests.factories import finished_game, play_out, start_table
+from tests.replays.conftest import Closed
 
 pytestmark = pytest.mark.django_db
 
@@ -86,19 +87,8 @@ def assert_card(tags: dict[str, str], client: Client) -> bytes:
     return data
 
 
-@pytest.fixture
-def two(make_user: Callable[..., Any]) -> list[Any]:
-    return [make_user("ann"), make_user("bob")]
-
-
-def _finished(users: list[Any], **settings: Any) -> Game:
-    game = play_out(start_table(users, rated=False, **settings), random.Random(7))
-    assert game.status == GameStatus.FINISHED
-    return game
-
-
 def test_replay_page_tags_name_the_step_and_its_picture(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     client = Client()
     tags = tags_of(client, f"/replays/{game.pk}/?step=5&perspective=seat:1")
     spectator = build_frames(game_events(game), seat_names(game), None, 5, 5)[0]
@@ -112,7 +102,7 @@ def test_replay_page_tags_name_the_step_and_its_picture(two: list[Any]) -> None:
 
 
 def test_pages_speak_the_readers_language(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     client = Client()
     client.cookies["django_language"] = "cs"
     tags = tags_of(client, f"/replays/{game.pk}/?step=1")
@@ -173,7 +163,7 @@ def test_a_stranger_picture_of_a_running_game_draws_no_hand(
 
 
 def test_a_finished_replay_shows_hands_as_the_replay_does(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     grant = open_replay(str(game.pk), AnonymousUser())
     svg = replay_picture_svg(grant, 3, "all")
     assert svg.count('class="hand-card"') > 0
@@ -189,7 +179,7 @@ def test_the_served_picture_is_the_markups_drawing(two: list[Any]) -> None:
 
     from replays.preview import preview_png, render_png
 
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     events, names = game_events(game), seat_names(game)
     for perspective, step in (("all", 3), (None, len(events) // 2), ("all", len(events) - 1)):
         frame = build_frames(events, names, perspective, step, step)[0]
@@ -202,16 +192,9 @@ def test_the_served_picture_is_the_markups_drawing(two: list[Any]) -> None:
         assert far < 0.004 * 1200 * 630, far  # the words alone are 1 %
 
 
-def test_hidden_replays_and_private_games_give_no_picture(
-    two: list[Any], make_user: Callable[..., Any]
-) -> None:
-    stranger, player = Client(), Client()
-    stranger.force_login(make_user("eve"))
-    player.force_login(two[1])
-    hidden = _finished(two, replay_access="public")
-    Game.objects.filter(pk=hidden.pk).update(replay_hidden=True)
-    private = start_table(two, rated=False, replay_access="public", visibility="private")
-    players_only = _finished(two, replay_access="players")
+def test_hidden_replays_and_private_games_give_no_picture(closed: Closed) -> None:
+    stranger, player = closed.stranger, closed.player
+    hidden, private, players_only = closed.hidden, closed.private, closed.players_only
     for url in (
         f"/replays/{hidden.pk}/image.png",
         f"/replays/{hidden.replay_key}/image.png",
@@ -229,7 +212,7 @@ def test_hidden_replays_and_private_games_give_no_picture(
 
 
 def test_cache_headers(two: list[Any]) -> None:
-    game = _finished(two, replay_access="public")
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
     client = Client()
     r = client.get(f"/replays/{game.pk}/image.png?step=4&lang=en")
     assert r.status_code == 200
@@ -243,7 +226,7 @@ def test_cache_headers(two: list[Any]) -> None:
     # A players-only replay's picture is for its players: private caches only.
     mine = Client()
     mine.force_login(two[0])
-    closed = _finished(two, replay_access="players")
+    closed = finished_game(two, seed=7, rated=False, replay_access="players")
     assert mine.get(f"/replays/{closed.pk}/image.png")["Cache-Control"].startswith("private, ")
     running = start_table(two, rated=False, replay_access="public")
     live = client.get(f"/watch/{running.pk}/image.png")
