@@ -157,3 +157,20 @@ def test_the_schema_documents_it() -> None:
     statuses = schema["components"]["schemas"]["ReplayAnalysisStatusEnum"]["enum"]
     assert set(statuses) == {"none", "queued", "running", "done", "failed"}
     assert schema["components"]["schemas"]["ReplayAnalysis"]["required"] == ["status", "version"]
+
+
+def test_the_replay_page_of_a_finished_game_carries_the_analysis_and_its_embed_does_not(
+    two: list[Any],
+) -> None:
+    from django.test import Client
+
+    game = _public(two)
+    page = Client().get(f"/replays/{game.pk}/")
+    assert b'id="replay-analysis"' in page.content and b"Sign in to analyse this game" in page.content
+    assert f'"analysis_url": "/api/replays/{game.pk}/analysis/"'.encode() in page.content
+    signed_in = Client()
+    signed_in.force_login(two[0])
+    page = signed_in.get(f"/replays/{game.pk}/")
+    assert b'id="analysis-request"' in page.content and "csrftoken" in page.cookies
+    embed = Client().get(f"/embed/replays/{game.pk}/")
+    assert b"replay-analysis" not in embed.content and b"analysis_url" not in embed.content
