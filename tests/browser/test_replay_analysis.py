@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from analysis.models import AnalysisRequest, RequestStatus
+from analysis.models import AnalysisRequest, GameAnalysis, RequestStatus
 from analysis.services import analysis_run
+from harehra.analysis import analysis_json
 from tests.browser.test_axe import serious_violations
 from tests.browser.ui import person, sign_in
 from tests.support.stack import Stack
@@ -135,6 +136,19 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
     assert page.locator("#replay-log .rp-verdict").count() == len(labelled)
     page.close()
 
+    # Expected placings and luck against skill, when the analysis has them (made here from the
+    # chances where this version lacks them): the figures name the placing, the luck table shows.
+    if "placings" not in analysis or "luck" not in analysis:
+        analysis["placings"] = [
+            [1 + sum(c > mine for c in row) for mine in row] for row in analysis["chances"]
+        ]
+        result = analysis["chances"][-1]
+        analysis["luck"] = [
+            {"decisions": -0.04 * s, "draws": 0.03, "others": result[s] - 0.25 + 0.04 * s - 0.03}
+            for s in range(4)
+        ]
+        GameAnalysis.objects.filter(game=game).update(body=analysis_json(analysis))
+
     # A phone, in Czech: nothing wider than the screen, the graph and the tables fit.
     phone = _open(browser, f"{site.url()}/replays/{game.pk}/?step={labelled[0]}", width=360, locale="cs-CZ")
     phone.wait_for_selector("#analysis-chart svg")
@@ -142,13 +156,28 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
     assert "lépe:" in phone.inner_text("#replay-verdict")
     assert phone.inner_text("#analysis-figures").startswith("Šance na výhru v tomto kroku: ann ")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-    for selector in ("#analysis-chart", "#analysis-accuracy", ".replay-toolbar"):
+    for selector in ("#analysis-chart", "#analysis-accuracy", "#analysis-luck", ".replay-toolbar"):
         right = phone.locator(selector).bounding_box()
         assert right["x"] >= 0 and right["x"] + right["width"] <= 360, selector
-    assert phone.locator("#replay-verdict").is_visible()
+    assert phone.locator("#replay-verdict").is_visible() and phone.locator("#analysis-luck").is_visible()
     phone.screenshot(path=str(screenshots / "replay-analysis-360.png"), full_page=True)
     assert not serious_violations(phone)
     phone.close()
+
+    page = _open(browser, f"{site.url()}/replays/{game.pk}/?step={labelled[0]}")
+    page.wait_for_selector("#analysis-luck:not([hidden])")
+    place = analysis["placings"][labelled[0]][0]
+    assert f"ann {round(100 * analysis['chances'][labelled[0]][0])}% (place {place:.1f})" in page.inner_text(
+        "#analysis-figures"
+    )
+    rows = page.locator("#analysis-luck-rows tr")
+    assert rows.count() == 4
+    own = round(100 * analysis["luck"][1]["decisions"])
+    assert rows.nth(1).locator("td").first.inner_text() == (
+        f"+{own}" if own > 0 else f"−{-own}" if own else "0"
+    )
+    page.locator(".analysis-tables").screenshot(path=str(screenshots / "replay-analysis-tables.png"))
+    page.close()
 
 
 def test_analyse_a_game_and_watch_its_progress(site: Stack, browser: Any, screenshots: Any) -> None:

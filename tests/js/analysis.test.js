@@ -120,9 +120,10 @@ test("the accuracy and luck tables' rows, and one step's figures", () => {
     ["bob", 88, 2, 0, 1, 1, null],
     ["cat", null, 1, 0, 0, 0, null],
   ]);
-  const luck = [{ decisions: 12.4, draws: -3.6, others: 0.2 }, { decisions: -8, draws: 2, others: 1 }, { decisions: 0, draws: 0, others: -4 }];
+  // Shares of 1, as the analysis stores them: 0.124 is 12 points of win chance.
+  const luck = [{ decisions: 0.124, draws: -0.036, others: 0.002 }, { decisions: -0.08, draws: 0.02, others: 0.01 }, { decisions: 0, draws: 0, others: -0.04 }];
   assert.deepEqual(summaryRows({ ...analysis, luck }, ctx.names)[0].luck, luck[0]);
-  assert.deepEqual([12.4, -3.6, 0.2].map(signedPoints), ["+12", "−4", "0"]);
+  assert.deepEqual([0.124, -0.036, 0.002].map(signedPoints), ["+12", "−4", "0"]);
   assert.deepEqual(stepFigures(analysis, 1), [
     { seat: 0, chance: 50, placing: null },
     { seat: 1, chance: 20, placing: null },
@@ -133,6 +134,8 @@ test("the accuracy and luck tables' rows, and one step's figures", () => {
   const figures = stepFigures({ ...analysis, placings }, 1);
   assert.equal(figuresText(figures, ctx.names), "ann 50% (place 1.6), bob 20% (place 2.4), cat 25% (place 2.0)");
   assert.equal(figuresText(stepFigures(analysis, 2), ctx.names), "ann 100%, bob 0%, cat 0%");
+  const czech = new Intl.NumberFormat("cs", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format;
+  assert.match(figuresText(figures, ctx.names, czech), /^ann 50% \(place 1,6\)/);
 });
 
 test("progress and refusals in words", () => {

@@ -17,6 +17,7 @@ from analysis.models import AnalysisRequest, GameAnalysis, RequestStatus
 from analysis.services import analysis_progress_writer
 from analysis.tasks import analyse_game
 from games.models import Game
+from harehra.analysis import ANALYSIS_VERSION
 from tests.factories import finished_game
 from tests.replays.conftest import Closed
 
@@ -47,7 +48,7 @@ def test_anyone_reads_it_a_signed_in_person_asks_and_the_worker_makes_it(
     two: list[Any], make_user: Callable[..., Any]
 ) -> None:
     game = _public(two)
-    assert _as(None).get(_url(game)).json() == {"version": 1, "status": "none"}
+    assert _as(None).get(_url(game)).json() == {"version": ANALYSIS_VERSION, "status": "none"}
     refused = _as(None).post(_url(game))
     assert refused.status_code == 401 and refused.json()["code"] == "not_authenticated"
 
@@ -55,7 +56,7 @@ def test_anyone_reads_it_a_signed_in_person_asks_and_the_worker_makes_it(
     asked = _as(eve).post(_url(game))
     assert asked.status_code == 202
     assert asked.json() == {
-        "version": 1,
+        "version": ANALYSIS_VERSION,
         "status": "queued",
         "progress": {"done": 0, "total": 0},
     }
@@ -130,7 +131,11 @@ def test_a_request_left_by_a_dead_worker_is_given_up(two: list[Any], make_user: 
     assert eve.post(_url(second)).json()["code"] == "analysis_pending"
     # Its worker died: no progress for minutes.
     AnalysisRequest.objects.filter(game=first).update(updated_at=timezone.now() - timedelta(minutes=10))
-    assert eve.get(_url(first)).json() == {"version": 1, "status": "none", "code": "analysis_lost"}
+    assert eve.get(_url(first)).json() == {
+        "version": ANALYSIS_VERSION,
+        "status": "none",
+        "code": "analysis_lost",
+    }
     assert eve.post(_url(second)).status_code == 202
     assert eve.post(_url(first)).status_code == 409  # the second is now the pending one
 

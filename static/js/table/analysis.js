@@ -133,17 +133,18 @@ export function chartMarks(decisions, ctx, seat = null) {
   }));
 }
 
-// A signed figure in points: "+12", "−5" (a true minus sign), "0".
-export function signedPoints(x) {
-  const n = Math.round(x);
+// A share of win chance (as `luck` holds it: 0.12) in signed whole points: "+12", "−5" (a true
+// minus sign), "0".
+export function signedPoints(share) {
+  const n = Math.round(100 * share);
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${-n}`;
   return "0";
 }
 
 // The accuracy table's rows: per seat its accuracy (null: no judged decision), how many of each
-// label, and, when the analysis has `luck`, the win chance its own decisions, the draws and the
-// others' decisions gained or lost it (in points).
+// label, and, when the analysis has `luck`, the win chance its own decisions, its draws and the
+// others' decisions gained or lost it (shares of 1, as `chances`).
 export function summaryRows(analysis, names) {
   const players = analysis.players ?? names.length;
   const rows = [];
@@ -175,15 +176,16 @@ export function stepFigures(analysis, step) {
   }));
 }
 
-// The figures in words for a screen reader and the line under the graph: "ann 42%, bob 31%".
-export function figuresText(figures, names) {
+// The figures in words for a screen reader and the line under the graph: "ann 42%, bob 31%";
+// `decimal` writes a placing in the page's language (3,0 in Czech).
+export function figuresText(figures, names, decimal = (x) => x.toFixed(1)) {
   return figures
     .map((f) => {
       const who = names[f.seat] ?? `#${f.seat + 1}`;
       if (f.placing === null) return interpolate(gettext("%(name)s %(chance)s%"), { name: who, chance: f.chance }, true);
       return interpolate(
         gettext("%(name)s %(chance)s% (place %(place)s)"),
-        { name: who, chance: f.chance, place: f.placing.toFixed(1) },
+        { name: who, chance: f.chance, place: decimal(f.placing) },
         true,
       );
     })

@@ -50,6 +50,8 @@ export class AnalysisView {
     this.seat = null; // the filter: one seat's decisions, or everyone's (null)
     this.polling = null;
     this.ctx = { names: viewer.names, cardName: (c) => cardNames[c] || c };
+    const lang = document.documentElement.lang || undefined;
+    this.decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format;
     viewer.actions["next-mistake"] = () => this.jump(false);
     viewer.actions["prev-mistake"] = () => this.jump(true);
     const ask = $("analysis-request");
@@ -253,7 +255,7 @@ export class AnalysisView {
       line.setAttribute("x1", x);
       line.setAttribute("x2", x);
     }
-    const figures = figuresText(stepFigures(a, step), this.viewer.names);
+    const figures = figuresText(stepFigures(a, step), this.viewer.names, this.decimal);
     $("analysis-figures").textContent = interpolate(gettext("Chance to win at this step: %(figures)s"), { figures }, true);
     box.setAttribute("aria-valuenow", String(step));
     box.setAttribute("aria-valuetext", interpolate(gettext("Step %(step)s: %(figures)s"), { step, figures }, true));
