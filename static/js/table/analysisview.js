@@ -33,11 +33,16 @@ const CHART_PAD = 7;
 // would cost more than the requests.
 const POLL_MS = 1000;
 
+// One request to the analysis API: {ok, status, body, retryAfter}; status 0 when the network failed.
 async function call(url, method) {
   const headers = method === "POST" ? { "X-CSRFToken": csrfToken() } : {};
-  const r = await fetch(url, { method, credentials: "same-origin", headers });
-  const body = await r.json().catch(() => ({}));
-  return { ok: r.ok, status: r.status, body, retryAfter: r.headers.get("Retry-After") };
+  try {
+    const r = await fetch(url, { method, credentials: "same-origin", headers });
+    const body = await r.json().catch(() => ({}));
+    return { ok: r.ok, status: r.status, body, retryAfter: r.headers.get("Retry-After") };
+  } catch {
+    return { ok: false, status: 0, body: {}, retryAfter: null };
+  }
 }
 
 export class AnalysisView {
@@ -89,7 +94,8 @@ export class AnalysisView {
     this.polling = setTimeout(async () => {
       const r = await call(this.url, "GET");
       if (r.ok) this.show(r.body);
-      else this.poll();
+      else if (r.status === 0 || r.status >= 500) this.poll(); // the network or the server: again
+      else $("analysis-error").textContent = analysisErrorWords(r.body.code);
     }, POLL_MS);
   }
 
