@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.access import AnyUser
+from accounts.standing import sanctioned_now
 from games.models import Game, GameStatus, Table, TableStatus, Visibility
 from games.selectors import game_outcome
 from games.services.tables import (
@@ -226,7 +227,12 @@ def _seat_swiss(t: Tournament) -> list[EventTable]:
         return []
     now = timezone.now()
     Round.objects.filter(tournament=t, finished_at__isnull=True).update(finished_at=now)
-    entries = list(Entry.objects.select_for_update().filter(tournament=t, withdrawn=False).order_by("id"))
+    entries = list(
+        Entry.objects.select_for_update()
+        .filter(tournament=t, withdrawn=False)
+        .exclude(sanctioned_now())  # suspended or banned: not seated (no bye) while it lasts
+        .order_by("id")
+    )
     if t.current_round >= t.rounds or not entries:
         _finish(t)
         return []
@@ -264,6 +270,7 @@ def _seat_arena(t: Tournament) -> list[EventTable]:
         Entry.objects.select_for_update(skip_locked=True)
         .filter(tournament=t, withdrawn=False, paused=False, ready_at__lte=now)
         .exclude(pk__in=busy.values("entry_id"))
+        .exclude(sanctioned_now())  # their table would be refused (games' rule) and rolled back
         .order_by("id")
     )
     if not free:

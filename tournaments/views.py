@@ -49,6 +49,9 @@ def _error_message(e: ServiceError) -> str:
         "not_arena": _("Only an arena can be paused."),
         "not_playing": _("You are not being seated in this arena."),
         "ended": _("This tournament has ended."),
+        "banned": _("Your account is banned: you cannot enter tournaments."),
+        "suspended": _("Your account is suspended: you cannot enter tournaments until the suspension ends."),
+        "sanctioned": _("Your account is suspended or banned."),
     }
     return words.get(e.code, _("That did not work: %(detail)s") % {"detail": e.detail})
 
