@@ -99,6 +99,7 @@ class MyEntrySerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField()
     pauses = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True, help_text="the table you play at in this event now")
+    game = serializers.IntegerField(allow_null=True, help_text="the game you play there: /games/<id>/")
 
 
 class TournamentDetailSerializer(TournamentSummarySerializer):

@@ -36,6 +36,7 @@ from harehra_site.errors import ServiceError
 from . import scoring, seating
 from .access import access_tournament
 from .models import Entry, EventSeat, EventTable, Format, Result, Round, Status, Tournament
+from .publish import tournament_changed
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +103,14 @@ def tournament_join(*, tournament: Tournament, user: AnyUser) -> Entry:
             entry.paused = False
             entry.ready_at = now + timedelta(seconds=scoring.pause_wait(entry.pauses))
             entry.save(update_fields=["paused", "ready_at"])
+            tournament_changed(t.pk, users=[user.pk])
             return entry
         open_ = t.status == Status.SCHEDULED or (t.status == Status.RUNNING and t.format == Format.ARENA)
         if not open_ or now < t.entry_opens_at or (t.format == Format.ARENA and now >= _arena_end(t)):
             raise ServiceError("entry_closed", "entry to this tournament is not open", 409)
-        return Entry.objects.create(tournament=t, user=user, free_since=now, ready_at=now)
+        entry = Entry.objects.create(tournament=t, user=user, free_since=now, ready_at=now)
+        tournament_changed(t.pk, users=[user.pk])
+        return entry
 
 
 def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
@@ -123,6 +127,7 @@ def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
             raise ServiceError("not_playing", "you are not being seated in this arena", 409)
         entry.paused, entry.pauses = True, entry.pauses + 1
         entry.save(update_fields=["paused", "pauses"])
+        tournament_changed(tournament.pk, users=[user.pk])
         return entry
 
 
@@ -137,6 +142,7 @@ def tournament_withdraw(*, tournament: Tournament, user: AnyUser) -> Entry:
             raise ServiceError("ended", "this tournament has ended", 409)
         if entry.withdrawn:
             raise ServiceError("withdrawn", "you withdrew from this tournament", 409)
+        tournament_changed(t.pk, users=[user.pk])
         if t.status == Status.SCHEDULED:
             entry.delete()
             entry.withdrawn = True
@@ -162,7 +168,7 @@ def tournament_start(*, tournament: Tournament, user: AnyUser | None = None) -> 
         t.status, t.started_at = Status.RUNNING, timezone.now()
         t.save(update_fields=["status", "started_at"])
         Entry.objects.filter(tournament=t).update(free_since=t.started_at)
-        tournament_seat_round(tournament=t)  # in the same transaction: started and seated, or neither
+        _seat_due(t, changed=True)  # in the same transaction: started and seated, or neither
     return Tournament.objects.get(pk=t.pk)
 
 
@@ -174,6 +180,7 @@ def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
             raise ServiceError("ended", "this tournament has ended", 409)
         t.status, t.finished_at = Status.CANCELLED, timezone.now()
         t.save(update_fields=["status", "finished_at"])
+        tournament_changed(t.pk)
         return t
 
 
@@ -217,9 +224,21 @@ def tournament_seat_round(*, tournament: Tournament, user: AnyUser | None = None
         t = _locked(tournament)
         if t.status != Status.RUNNING:
             return []
-        if t.format == Format.SWISS:
-            return _seat_swiss(t)
-        return _seat_arena(t)
+        return _seat_due(t)
+
+
+def _seat_due(t: Tournament, changed: bool = False) -> list[EventTable]:
+    """Seat `t` (locked) and tell its pages: the standings when its state changed (started:
+    `changed`; a Swiss round seated, byes given; finished), each player seated their new table."""
+    before = (t.status, t.current_round)
+    tables = _seat_swiss(t) if t.format == Format.SWISS else _seat_arena(t)
+    changed = changed or (t.status, t.current_round) != before
+    seated = EventSeat.objects.filter(event_table__in=tables, entry__isnull=False).values_list(
+        "entry__user_id", flat=True
+    )
+    if changed or tables:
+        tournament_changed(t.pk, standings=changed, users=list(seated) if tables else [])
+    return tables
 
 
 def _seat_swiss(t: Tournament) -> list[EventTable]:
@@ -353,6 +372,7 @@ def tournament_close(*, tournament: Tournament, user: AnyUser | None = None) -> 
         if EventTable.objects.filter(tournament=t, done=False).exists():
             raise ServiceError("tables_running", "wait until the event's games in progress end", 409)
         _finish(t)
+        tournament_changed(t.pk)
         return t
 
 
@@ -443,6 +463,9 @@ def tournament_game_ended(game_id: int) -> None:
             )  # fmt: skip
             entry.free_since = now
             _store(entry, tally)
+    # Its players' pages: the standings with this game's results, and each player free again.
+    people = [s.entry.user_id for s in et.seats.select_related("entry") if s.entry is not None]
+    tournament_changed(t.pk, users=people)
     transaction.on_commit(lambda: _wake(t.pk))
 
 
@@ -514,6 +537,7 @@ def tournament_write(tournament: Tournament, refold: Refold) -> None:
             if want is not None:
                 r.place, r.players, r.points, r.won, r.bot_played = want
                 r.save(update_fields=["place", "players", "points", "won", "bot_played"])
+        tournament_changed(tournament.pk)
 
 
 # --- the beat ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.tournaments.test_services import event, play_open_tables
-from tournaments.models import Entry, Status, Tournament
+from tournaments.models import Entry, EventTable, Status, Tournament
 from tournaments.services import tournament_join, tournament_seat_round, tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -76,9 +76,12 @@ def test_an_arena_player_pauses_comes_back_and_withdraws(staff: Any, make_user: 
     me = client_for(people[0])
     url = f"/api/tournaments/{t.pk}/"
     body = me.post(url + "join/").json()  # an arena takes entrants while it runs
-    assert body["me"] == {"entered": True, "paused": False, "withdrawn": False, "pauses": 0, "table": None}
+    assert body["me"] == {
+        "entered": True, "paused": False, "withdrawn": False, "pauses": 0, "table": None, "game": None
+    }  # fmt: skip
     seated = client_for(people[1]).get(url).json()["me"]
     assert seated["table"] is not None  # the two who entered first sit at a table
+    assert seated["game"] == EventTable.objects.get(tournament=t).game_id
     body = me.post(url + "pause/").json()
     assert body["me"]["paused"] is True and body["me"]["pauses"] == 1
     assert me.post(url + "pause/").json()["code"] == "not_playing"
