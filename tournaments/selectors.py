@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.access import AnyUser
 
-from .models import Entry, EventSeat, Format, Result, Status, Tournament
+from .models import Entry, EventSeat, EventTable, Format, Result, Status, Tournament
 from .scoring import POINTS, Line, Standing, standings
 
 
@@ -161,6 +161,24 @@ def tournament_me_many(t: Tournament, user_ids: list[int]) -> dict[int, dict[str
     entries = {e.user_id: e for e in Entry.objects.filter(tournament=t, user_id__in=user_ids)}
     seats = _seats_now(t, user_ids)
     return {u: _me(entries.get(u), seats.get(u)) for u in user_ids}
+
+
+def tournament_of_game(game_id: int) -> dict[str, Any]:
+    """games' "what a game is part of" (tournaments/apps.py): the event that seated this game, for
+    the game page's end screen to go back to, or {} for another table's game."""
+    et = EventTable.objects.filter(game_id=game_id).select_related("tournament").first()
+    if et is None:
+        return {}
+    t = et.tournament
+    return {
+        "event": {
+            "id": t.pk,
+            "name": t.name,
+            "format": t.format,
+            "status": t.status,
+            "url": f"/tournaments/{t.pk}/",
+        }
+    }
 
 
 def entry_state(status: str, me: dict[str, Any] | None) -> str:

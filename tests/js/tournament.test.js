@@ -31,3 +31,15 @@ test("a new table's game is opened; the one shown at load or just left is not", 
   assert.equal(gameToOpen(null), null);
   assert.equal(gameToOpen(me({ game: 9, withdrawn: true })), null);
 });
+
+test("the end screen of a running arena's game goes back to the event, only for its players", async () => {
+  const { goesBackToEvent } = await import("../../static/js/game/end.js");
+  const event = { id: 3, name: "Arena", format: "arena", status: "running", url: "/tournaments/3/" };
+  const cfg = (over = {}) => ({ seat: 1, event, ...over });
+  assert.equal(goesBackToEvent(cfg(), { loadedOver: false }), true);
+  assert.equal(goesBackToEvent(cfg(), { loadedOver: true }), false); // a finished game opened later
+  assert.equal(goesBackToEvent(cfg({ seat: null }), { loadedOver: false }), false); // a spectator
+  assert.equal(goesBackToEvent(cfg({ event: { ...event, format: "swiss" } }), { loadedOver: false }), false);
+  assert.equal(goesBackToEvent(cfg({ event: { ...event, status: "finished" } }), { loadedOver: false }), false);
+  assert.equal(goesBackToEvent(cfg({ event: null }), { loadedOver: false }), false);
+});

@@ -3,6 +3,7 @@ the list, the event page's rules, buttons, standings, games and podium, in Engli
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -11,8 +12,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tests.factories import start_table
 from tests.tournaments.test_services import event, play_open_tables
-from tournaments.models import Entry, Status, Tournament
+from tournaments.models import Entry, EventTable, Status, Tournament
 from tournaments.services import tournament_join, tournament_seat_round, tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +181,28 @@ def test_a_players_results_appear_on_their_profile(staff: Any, make_user: Any, c
     assert "Tournament results" not in Client().get(f"/players/{loner.username}/").content.decode()
     cs = text(Client(HTTP_ACCEPT_LANGUAGE="cs").get(f"/players/{people[0].username}/").content.decode())
     assert "Výsledky v turnajích Spring cup" in cs
+
+
+def test_a_tournament_games_page_leads_back_to_the_event(staff: Any, make_user: Any) -> None:
+    t = event(staff, name="Back cup", format="arena", table_size=2, min_table_size=2, rated=False)
+    ana, bo = make_user(), make_user()
+    for u in (ana, bo):
+        tournament_join(tournament=t, user=u)
+    tournament_start(tournament=t, user=staff)
+    game = EventTable.objects.get(tournament=t).game_id
+    page = signed_in(ana).get(f"/games/{game}/").content.decode()
+    config = json.loads(
+        re.search(r'<script id="game-config" type="application/json">(.*?)</script>', page)[1]
+    )
+    assert config["event"] == {
+        "id": t.pk, "name": "Back cup", "format": "arena", "status": "running", "url": f"/tournaments/{t.pk}/"
+    }  # fmt: skip
+    back = f'href="/tournaments/{t.pk}/?from={game}">Back to the tournament</a>'
+    assert f'id="event-link" {back}' in page and f'id="out-event" {back}' in page
+    assert "Stay on this page" in page
+    other = start_table([ana, bo], rated=False)  # an ordinary table's game: no event
+    page = signed_in(ana).get(f"/games/{other.pk}/").content.decode()
+    assert '"event": null' in page and "Back to the tournament" not in page
+    cs = signed_in(ana)
+    cs.cookies.load({"django_language": "cs"})
+    assert "Zpět na turnaj" in cs.get(f"/games/{game}/").content.decode()
