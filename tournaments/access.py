@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accounts.access import AnyUser, access_signed_in
+from accounts.access import AnyUser, access_signed_in, is_moderator
 from accounts.models import SanctionKind
 from accounts.standing import user_active_sanction
 from harehra_site.errors import ServiceError
@@ -11,12 +11,19 @@ from .models import Entry, Tournament
 
 
 def access_tournament(user: AnyUser, action: str, tournament: Tournament | None = None) -> Entry | None:
-    """`manage` (create, start, seat, close, cancel: staff), `enter` (any signed-in player in good
-    standing) or `play` (pause, withdraw: the user's own entry, which it returns)."""
+    """`manage` (create, start, seat, close, cancel: staff), `moderate` (remove a player: a
+    moderator holding the tournaments' permission; moderation's services call it), `enter` (any
+    signed-in player in good standing) or `play` (pause, withdraw: the user's own entry, which it
+    returns)."""
     if action == "manage":
         access_signed_in(user)
         if not (user.is_active and getattr(user, "is_staff", False)):
             raise ServiceError("not_staff", "only staff run tournaments", 403)
+        return None
+    if action == "moderate":
+        access_signed_in(user)
+        if not is_moderator(user, "tournament"):
+            raise ServiceError("permission_denied", "only moderators may do that", 403)
         return None
     if action == "enter":
         access_signed_in(user, sanctioned=False)  # signed in and active; the sanction is read below

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.access import AnyUser
@@ -25,8 +25,8 @@ def tournament_standings(t: Tournament) -> list[Standing]:
         for e in members:
             met.setdefault(e, []).append([o for o in members if o != e])
     lines = [
-        Line(e.pk, e.score, e.wins, e.games, met.get(e.pk, []))
-        for e in Entry.objects.filter(tournament=t).only("id", "score", "wins", "games")
+        Line(e.pk, e.score, e.wins, e.games, met.get(e.pk, []), removed=e.removed_at is not None)
+        for e in Entry.objects.filter(tournament=t).only("id", "score", "wins", "games", "removed_at")
     ]
     return standings(lines, swiss=t.format == "swiss")
 
@@ -41,7 +41,10 @@ def tournament_lists() -> dict[str, QuerySet[Tournament]]:
     return {
         "upcoming": base.filter(status=Status.SCHEDULED).order_by("starts_at"),
         "running": base.filter(status=Status.RUNNING).order_by("starts_at"),
-        "finished": base.filter(status=Status.FINISHED).order_by("-finished_at")[:20],
+        # Ended: finished or cancelled (a cancelled event says so), the latest first.
+        "finished": base.filter(status__in=(Status.FINISHED, Status.CANCELLED)).order_by(
+            F("finished_at").desc(nulls_last=True), "-starts_at"
+        )[:20],
     }
 
 
@@ -86,6 +89,7 @@ def tournament_rows(t: Tournament) -> list[dict[str, Any]]:
                 "streak": e.streak,
                 "paused": e.paused,
                 "withdrawn": e.withdrawn,
+                "removed": e.removed_at is not None,
                 "entry": e.pk,
             }
         )
@@ -96,7 +100,7 @@ def tournament_podium(t: Tournament, rows: list[dict[str, Any]]) -> list[dict[st
     """Once finished: the players ranked 1 to 3 (a shared rank shares the step)."""
     if t.status != Status.FINISHED:
         return []
-    return [r for r in rows if r["rank"] <= 3 and r["games"] + r["byes"] > 0]
+    return [r for r in rows if r["rank"] <= 3 and r["games"] + r["byes"] > 0 and not r["removed"]]
 
 
 def _result_row(r: Result) -> dict[str, Any]:
@@ -149,6 +153,7 @@ def _me(entry: Entry | None, seat: tuple[int, int | None] | None) -> dict[str, A
         "entered": entry is not None,
         "paused": bool(entry and entry.paused),
         "withdrawn": bool(entry and entry.withdrawn),
+        "removed": bool(entry and entry.removed_at),
         "pauses": entry.pauses if entry else 0,
         "table": table,
         "game": game,
@@ -186,6 +191,8 @@ def entry_state(status: str, me: dict[str, Any] | None) -> str:
     same as the socket's messages change it): "" for someone not in the event."""
     if not me or not me["entered"]:
         return ""
+    if me["removed"]:
+        return "removed"
     if me["withdrawn"]:
         return "withdrawn"
     if me["game"]:

@@ -28,6 +28,7 @@ from games.services.tables import (
     table_create,
     table_join,
     table_leave,
+    table_seat_vacate,
     table_start,
 )
 from harehra import EngineError, make_ruleset
@@ -96,6 +97,8 @@ def tournament_join(*, tournament: Tournament, user: AnyUser) -> Entry:
         t = _locked(tournament)
         entry = Entry.objects.select_for_update().filter(tournament=t, user_id=user.pk).first()
         if entry is not None:
+            if entry.removed_at is not None:
+                raise ServiceError("removed", "a moderator removed you from this tournament", 403)
             if entry.withdrawn:
                 raise ServiceError("withdrawn", "you withdrew from this tournament", 409)
             if not entry.paused:
@@ -152,6 +155,35 @@ def tournament_withdraw(*, tournament: Tournament, user: AnyUser) -> Entry:
         return entry
 
 
+def tournament_remove(*, tournament: Tournament, user: AnyUser, moderator: AnyUser) -> Entry:
+    """A moderator takes `user` out of the event (moderation's `tournament_player_remove` calls
+    it and writes the audit entry in the same transaction). The entry is withdrawn for good and
+    marked removed: never seated again, listed after every player still in, no podium. A game of
+    the event they play now goes on with a bot in their seat, and they are taken off its table (no
+    taking the seat back): by the site's placing rule they are placed last in it, 0 points. Their
+    results before stand (their opponents' results and tie-breaks need them)."""
+    access_tournament(moderator, "moderate")
+    with transaction.atomic():
+        t = _locked(tournament)
+        if t.status == Status.FINISHED:
+            raise ServiceError("ended", "this tournament has ended: its standings are final", 409)
+        entry = Entry.objects.filter(tournament=t, user_id=user.pk).first()
+        if entry is None:
+            raise ServiceError("not_entered", "that player is not in this tournament", 404)
+        if entry.removed_at is not None:
+            raise ServiceError("already_removed", "that player was already removed", 409)
+        # Their tables first, then their entry: a move ending one of those games locks its table
+        # and game, then the entries (the results); taking them in that order too cannot deadlock.
+        playing = EventTable.objects.filter(tournament=t, done=False, seats__entry=entry)
+        for et in playing.select_related("table"):
+            table_seat_vacate(table=et.table, user_id=user.pk, reason="left")
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry.withdrawn, entry.paused, entry.removed_at = True, False, timezone.now()
+        entry.save(update_fields=["withdrawn", "paused", "removed_at"])
+        tournament_changed(t.pk, users=[user.pk])
+        return entry
+
+
 def _arena_end(t: Tournament) -> datetime:
     return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
 
@@ -173,6 +205,10 @@ def tournament_start(*, tournament: Tournament, user: AnyUser | None = None) -> 
 
 
 def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
+    """Call an event off (moderators do it through moderation's `tournament_cancel`, which audits
+    it): no table is seated any more and no podium is given. Nothing already played is undone:
+    a game in progress is played to its end (rated if the event is), and its result is recorded
+    in the standings like any other, which stay on the page as they stand."""
     access_tournament(user, "manage")
     with transaction.atomic():
         t = _locked(tournament)
@@ -555,8 +591,15 @@ def tournament_tick(*, tournament_id: int) -> None:
 
 
 def tournaments_due() -> list[int]:
-    """The events the beat looks at: scheduled to start by now, or running."""
+    """The events the beat looks at: scheduled to start by now, running, or ended with tables
+    whose people have not left them yet (a cancelled event's games that went on to their end)."""
     now = timezone.now()
-    return list(
-        Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now).values_list("pk", flat=True)
-    ) + list(Tournament.objects.filter(status=Status.RUNNING).values_list("pk", flat=True))
+    ended = (
+        EventTable.objects.filter(tournament__status__in=(Status.FINISHED, Status.CANCELLED), done=True)
+        .exclude(table__status=TableStatus.CLOSED)
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
+    due = Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now)
+    running = Tournament.objects.filter(status=Status.RUNNING)
+    return list(due.values_list("pk", flat=True)) + list(running.values_list("pk", flat=True)) + sorted(ended)

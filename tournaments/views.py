@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.access import is_moderator
 from harehra_site.errors import ServiceError
 
 from .models import Tournament
@@ -42,6 +43,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "d": detail,
         "has_results": has_results,
         "entry_state": entry_state(t.status, detail["me"]),
+        "can_moderate": is_moderator(request.user, "tournament"),
         "config": config,
     }
     return render(request, "tournaments/detail.html", context)
@@ -67,6 +69,7 @@ def _error_message(e: ServiceError) -> str:
         "banned": _("Your account is banned: you cannot enter tournaments."),
         "suspended": _("Your account is suspended: you cannot enter tournaments until the suspension ends."),
         "sanctioned": _("Your account is suspended or banned."),
+        "removed": _("A moderator removed you from this tournament."),
     }
     return words.get(e.code, _("That did not work: %(detail)s") % {"detail": e.detail})
 

@@ -15,6 +15,7 @@ test("the entry panel says what the entry is", () => {
   assert.equal(entryState("running", me({ game: 7, table: 3, paused: true })), "playing"); // the game goes on
   assert.equal(entryState("running", me({ paused: true })), "paused");
   assert.equal(entryState("running", me({ withdrawn: true, game: 7 })), "withdrawn");
+  assert.equal(entryState("running", me({ withdrawn: true, removed: true })), "removed");
   assert.equal(entryState("finished", me()), "played");
   assert.equal(entryState("finished", me({ paused: true })), "played");
   assert.equal(entryState("cancelled", me()), "cancelled");

@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 HEADERS = [(b"origin", b"http://localhost")]
 ROW_KEYS = {
     "rank", "player", "points", "games", "wins", "opposition", "byes", "streak", "paused", "withdrawn",
-    "entry",
+    "removed", "entry",
 }  # fmt: skip
 
 
@@ -75,8 +75,8 @@ def test_standings_and_each_players_own_entry_are_pushed_after_every_change(
         assert (await mine.connect())[0]
         await _next(mine, "standings")
         me = (await _next(mine, "me"))["me"]
-        assert me == {"entered": False, "paused": False, "withdrawn": False, "pauses": 0, "table": None,
-                      "game": None}  # fmt: skip
+        assert me == {"entered": False, "paused": False, "withdrawn": False, "removed": False, "pauses": 0,
+                      "table": None, "game": None}  # fmt: skip
 
         await call(tournament_join)(tournament=t, user=ana)
         for comm in (watcher, mine):

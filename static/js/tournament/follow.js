@@ -2,10 +2,11 @@
 // own entry (the socket's `me`) means going to a game now. tournaments/selectors.py `entry_state`
 // decides the first the same way when the page is rendered.
 
-// "" for someone not in the event; else withdrawn, playing, cancelled, paused, entered (before
+// "" for someone not in the event; else removed (by a moderator), withdrawn, playing, cancelled, paused, entered (before
 // the start), waiting (for a table) or played.
 export function entryState(status, me) {
   if (!me || !me.entered) return "";
+  if (me.removed) return "removed";
   if (me.withdrawn) return "withdrawn";
   if (me.game) return "playing";
   if (status === "cancelled") return "cancelled";
