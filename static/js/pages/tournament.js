@@ -102,8 +102,8 @@ function renderPodium(m) {
 function renderEntry() {
   const box = $("entry-state");
   const open = status === "scheduled" || status === "running";
-  const form = $("entry-form");
-  if (form) form.hidden = !open;
+  for (const id of ["entry-form", "entry-invite"]) if ($(id)) $(id).hidden = !open;
+  for (const p of document.querySelectorAll("[data-ended]")) p.hidden = p.dataset.ended !== status;
   if (!box) return;
   const state = entryState(status, me);
   box.dataset.state = state;
