@@ -81,6 +81,15 @@ def make_user(db: Any) -> Callable[..., Any]:
 
 
 @pytest.fixture
+def staff(make_user: Callable[..., Any]) -> Any:
+    """A member of staff: who creates tournaments and reaches the admin."""
+    user = make_user()
+    user.is_staff = True
+    user.save()
+    return user
+
+
+@pytest.fixture
 def client_for() -> Callable[[Any], APIClient]:
     """An API client signed in with the user's token (as a non-browser client would be)."""
 

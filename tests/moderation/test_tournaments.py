@@ -31,14 +31,6 @@ ENTRANTS = "/admin/moderation/moderatedentry/"
 TOURNAMENTS = "/admin/moderation/moderatedtournament/"
 
 
-@pytest.fixture
-def staff(make_user: Any) -> Any:
-    user = make_user()
-    user.is_staff = True
-    user.save()
-    return user
-
-
 def _browser(user: Any) -> Client:
     client = Client()
     client.force_login(user)

@@ -31,14 +31,6 @@ from tournaments.tasks import tournaments_run
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff(make_user: Any) -> Any:
-    user = make_user()
-    user.is_staff = True
-    user.save()
-    return user
-
-
 def event(staff: Any, **spec: Any) -> Tournament:
     now = timezone.now()
     spec = {
