@@ -48,7 +48,7 @@ from .events import DECISION_EVENTS, SEAT_EVENTS, EventType, StoredEvent
 from .fold import apply
 from .legal import legal_moves
 from .placings import outcome_from_log
-from .state import Draft, GameState, Result, private_draft
+from .state import VOLLEY_DECISION, Draft, GameState, Result, private_draft
 from .views import view_for
 
 ANALYSIS_VERSION = 2  # 2: expected placings per step and luck against skill per seat
@@ -116,7 +116,6 @@ def play_to_places(
     shuffle = _shuffler(rng)
     out = dict(out_at)
     limit = d.ruleset.max_damage
-    left = [s for s in range(d.players) if s not in out and d.damage[s] < limit]
     for s in range(d.players):  # a seat the log did not say was out, but is: out now
         if s not in out and d.damage[s] >= limit:
             out[s] = move
@@ -124,15 +123,11 @@ def play_to_places(
         awaiting = d.awaiting
         if awaiting is None:
             break
-        seat = awaiting.seat
-        advance(d, heuristic_move(awaiting.kind, d.damage, seat, legal_moves(d, seat)), shuffle)
+        seat, kind = awaiting.seat, awaiting.kind
+        advance(d, heuristic_move(kind, d.damage, seat, legal_moves(d, seat)), shuffle)
         move += 1
-        damage = d.damage
-        if any(damage[s] >= limit for s in left):
-            for s in left:
-                if damage[s] >= limit:
-                    out[s] = move
-            left = [s for s in left if s not in out]
+        if kind is VOLLEY_DECISION and d.damage[seat] >= limit:  # only a volley taken puts a seat out
+            out[seat] = move
     return (d.winner if d.result is Result.WIN else None), _places(d.players, out)
 
 
