@@ -194,6 +194,12 @@ class SeedAgreement:
     luck_diffs: dict[str, list[float]] = field(
         default_factory=lambda: {"decisions": [], "draws": [], "others": []}
     )
+    luck_ses: dict[str, list[float]] = field(
+        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
+    )
+    luck_z: dict[str, list[float]] = field(
+        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
+    )
     seconds: list[float] = field(default_factory=list)  # CPU per analysis
 
     def lines(self) -> list[str]:
@@ -220,6 +226,14 @@ class SeedAgreement:
             "luck per seat and game, mean |difference| (largest), points: "
             + ", ".join(
                 f"{k} {pts(statistics.fmean(v))} ({pts(max(v))})" for k, v in self.luck_diffs.items() if v
+            ),
+            "luck's standard error per seat and game (mean), points: "
+            + ", ".join(f"{k} {pts(statistics.fmean(v))}" for k, v in self.luck_ses.items() if v)
+            + "; difference / combined error, root mean square: "
+            + ", ".join(
+                f"{k} {math.sqrt(statistics.fmean(z * z for z in v)):.2f}"
+                for k, v in self.luck_z.items()
+                if v
             ),
         ]
         return out
@@ -267,9 +281,12 @@ def compare_seeds(
             out.chance_diffs.extend(abs(x - y) for x, y in zip(ca, cb, strict=True))
         for pa, pb in zip(a["placings"], b["placings"], strict=True):
             out.placing_diffs.extend(abs(x - y) for x, y in zip(pa, pb, strict=True))
-        for la, lb in zip(a["luck"], b["luck"], strict=True):
+        for la, lb, sa, sb in zip(a["luck"], b["luck"], a["luck_se"], b["luck_se"], strict=True):
             for k in out.luck_diffs:
                 out.luck_diffs[k].append(abs(la[k] - lb[k]))
+                out.luck_ses[k].append((sa[k] + sb[k]) / 2)
+                if sa[k] or sb[k]:
+                    out.luck_z[k].append((la[k] - lb[k]) / math.hypot(sa[k], sb[k]))
         if progress is not None:
             progress(g + 1, games)
     return out

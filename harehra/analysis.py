@@ -173,18 +173,22 @@ def public_chances(state: GameState, playouts: int, salt: str = "", step: int = 
 
 def own_chance(state: GameState, seat: int, playouts: int, salt: str = "", step: int = 0) -> float:
     """`seat`'s share of wins over `playouts` worlds dealt from its own view of `state`."""
+    return _own_chance(state, seat, playouts, salt, step)[0]
+
+
+def _own_chance(state: GameState, seat: int, playouts: int, salt: str, step: int) -> tuple[float, float]:
+    """`own_chance` and its standard error."""
     if state.result is not None:
-        return 1.0 if state.result is Result.WIN and state.winner == seat else 0.0
+        return (1.0 if state.result is Result.WIN and state.winner == seat else 0.0), 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "own", view)
-    wins = dealt = 0
+    wins: list[int] = []
     for _ in range(playouts):
         w = world(view, rng)
         if w is None:
             continue
-        dealt += 1
-        wins += play_to_end(w, random.Random(rng.getrandbits(64))) == seat
-    return wins / dealt if dealt else 0.0
+        wins.append(play_to_end(w, random.Random(rng.getrandbits(64))) == seat)
+    return (sum(wins) / len(wins) if wins else 0.0), _stderr(wins)
 
 
 def draw_luck(
@@ -195,11 +199,18 @@ def draw_luck(
     table with them back among the hidden cards and as many unseen ones in its hand). Paired: each
     world is dealt once and the unseen twin made from it by dealing the seat's drawn places anew
     from the hidden places (`_unsee`), both then played out with the same luck."""
+    return _draw_luck(state, seat, drawn, playouts, salt, step)[0]
+
+
+def _draw_luck(
+    state: GameState, seat: int, drawn: Sequence[str], playouts: int, salt: str, step: int
+) -> tuple[float, float]:
+    """`draw_luck` and its standard error."""
     if state.result is not None or not drawn or Counter(drawn) - Counter(state.hands[seat]):
-        return 0.0
+        return 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "draw", view)
-    total = dealt = 0
+    diffs: list[int] = []
     for _ in range(playouts):
         w = world(view, rng)
         if w is None:
@@ -209,9 +220,8 @@ def draw_luck(
         seed = rng.getrandbits(64)
         seen = play_to_end(w, random.Random(seed)) == seat
         unseen = play_to_end(twin, random.Random(seed)) == seat
-        total += seen - unseen
-        dealt += 1
-    return total / dealt if dealt else 0.0
+        diffs.append(seen - unseen)
+    return (sum(diffs) / len(diffs) if diffs else 0.0), _stderr(diffs)
 
 
 def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng: random.Random) -> None:
@@ -292,14 +302,15 @@ def judge(
 
 def _judge(
     state: GameState, seat: int, chosen: Command, playouts: int, salt: str = "", step: int = 0
-) -> tuple[dict[str, Any] | None, float]:
+) -> tuple[dict[str, Any] | None, float, float]:
     """`judge`, and what the choice did to the seat's own win chance: the chosen option's win
     share less the normal bot's (0 when they are one, or there was no choice), paired world by
     world. The normal bot plays every seat in the playouts, so its option's share is the seat's
-    chance before it chose: the difference is the decision's part of its luck against skill."""
+    chance before it chose: the difference is the decision's part of its luck against skill (with
+    its standard error)."""
     moves = legal_moves(state, seat)
     if len(moves) < 2 or chosen not in moves:
-        return None, 0.0
+        return None, 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "decision", view)
     order = _options(state, seat, moves, moves.index(chosen))
@@ -316,7 +327,7 @@ def _judge(
             results[j].append(1 if play_to_end(d, sub) == seat else 0)
     n = len(results[0])
     if n == 0:
-        return None, 0.0
+        return None, 0.0, 0.0
     means = [sum(r) / n for r in results]
     best = max(range(len(order)), key=lambda j: (means[j], -j))  # ties: the chosen one (j = 0)
     diffs = [b - c for b, c in zip(results[best], results[0], strict=True)]
@@ -342,7 +353,8 @@ def _judge(
         "label": label(drop, drop_se),
         "accuracy": round(decision_accuracy(drop, drop_se), 1),
     }
-    return judged, means[0] - means[normal]
+    gained = [c - m for c, m in zip(results[0], results[normal], strict=True)]
+    return judged, means[0] - means[normal], _stderr(gained)
 
 
 def _plain(command: Command) -> dict[str, Any]:
@@ -420,6 +432,7 @@ def analyse(
     # and by the cards it drew; what is left of its result is the other players' doing.
     by_decisions = [0.0] * players
     by_draws = [0.0] * players
+    variance = [[0.0, 0.0] for _ in range(players)]  # of by_decisions and by_draws: the noise
     drawn: dict[int, list[str]] = {}  # seat -> the cards it drew since the table last settled
     out_at: dict[int, int] = {}  # seat -> the move it was eliminated at (placings.py's count)
     move = 0
@@ -437,8 +450,9 @@ def analyse(
             before = states[i - 1]
             seat = e["seat"]
             if before.awaiting is not None and before.awaiting.seat == seat:
-                judged, gained = _judge(before, seat, command_of(e), playouts, salt, i)
+                judged, gained, se = _judge(before, seat, command_of(e), playouts, salt, i)
                 by_decisions[seat] += gained
+                variance[seat][0] += se * se
                 if judged is not None:
                     decisions.append({"step": i, **judged})
         pending.append(i)
@@ -446,11 +460,14 @@ def analyse(
             if not dealt:  # the first table anyone decides at: the deal is seen
                 dealt = True
                 for s in range(players):
-                    chance = own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i)
+                    chance, se = _own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i)
                     by_draws[s] += chance - 1 / players
+                    variance[s][1] += se * se
                 drawn.clear()  # the deal's own cards are counted just above
             for s, cards in sorted(drawn.items()):
-                by_draws[s] += draw_luck(states[i], s, cards, playouts, salt, i)
+                luck_of_draw, se = _draw_luck(states[i], s, cards, playouts, salt, i)
+                by_draws[s] += luck_of_draw
+                variance[s][1] += se * se
             drawn.clear()
             now, places = public_estimate(states[i], playouts, salt, i, out_at, move)
             if (
@@ -479,6 +496,16 @@ def analyse(
         "decisions": decisions,
         "accuracy": accuracy,
         "luck": luck(chances[-1], by_decisions, by_draws),
+        # The standard error of each part: decisions and draws add their estimates' variances;
+        # others, what remains of the result, carries both.
+        "luck_se": [
+            {
+                "decisions": round(math.sqrt(dv), DIGITS),
+                "draws": round(math.sqrt(rv), DIGITS),
+                "others": round(math.sqrt(dv + rv), DIGITS),
+            }
+            for dv, rv in variance
+        ],
     }
 
 

@@ -57,6 +57,8 @@ def test_the_luck_parts_add_up_to_the_result_less_the_start() -> None:
             assert set(part) == {"decisions", "draws", "others"}
             total = 1 / players + part["decisions"] + part["draws"] + part["others"]
             assert abs(total - result) < 0.0001, (seat, part, result)
+            se = analysis["luck_se"][seat]
+            assert se["others"] >= max(se["decisions"], se["draws"]) >= 0  # others carries both
 
 
 def test_a_seat_that_plays_as_the_normal_bot_gains_and_loses_nothing_by_its_decisions() -> None:
@@ -116,5 +118,5 @@ def test_drawing_a_heal_is_good_luck_and_a_volley_at_a_protected_table_bad_luck(
 def test_the_new_parts_are_in_the_bytes_and_the_bytes_repeat() -> None:
     events = _bot_game(3)
     one = analysis_json(analyse(events, playouts=4, salt="game 3"))
-    assert '"placings":' in one and '"luck":' in one
+    assert '"placings":' in one and '"luck":' in one and '"luck_se":' in one
     assert analysis_json(analyse(events, playouts=4, salt="game 3")) == one
