@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from games.models import Game
@@ -22,3 +23,39 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis v{self.version} of game {self.game_id}"
+
+
+class RequestStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class AnalysisRequest(models.Model):
+    """A game's analysis asked for (the replay page's "Analyse" button) or begun by a worker (an
+    automatic one): where it stands and how far it got, which the replay page polls. One per game
+    and version: a second person asking for the same game waits for the same analysis."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analysis_requests")
+    version = models.PositiveSmallIntegerField()
+    # Who asked (None: an automatic analysis): their one pending request at a time counts it.
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=RequestStatus.choices)
+    done = models.PositiveIntegerField(default=0)  # steps analysed so far
+    total = models.PositiveIntegerField(default=0)  # steps in the game (0 until the worker starts)
+    code = models.CharField(max_length=40, blank=True)  # why it failed
+    asked_at = models.DateTimeField()  # queued (again) at
+    # The worker's last word, set by every progress write: a running request long silent is stale.
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="analysis_request_game_version")
+        ]
+        indexes = [models.Index(fields=["requested_by", "status"], name="analysis_request_pending")]
+
+    def __str__(self) -> str:
+        return f"analysis v{self.version} request of game {self.game_id}: {self.status}"

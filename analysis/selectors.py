@@ -1,4 +1,5 @@
-"""Reads of games' analyses (docs/ANALYSIS.md)."""
+"""Reads of games' analyses (docs/ANALYSIS.md): a game's stored analysis at today's version or how
+far its request got, and a player's averages over their analysed rated games."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from typing import Any
 from django.db.models import Value
 from django.db.models.functions import StrIndex, Substr
 
+from games.models import Game
 from harehra.analysis import ANALYSIS_VERSION
 
-from .models import GameAnalysis
+from .models import AnalysisRequest, GameAnalysis, RequestStatus
+from .services import request_is_pending, request_is_stale
 
 # The profile averages the latest analysed rated games, this many: each analysis is a text of
 # 100 kB or so, and only two short lists of it are read.
@@ -69,3 +72,32 @@ def user_analysis_averages(user: Any, limit: int = PROFILE_GAMES) -> dict[str, A
         "accuracy": round(sum(accuracies) / len(accuracies), 1) if accuracies else None,
         "luck": {part: round(total / games, 4) for part, total in sums.items()} if games else None,
     }
+
+
+def analysis_status(game: Game) -> dict[str, Any]:
+    """{status: done, analysis, playouts, made_at} when the analysis at today's version exists;
+    {status: queued | running, progress: {done, total}} while one is made; {status: failed, code}
+    when the last try failed; {status: none} otherwise (a request given up counts as none)."""
+    made = (
+        GameAnalysis.objects.filter(game=game, version=ANALYSIS_VERSION)
+        .values("body", "playouts", "created_at")
+        .first()
+    )
+    base: dict[str, Any] = {"version": ANALYSIS_VERSION}
+    if made is not None:
+        return {
+            **base,
+            "status": RequestStatus.DONE.value,
+            "playouts": made["playouts"],
+            "made_at": made["created_at"].isoformat(),
+            "analysis": json.loads(made["body"]),
+        }
+    row = AnalysisRequest.objects.filter(game=game, version=ANALYSIS_VERSION).first()
+    if request_is_pending(row):
+        assert row is not None
+        return {**base, "status": row.status, "progress": {"done": row.done, "total": row.total}}
+    if row is not None and row.status == RequestStatus.FAILED:
+        return {**base, "status": RequestStatus.FAILED.value, "code": row.code}
+    if row is not None and request_is_stale(row):
+        return {**base, "status": "none", "code": "analysis_lost"}
+    return {**base, "status": "none"}

@@ -1,18 +1,30 @@
-"""Making and keeping games' analyses. The one write path of GameAnalysis."""
+"""Making and keeping games' analyses, and people's requests for them. The one write path of
+GameAnalysis and AnalysisRequest."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
+from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
 
 from celery import current_app as app
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
+from rest_framework.throttling import SimpleRateThrottle
 
+from games.access import AnyUser
+from games.models import Game, GameStatus
 from games.selectors import game_finished_log
 from harehra.analysis import ANALYSIS_VERSION, DEFAULT_PLAYOUTS, analyse, analysis_json
+from harehra_site.errors import ServiceError
+from replays.access import ReplayGrant
 
-from .models import GameAnalysis
+from .access import access_analysis_request
+from .models import AnalysisRequest, GameAnalysis, RequestStatus
 
 Progress = Callable[[int, int], None]
 
@@ -67,3 +79,146 @@ def analysis_game_ended(game_id: int) -> None:
         return
     # Sent by name, so services never import the tasks (they import the services).
     transaction.on_commit(lambda: app.send_task("analysis.tasks.analyse_game", args=[game_id]))
+
+
+# --- requests: "Analyse this game" and its progress -----------------------------------------------
+
+# A request nobody has worked on this long is given up (its worker died, or the queue lost it), so
+# the game may be asked for again and its asker is free: a running analysis writes its progress
+# every PROGRESS_STEP of the game (seconds apart); a queued one may wait behind others a while.
+RUNNING_STALE = timedelta(minutes=3)
+QUEUED_STALE = timedelta(hours=1)
+PROGRESS_STEP = 0.02  # progress is written every 2% of the game's steps
+
+
+def request_is_stale(row: AnalysisRequest, now: Any = None) -> bool:
+    now = now or timezone.now()
+    if row.status == RequestStatus.RUNNING:
+        return now - row.updated_at > RUNNING_STALE
+    if row.status == RequestStatus.QUEUED:
+        return now - row.asked_at > QUEUED_STALE
+    return False
+
+
+def request_is_pending(row: AnalysisRequest | None) -> bool:
+    return (
+        row is not None
+        and row.status in (RequestStatus.QUEUED, RequestStatus.RUNNING)
+        and not request_is_stale(row)
+    )
+
+
+class AnalysisThrottle(SimpleRateThrottle):
+    """Analyses one account may ask for (settings THROTTLE_ANALYSIS, e.g. "5/hour"): each costs a
+    worker's seconds of CPU. Counted in Django's cache, as the site's other throttles are."""
+
+    scope = "analysis"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+def _quota_take(user: AnyUser) -> int | None:
+    """None when `user` may ask for one more analysis now (and counts it), else seconds to wait."""
+    throttle = AnalysisThrottle()
+    if throttle.allow_request(SimpleNamespace(user=user), None):  # type: ignore[arg-type]
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))
+
+
+def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisRequest | GameAnalysis:
+    """`user` asks for the analysis of the game `grant` opened: the analysis when it exists, the
+    request already under way when someone asked first, else a new request queued on the
+    analysis queue (counted against the user's quota; one pending request per person)."""
+    access_analysis_request(grant, user)
+    game = grant.game
+    with transaction.atomic():
+        # The game's row serialises two people asking at once (a finished game has no moves).
+        Game.objects.select_for_update().filter(pk=game.pk).first()
+        made = GameAnalysis.objects.filter(game=game, version=ANALYSIS_VERSION).first()
+        if made is not None:
+            return made
+        row = AnalysisRequest.objects.filter(game=game, version=ANALYSIS_VERSION).first()
+        if request_is_pending(row):
+            assert row is not None
+            return row
+        mine = AnalysisRequest.objects.filter(
+            requested_by=user, status__in=[RequestStatus.QUEUED, RequestStatus.RUNNING]
+        ).exclude(game=game)
+        if any(request_is_pending(r) for r in mine):
+            raise ServiceError(
+                "analysis_pending", "you have an analysis queued or running; ask again once it is done", 409
+            )
+        wait = _quota_take(user)
+        if wait is not None:
+            raise ServiceError(
+                "throttled", f"too many analyses asked for; try again in {wait} s", 429, retry_after=wait
+            )
+        now = timezone.now()
+        row, _ = AnalysisRequest.objects.update_or_create(
+            game=game,
+            version=ANALYSIS_VERSION,
+            defaults={
+                "requested_by": user,
+                "status": RequestStatus.QUEUED,
+                "done": 0,
+                "total": 0,
+                "code": "",
+                "asked_at": now,
+                "updated_at": now,
+            },
+        )
+        # Sent by name (services never import the tasks), once the request is there to update.
+        game_id = game.pk
+        transaction.on_commit(lambda: app.send_task("analysis.tasks.analyse_game", args=[game_id]))
+    return row
+
+
+def analysis_progress_writer(row_id: int) -> Progress:
+    """The `progress` of analysis_run for a request: written to its row every PROGRESS_STEP of the
+    game (and at the end), so the page polling it sees the bar move without a write per step."""
+    last = -1
+
+    def write(done: int, total: int) -> None:
+        nonlocal last
+        if last >= 0 and done < total and done - last < max(1, int(total * PROGRESS_STEP)):
+            return
+        last = done
+        AnalysisRequest.objects.filter(pk=row_id).update(done=done, total=total, updated_at=timezone.now())
+
+    return write
+
+
+def analysis_work(game_id: int, *, rebuild: bool = False) -> GameAnalysis:
+    """A worker makes the game's analysis (the task `analyse_game`): its request, asked for or
+    not, says it is running and how far it got, then that it is done (or failed, and why)."""
+    if not rebuild:
+        found = GameAnalysis.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).first()
+        if found is not None:
+            AnalysisRequest.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).update(
+                status=RequestStatus.DONE, updated_at=timezone.now()
+            )
+            return found
+    if not Game.objects.filter(pk=game_id, status=GameStatus.FINISHED).exists():  # no request row then
+        raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")
+    now = timezone.now()
+    row, _ = AnalysisRequest.objects.update_or_create(
+        game_id=game_id,
+        version=ANALYSIS_VERSION,
+        defaults={"status": RequestStatus.RUNNING, "done": 0, "code": "", "updated_at": now},
+        create_defaults={"status": RequestStatus.RUNNING, "asked_at": now, "updated_at": now},
+    )
+    try:
+        made = analysis_run(game_id, rebuild=rebuild, progress=analysis_progress_writer(row.pk))
+    except AnalysisRefused as refused:
+        AnalysisRequest.objects.filter(pk=row.pk).update(
+            status=RequestStatus.FAILED, code=refused.code, updated_at=timezone.now()
+        )
+        raise
+    except Exception:
+        AnalysisRequest.objects.filter(pk=row.pk).update(
+            status=RequestStatus.FAILED, code="error", updated_at=timezone.now()
+        )
+        raise
+    AnalysisRequest.objects.filter(pk=row.pk).update(status=RequestStatus.DONE, updated_at=timezone.now())
+    return made

@@ -57,8 +57,8 @@ from bench.live import (
     ROOT,
     SEATS,
     GameSpec,
-    _cpu_snapshot,
-    _pids_named,
+    cpu_snapshot,
+    pids_named,
     prepared_stack,
     raise_file_limit,
     stack_processes,
@@ -1111,7 +1111,7 @@ def _postgres_backends(dbname: str) -> list[int]:
     """PIDs of PostgreSQL backends connected to `dbname` (their title names it: `postgres: ... db ...`)."""
     out = []
     needle = f" {dbname} ".encode()
-    for pid in _pids_named("postgres"):
+    for pid in pids_named("postgres"):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
                 if needle in f.read():
@@ -1132,7 +1132,7 @@ def _stat_fields(pid: int) -> list[str]:
 def _postmaster_children_seconds() -> float:
     """CPU seconds of PostgreSQL backends that have ended (the postmaster has reaped them), in every
     database: with HTTP requests closing their connections, a backend lives for one request."""
-    pids = set(_pids_named("postgres"))
+    pids = set(pids_named("postgres"))
     for pid in pids:
         fields = _stat_fields(pid)
         if len(fields) > 14 and int(fields[1]) not in pids:  # the postmaster: its parent is no postgres
@@ -1144,7 +1144,7 @@ CpuReading = tuple[dict[str, float], dict[int, float], float]
 
 
 def _cpu(named: dict[str, list[int]], dbname: str) -> CpuReading:
-    snap = _cpu_snapshot(named)
+    snap = cpu_snapshot(named)
     backends = {pid: process_cpu_seconds(pid) for pid in _postgres_backends(dbname)}
     return snap, backends, _postmaster_children_seconds()
 

@@ -58,7 +58,9 @@ from bench.live import (
     ROOT,
     SEATS,
     GameSpec,
+    cpu_snapshot,
     end_bench_games,
+    pids_named,
     prepare_games,
     raise_file_limit,
 )
@@ -225,6 +227,30 @@ class ProdStack:
         if proc.returncode != 0:
             raise RuntimeError("scripts/prod " + " ".join(args) + " failed:\n" + "\n".join(lines))
 
+    def pids(self) -> dict[str, list[int]]:
+        """The processes whose CPU the report names: servers, worker, beat, nginx, this bench."""
+
+        def read(pattern: str) -> list[int]:
+            out = []
+            for f in sorted(self.run_dir.glob(pattern)):
+                try:
+                    out.append(int(f.read_text().strip()))
+                except (OSError, ValueError):
+                    continue
+            return out
+
+        return {
+            "servers": read("server-*.pid"),
+            "worker": read("worker*.pid"),
+            "beat": read("beat.pid"),
+            "nginx": pids_named("nginx"),
+            "bench clients (this)": [os.getpid()],
+        }
+
+    def cpu(self, pids: dict[str, list[int]]) -> dict[str, float]:
+        """Busy CPU seconds so far of `pids`' processes, Redis and the whole machine."""
+        return cpu_snapshot(pids)
+
     def metrics(self) -> Scrape:
         """The servers' scrape (every process's metrics, summed), as {(sample, labels): value}."""
         from prometheus_client.parser import text_string_to_metric_families
@@ -254,6 +280,9 @@ class Phase:
     wall_ended: float = math.nan
     restart_lines: list[str] = field(default_factory=list)
     metrics: dict[str, float] = field(default_factory=dict)  # deltas of the scrape over the phase
+    # Busy CPU seconds over the phase by part (`ProdStack.cpu`), when its processes lived through
+    # it (a restart window's servers change under it: none then).
+    cpu: dict[str, float] = field(default_factory=dict)
     not_back: int = 0  # pages whose socket was lost in the phase and not back at its end
     # Filled from the log at the end:
     moves: int = 0  # commands applied (acknowledged as new)
@@ -421,9 +450,12 @@ async def _drive(
         await asyncio.sleep(max(0.0, start + cfg.warmup - time.monotonic()))
 
         scraped: dict[str, Scrape] = {}
+        cpu_at: dict[str, tuple[dict[str, list[int]], dict[str, float]]] = {}
 
         async def begin(name: str) -> Phase:
             scraped[name] = await asyncio.to_thread(_scrape, stack)
+            pids = stack.pids()
+            cpu_at[name] = (pids, stack.cpu(pids))
             phase = Phase(name, BrowserStats(), time.monotonic(), time.time())
             ctx.stats, ctx.window = phase.stats, (phase.started, math.inf)
             phases.append(phase)
@@ -433,6 +465,10 @@ async def _drive(
             phase.ended, phase.wall_ended = time.monotonic(), time.time()
             ctx.window = (phase.started, phase.ended)
             phase.not_back = _out_pages(everyone)
+            pids, cpu_before = cpu_at[phase.name]
+            if pids == stack.pids():  # the same processes throughout: their CPU is the phase's
+                cpu_after = stack.cpu(pids)
+                phase.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
             phase.metrics = _metric_deltas(scraped[phase.name], await asyncio.to_thread(_scrape, stack))
 
         phase = await begin("steady")
@@ -563,8 +599,8 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     """Set up, start the production shape, drive the phases, check the log, stop, report."""
     from django.db import connection
 
-    if cfg.games < 1 or cfg.servers < 2:
-        raise ValueError("at least one game and two servers (one serves while the other restarts)")
+    if cfg.games < 1 or cfg.servers < 1:
+        raise ValueError("at least one game and one server")
     for phase in cfg.phases:
         parse_phase(phase, cfg.servers)
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.browser().lobby_watchers))
@@ -662,6 +698,14 @@ def format_report(r: DeployResult) -> list[str]:
     row("unanswered at the end, but applied", lambda p: p.unanswered_applied)
     row("move latency send -> every page holds it, p50 / p99 / max ms", lambda p: _dist(p.stats.latencies_ms))
     row("command send -> ack p50 / p99 / max ms", lambda p: _dist(p.stats.ack_ms))
+    row("server CPU per move, ms (all servers)", lambda p: _per_move(p, "servers"))
+    row("worker CPU per move, ms", lambda p: _per_move(p, "worker"))
+    row("nginx CPU per move, ms", lambda p: _per_move(p, "nginx"))
+    row("machine CPU per move less the bench's clients, ms (PostgreSQL, Redis and all)", _all_in)
+    row(
+        "machine busy (100% = one core)",
+        lambda p: f"{100 * p.cpu['machine'] / p.seconds:.0f}%" if p.cpu else "n/a",
+    )
     row(
         f"a bot's move, from the write before it, in the log: p50 / p99 / max s (due after {BOT_DELAY_S:g})",
         lambda p: _dist(p.bot_gaps_s, digits=2),
@@ -725,6 +769,21 @@ def _unshown(s: BrowserStats) -> str:
     shown = _shown_http(s)
     items = [f"{k} {v}" for k, v in sorted(s.http_errors.items()) if k not in shown]
     return f"({', '.join(items)})" if items else ""
+
+
+def _per_move(p: Phase, part: str) -> str:
+    """CPU ms per move of one part. A move here is a person's command applied or a bot's move."""
+    moves = p.moves + len(p.bot_gaps_s)
+    if not p.cpu or not moves:
+        return "n/a"
+    return f"{1000 * p.cpu[part] / moves:.2f}"
+
+
+def _all_in(p: Phase) -> str:
+    moves = p.moves + len(p.bot_gaps_s)
+    if not p.cpu or not moves:
+        return "n/a"
+    return f"{1000 * (p.cpu['machine'] - p.cpu['bench clients (this)']) / moves:.2f}"
 
 
 def _tasks(p: Phase, task: str) -> str:

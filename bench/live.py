@@ -499,7 +499,7 @@ class GameRun:
 # --- CPU accounting ------------------------------------------------------------------------------
 
 
-def _pids_named(name: str) -> list[int]:
+def pids_named(name: str) -> list[int]:
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -529,14 +529,14 @@ def _machine_busy_seconds() -> float:
     return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def _cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
+def cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
     """Busy CPU seconds so far: named processes, redis, and the whole machine.
 
     PostgreSQL backends come and go (one per connection), so they are not counted one by one:
     what the machine spent beyond the named processes is mostly theirs.
     """
     snap = {label: sum(process_cpu_seconds(p) for p in pids) for label, pids in named.items()}
-    snap["redis-server"] = sum(process_cpu_seconds(p) for p in _pids_named("redis-server"))
+    snap["redis-server"] = sum(process_cpu_seconds(p) for p in pids_named("redis-server"))
     snap["machine"] = _machine_busy_seconds()
     return snap
 
@@ -639,10 +639,10 @@ async def _drive_all(
             r.window = window
         drivers = [asyncio.create_task(r.drive(start, window[1], period)) for r in runs]
         await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
-        cpu_start = _cpu_snapshot(named)
+        cpu_start = cpu_snapshot(named)
         shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
         await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
-        cpu_end = _cpu_snapshot(named)
+        cpu_end = cpu_snapshot(named)
         shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
         stats.shared = (shared_start, shared_end)
         cpu_window = {k: cpu_end[k] - cpu_start[k] for k in cpu_end}

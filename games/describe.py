@@ -1,15 +1,16 @@
-"""Events in plain words, for the replay log and link previews: "Bob played 2 × Hare Cumi at Ann"."""
+"""Events in plain words, for the frames API, link previews and live watch frames: "Bob played 2 ×
+Hare Cumi at Ann". The sentences are games/sentences.py's; this reads that table as the pages'
+describer (static/js/table/words.js) does, for a step said on its own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from games.card_text import card_name
-from harehra import EventType, StoredEvent
+from games.sentences import SEAT, SENTENCES, Say
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -21,121 +22,65 @@ def _cards(cards: Sequence[str]) -> str:
 
 
 def _name(names: Sequence[str], seat: Any) -> str:
+    if seat is None:
+        return ""
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return _("Seat %(n)s") % {"n": seat + 1 if isinstance(seat, int) else seat}
+    return gettext(SEAT) % {"n": seat + 1 if isinstance(seat, int) else seat}
 
 
-def describe(event: StoredEvent, names: Sequence[str]) -> str:
-    """One event (raw or filtered by `event_for`) in words; `names` are the seats' display names.
+# The values of sentences.VALUE_KINDS: (the event field's value, the hand size) -> the value said.
+VALUES: dict[str, Callable[[Any, int], Any]] = {
+    "card": lambda v, _hand: card_name(v),
+    "first_card": lambda v, _hand: card_name(v[0] if v else None),
+    "cards": lambda v, _hand: _cards(v or ()),
+    "number": lambda v, _hand: v,
+    "limit": lambda v, hand: max(0, hand - int(v or 0)),
+}
 
-    The same sentences as the pages' describer (static/js/table/words.js) says for a reader who holds
-    no seat, so a link preview, the frames API and the replay viewer read alike (a test compares
-    them); names stay as their owners typed them.
-    """
-    kind = event.get("type")
-    seat = event.get("seat")
-    who = _name(names, seat)
-    if kind == EventType.GAME_STARTED:
-        return _("The game begins. %(name)s shuffled.") % {"name": _name(names, event.get("shuffler"))}
-    if kind == EventType.TURN_STARTED:
-        return _("%(name)s's turn.") % {"name": who}
-    if kind == EventType.CARDS_PLAYED:
-        cards = event.get("cards") or []
-        if event.get("target") is not None:
-            n = len(cards)
-            return ngettext(
-                "%(name)s played %(card)s at %(target)s", "%(name)s played %(n)s × %(card)s at %(target)s", n
-            ) % {
-                "name": who,
-                "n": n,
-                "card": card_name(cards[0] if cards else None),
-                "target": _name(names, event["target"]),
-            }
-        return _("%(name)s played %(card)s") % {"name": who, "card": _cards(cards)}
-    if kind == EventType.DIRECTION_CHANGED:
-        if event.get("direction") == "ccw":
-            return _("Play now goes counterclockwise")
-        return _("Play now goes clockwise")
-    if kind == EventType.PROTECTION_GAINED:
-        return _("%(name)s is protected from moral damage") % {"name": who}
-    if kind == EventType.DAMAGE_HEALED:
-        if not event.get("damage"):
-            # Hare Zada at no damage heals nothing: the event cannot tell, so say what is true.
-            return _("%(name)s has no moral damage") % {"name": who}
-        return _("%(name)s healed to %(d)s damage") % {"name": who, "d": event.get("damage")}
-    if kind == EventType.PLAYER_SKIPPED:
-        return _("%(name)s is skipped") % {"name": who}
-    if kind == EventType.VOLLEY_PENDING:
-        count = int(event.get("count", 1))
-        return ngettext(
-            "%(target)s must answer Hare Cumi from %(name)s",
-            "%(target)s must answer %(n)s × Hare Cumi from %(name)s",
-            count,
-        ) % {
-            "target": _name(names, event.get("target")),
-            "n": count,
-            "name": _name(names, event.get("attacker")),
-        }
-    if kind == EventType.SKIP_PENDING:
-        return _("%(name)s may forward the skip with Strom") % {"name": who}
-    if kind == EventType.REACTION_PLAYED:
-        if event.get("kind") == "skip":
-            return _("%(name)s forwarded the skip with %(card)s") % {
-                "name": who,
-                "card": card_name(event.get("card")),
-            }
-        return _("%(name)s evaded with %(card)s") % {"name": who, "card": card_name(event.get("card"))}
-    if kind == EventType.REACTION_DECLINED:
-        if event.get("kind") == "skip":
-            return _("%(name)s did not forward the skip") % {"name": who}
-        return _("%(name)s took it") % {"name": who}
-    if kind == EventType.DAMAGE_TAKEN:
-        amount = int(event.get("amount", 0))
-        return ngettext(
-            "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
-            "%(name)s took %(n)s moral damage (hand limit %(limit)s)",
-            amount,
-        ) % {"name": who, "n": amount, "limit": max(0, 5 - int(event.get("damage", 0)))}
-    if kind == EventType.PLAYER_ELIMINATED:
-        return _("%(name)s is out of the game!") % {"name": who}
-    if kind == EventType.CARD_BURNED:
-        if event.get("card") is None:
-            return _("%(name)s could not play") % {"name": who}
-        return _("%(name)s could not play and burned %(card)s") % {
-            "name": who,
-            "card": card_name(event.get("card")),
-        }
-    if kind == EventType.CARDS_DRAWN:
-        if "cards" in event:
-            return _("%(name)s drew %(cards)s") % {"name": who, "cards": _cards(event["cards"])}
-        count = int(event.get("count", 0))
-        return ngettext("%(name)s drew %(n)s card", "%(name)s drew %(n)s cards", count) % {
-            "name": who,
-            "n": count,
-        }
-    if kind == EventType.DRAW_PILE_RESHUFFLED:
-        return _("The discard pile was shuffled into a new draw pile.")
-    if kind == EventType.DISCARD_REQUIRED:
-        count = int(event.get("count", 0))
-        return ngettext("%(name)s must discard %(n)s card", "%(name)s must discard %(n)s cards", count) % {
-            "name": who,
-            "n": count,
-        }
-    if kind == EventType.CARDS_DISCARDED:
-        if "cards" in event:
-            return _("%(name)s discarded %(cards)s") % {"name": who, "cards": _cards(event["cards"])}
-        return _("%(name)s discarded") % {"name": who}
-    if kind == EventType.GAME_ENDED:
-        if event.get("result") == "win":
-            return _("%(name)s won the game!") % {"name": _name(names, event.get("winner"))}
-        return _("The game ended in a draw at the turn limit.")
-    if kind == EventType.GAME_ABORTED:
-        return _("The game was called off.")
-    if kind == EventType.SEAT_TAKEN_BY_BOT:
-        if event.get("reason") == "left":
-            return _("%(name)s left; a bot plays the seat") % {"name": who}
-        return _("%(name)s is away; a bot plays the seat") % {"name": who}
-    if kind == EventType.SEAT_RECLAIMED:
-        return _("%(name)s is back and plays again") % {"name": who}
-    return str(kind)
+
+def case_for(event: Mapping[str, Any]) -> Say | None:
+    """The case of games/sentences.py that says `event`: the first whose `when` fields it has."""
+    for say in SENTENCES.get(event.get("type"), ()):
+        when = say.when
+        if not when or all(event.get(k) == v for k, v in when.items()):
+            return say
+    return None
+
+
+def describe(
+    event: Mapping[str, Any], names: Sequence[str], *, hand_size: int, reader: int | None = None
+) -> str:
+    """One event (raw or filtered by `event_for`) in words; `names` are the seats' display names,
+    `hand_size` the ruleset's (the hand limit left after damage), `reader` the seat of whoever reads
+    it ("you"), None for a spectator. An event type with no sentence is said by its name."""
+    say = case_for(event)
+    if say is None:
+        return str(event.get("type"))
+    template = say.other
+    values: dict[str, Any] = {}
+    if say.name is not None:
+        seat = event.get(say.name)
+        if reader is not None and seat == reader and say.you is not None:
+            template = say.you
+        else:
+            values["name"] = _name(names, seat)
+    if say.target is not None:
+        seat = event.get(say.target)
+        if reader is not None and seat == reader and say.to_you is not None:
+            template = say.to_you
+        else:
+            values["target"] = _name(names, seat)
+    n = 0
+    if say.count is not None:
+        raw = event.get(say.count)
+        n = values["n"] = len(raw) if isinstance(raw, list) else int(raw or 0)
+    for key, (kind, source) in say.values.items():
+        values[key] = VALUES[kind](event.get(source), hand_size)
+    text = gettext(template) if isinstance(template, str) else ngettext(template.singular, template.plural, n)
+    # A sentence starts with a capital, unless with a name, kept as its owner typed it.
+    named = ("name" in values and text.startswith("%(name)s")) or (
+        "target" in values and text.startswith("%(target)s")
+    )
+    text = text % values
+    return text if named else text[:1].upper() + text[1:]

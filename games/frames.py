@@ -85,7 +85,7 @@ def frame_at(
         "seq": seq,
         "turn_number": state.turn_number,
         "event": shown,
-        "text": describe(shown, names),
+        "text": describe(shown, names, hand_size=state.ruleset.hand_size),
         "state": table,
         "capacity": [max(0, top - d) for d in state.damage],
     }

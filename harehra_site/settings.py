@@ -211,6 +211,8 @@ REST_FRAMEWORK = {
         "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
         "preview": os.environ.get("THROTTLE_PREVIEW", "60/min"),
         "clip": os.environ.get("THROTTLE_CLIP", "10/min"),
+        # Analyses one account may ask for (analysis/services.py): each costs a worker's seconds.
+        "analysis": os.environ.get("THROTTLE_ANALYSIS", "5/hour"),
     },
 }
 

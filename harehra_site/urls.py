@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/accounts/", include("profiles.api_urls")),
     path("api/accounts/", include("accounts.api_urls")),
     path("api/reports/", include("moderation.api_urls")),
+    path("api/replays/", include("analysis.api_urls")),
     path("api/replays/", include("replays.api_urls")),
     path("api/ratings/", include("ratings.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),

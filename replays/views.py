@@ -22,6 +22,7 @@ from accounts.throttles import ClipThrottle, PreviewThrottle, throttle_wait
 from games.card_text import card_names
 from games.frames import build_frames
 from games.invites import invite_remember, request_invite
+from games.models import GameStatus
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 from harehra_site.share import share_tags
@@ -134,7 +135,14 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     grant = _grant(ref, request)
     if grant.live:
         return redirect("replay-watch", game_id=grant.game.pk)
-    return render(request, "replays/viewer.html", _replay_boot(request, ref, grant))
+    context = _replay_boot(request, ref, grant)
+    if grant.game.status == GameStatus.FINISHED:
+        # The analysis under the replay (analysis/api.py; static/js/table/analysisview.js), asked for
+        # with a POST carrying the CSRF header.
+        context["analysis"] = True
+        context["boot"]["analysis_url"] = f"/api/replays/{ref}/analysis/"
+        get_token(request)
+    return render(request, "replays/viewer.html", context)
 
 
 # Other sites may frame the embed (and nothing else: the site's CSP says frame-ancestors 'none' and

@@ -130,7 +130,8 @@ MAY_IMPORT = {
     "profiles": {"harehra", "accounts", "games", "ratings", "tournaments", "analysis", "harehra_site"},
     "moderation": {"harehra", "accounts", "games", "chat", "replays", "ratings", "harehra_site"},
     "tournaments": {"harehra", "accounts", "games", "harehra_site"},
-    "analysis": {"harehra", "games", "harehra_site"},
+    # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
+    "analysis": {"harehra", "accounts", "games", "replays", "harehra_site"},
     "bench": {
         "analysis",
         "harehra",

@@ -51,9 +51,9 @@ def test_the_profile_averages_the_analysed_rated_games_only(make_user: Any) -> N
 
     page = Client().get("/players/alice/").content.decode()
     assert "Averaged over 2 analysed rated games." in page
-    assert 'data-stat="luck-decisions"' in page and "Win chance by draws and shuffles" in page
+    assert 'data-stat="luck-decisions"' in page and "Draws and shuffles" in page
     czech = Client().get("/players/alice/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    assert "Analýza hodnocených her" in czech
+    assert "Rozbor hodnocených her" in czech and "Dobírání a míchání" in czech
 
 
 def test_a_player_with_no_analysed_rated_game_has_no_averages(make_user: Any) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -16,6 +17,7 @@ from tests.factories import end_with_seat_1_abandoned
 from tests.support.waits import wait_until
 
 REDIS_DB = 11
+T = TypeVar("T")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -77,13 +79,13 @@ def test_reload_error_phone_width_away_and_reclaim(site: Any, browser: Any, scre
     page.reload()
     wait_loaded(page)
     page.wait_for_function(f"() => document.getElementById('game').dataset.seq === '{before['seq']}'")
-    shown: list[Any] = []
-
-    def same() -> bool:
-        shown[:] = [page.evaluate(SNAPSHOT)]
-        return bool(shown[0] == before)
-
-    wait_until(same, lambda: f"after the reload the page shows {shown[0]}, not {before}", timeout=5)
+    same = f"before => JSON.stringify(({SNAPSHOT})()) === JSON.stringify(before)"
+    try:
+        page.wait_for_function(same, arg=before, timeout=5000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"after the reload the page shows {page.evaluate(SNAPSHOT)}, not {before}"
+        ) from None
     # The log is rebuilt from the event history, fetched after the state is shown.
     page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
 
@@ -173,7 +175,7 @@ def test_a_command_lost_on_the_way_is_sent_again_until_answered_and_no_second_de
     sign_in(page, base, name)
     # The socket is real, but the page's commands are dropped on the way while `lose` holds.
     lose = {"commands": True}
-    sent: list[dict[str, Any]] = []
+    sent = Heard(page)
 
     def route(ws: Any) -> None:
         server = ws.connect_to_server()
@@ -181,7 +183,7 @@ def test_a_command_lost_on_the_way_is_sent_again_until_answered_and_no_second_de
         def from_page(message: str | bytes) -> None:
             m = json.loads(message)
             if m.get("type") == "command":
-                sent.append(m)
+                sent.add(m)
                 if lose["commands"]:
                     return
             server.send(message)
@@ -198,27 +200,53 @@ def test_a_command_lost_on_the_way_is_sent_again_until_answered_and_no_second_de
     # No answer comes: the page sends the same command again (every 5 s), and meanwhile offers
     # nothing, so no second decision can follow it. (It used to give the controls back after 5 s;
     # a second decision then went out behind the first, which the server applied after it.)
-    pump_until(page, lambda: len(sent) >= 2, "the unanswered command was not sent again", timeout=12)
+    commands = sent.wait_for(
+        lambda: sent.records[:2] if len(sent.records) >= 2 else None,
+        "the unanswered command was not sent again",
+        timeout=12,
+    )
     assert page.evaluate(CONTROLS) == {"cards": 0, "buttons": 0}
-    assert {m["cmd_id"] for m in sent} == {sent[0]["cmd_id"]}, sent
-    assert sent[1]["expected_seq"] == seq
+    assert {m["cmd_id"] for m in commands} == {commands[0]["cmd_id"]}, commands
+    assert commands[1]["expected_seq"] == seq
     assert read(page)["seq"] == seq, "a dropped command moved the game"
 
     # Once commands get through again, that one decision is made, once, and the page shows it.
     lose["commands"] = False
     shown = f"() => Number(document.getElementById('game').dataset.seq) > {seq}"
     page.wait_for_function(shown, timeout=12_000)
-    assert {m["cmd_id"] for m in sent} == {sent[0]["cmd_id"]}, sent
-    assert CommandRecord.objects.filter(game_id=game, client_cmd_id=sent[0]["cmd_id"]).count() == 1
+    assert {m["cmd_id"] for m in sent.records} == {commands[0]["cmd_id"]}, sent.records
+    assert CommandRecord.objects.filter(game_id=game, client_cmd_id=commands[0]["cmd_id"]).count() == 1
     assert page.is_hidden("#error")
     context.close()
 
 
-def pump_until(page: Any, test: Any, what: str, timeout: float = 8) -> None:
-    """Wait for `test`, which reads what the routes below record or the database. Playwright runs
-    those routes (which carry the socket's frames) only during a call to it, so each reading of
-    `test` follows a round trip to the page."""
-    wait_until(lambda: page.evaluate("true") and test(), what, timeout=timeout)
+class Heard:
+    """What a test's socket route heard, waited for without polling. Playwright runs a route's
+    callbacks only while the test is inside a call to it, so a wait must be one: each record also
+    sets the count of records on the page, and a wait is a wait_for_function on that count, which
+    returns as a record comes; the test is then read again."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.records: list[Any] = []
+
+    def add(self, record: Any) -> None:
+        self.records.append(record)
+        self.page.evaluate("n => { window.heardByTheTest = n; }", len(self.records))
+
+    def wait_for(self, test: Callable[[], T], what: str, timeout: float = 8) -> T:
+        """`test`'s first true value, read after each record; else fail with `what`."""
+        end = time.monotonic() + timeout
+        while not (got := test()):
+            try:
+                self.page.wait_for_function(
+                    "n => (window.heardByTheTest || 0) > n",
+                    arg=len(self.records),
+                    timeout=max(1, (end - time.monotonic()) * 1000),
+                )
+            except PlaywrightTimeoutError:
+                raise AssertionError(f"{what} (waited {timeout:g} s)") from None
+        return got
 
 
 def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: Any, browser: Any) -> None:
@@ -232,27 +260,31 @@ def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: 
     sign_in(page, base, name)
     # Real sockets; on the first, everything the server says after the page's first command is
     # lost (its ack too), and then the connection drops.
-    link: dict[str, Any] = {"sockets": [], "commands": [], "answers": []}
+    sockets: list[Any] = []
+    heard = Heard(page)  # ("command", socket, message) from the page, ("answer", ...) from the server
+
+    def said(kind: str, index: int | None = None) -> list[dict[str, Any]]:
+        return [m for k, i, m in heard.records if k == kind and index in (None, i)]
 
     def route(ws: Any) -> None:
         server = ws.connect_to_server()
-        index = len(link["sockets"])
-        link["sockets"].append(ws)
+        index = len(sockets)
+        sockets.append(ws)
 
         def from_page(message: str | bytes) -> None:
             m = json.loads(message)
             if m.get("type") == "command":
-                link["commands"].append((index, m))
+                heard.add(("command", index, m))
             server.send(message)
 
         def from_server(message: str | bytes) -> None:
-            if index == 0 and link["commands"]:
-                return
+            lost = index == 0 and bool(said("command"))
             items = json.loads(message)
             for m in items if isinstance(items, list) else [items]:
                 if m.get("type") in ("ack", "error"):
-                    link["answers"].append((index, m))
-            ws.send(message)
+                    heard.add(("answer", index, m))
+            if not lost:
+                ws.send(message)
 
         ws.on_message(from_page)
         server.on_message(from_server)
@@ -264,24 +296,26 @@ def test_a_command_whose_answer_was_lost_is_sent_again_on_the_next_socket(site: 
     seq = read(page)["seq"]
 
     decide_by_clicking(page)
-    pump_until(page, lambda: bool(link["commands"]), "the page sent no command")
-    # The server made the move; its answer is lost with the connection.
-    pump_until(page, lambda: Game.objects.get(pk=game).last_seq > seq, "the server never made the move")
-    link["sockets"][0].close(code=4000, reason="lost")
+    first = heard.wait_for(lambda: said("command", 0)[:1], "the page sent no command")[0]
+
+    def answered(index: int) -> list[dict[str, Any]]:
+        return [m for m in said("answer", index) if m.get("cmd_id") == first["cmd_id"]]
+
+    # The server made the move and answered; the answer is lost, then the connection.
+    heard.wait_for(lambda: answered(0), "the server never answered the command")
+    assert Game.objects.get(pk=game).last_seq > seq
+    sockets[0].close(code=4000, reason="lost")
 
     # The page reconnects, sends the same command again, and the server answers with the first
     # outcome: the move was made once, and the page shows it.
     shown = f"() => Number(document.getElementById('game').dataset.seq) > {seq}"
     page.wait_for_function(shown, timeout=10_000)
-    first = link["commands"][0]
-    again = [m for i, m in link["commands"] if i == 1]
-    assert first[0] == 0 and again, link["commands"]
-    assert again[0]["cmd_id"] == first[1]["cmd_id"]
+    again = said("command", 1)
+    assert again, heard.records
+    assert again[0]["cmd_id"] == first["cmd_id"]
     assert again[0]["expected_seq"] == seq
-    assert {k: v for k, v in again[0].items() if k != "expected_seq"} == first[1]
-    answers = lambda: [m for i, m in link["answers"] if i == 1 and m.get("cmd_id") == first[1]["cmd_id"]]  # noqa: E731
-    pump_until(page, lambda: bool(answers()), "the resent command got no answer")
-    answer = answers()[0]
+    assert {k: v for k, v in again[0].items() if k != "expected_seq"} == first
+    answer = heard.wait_for(lambda: answered(1), "the resent command got no answer")[0]
     assert answer["type"] == "ack" and answer["duplicate"] is True, answer
     assert page.is_hidden("#error")
     context.close()

@@ -99,3 +99,22 @@ def test_the_chosen_language_follows_the_person_to_another_browser(make_user: An
     )
     assert r.status_code == 302
     assert "Hrát hned" in other.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_each_event_sentence_has_one_czech_in_both_catalogues() -> None:
+    """The sentence table (games/sentences.py) is said by the server (django.po) and by the pages
+    (djangojs.po, from its copy static/js/table/sentences.js): the same Czech in both."""
+    from games.sentences import SEAT, SENTENCES, Plural
+
+    templates = {Plural(SEAT, "")}
+    for cases in SENTENCES.values():
+        for say in cases:
+            said = (say.other, say.you, say.to_you)
+            templates |= {t if isinstance(t, Plural) else Plural(t, "") for t in said if t}
+    folder = ROOT / "locale" / "cs" / "LC_MESSAGES"
+    catalogues = [polib.pofile(str(folder / f"{domain}.po")) for domain in ("django", "djangojs")]
+    for singular, plural in sorted(templates):
+        found = [po.find(singular) for po in catalogues]
+        assert all(e is not None and e.translated() and e.msgid_plural == plural for e in found), singular
+        server, page = found
+        assert (server.msgstr, server.msgstr_plural) == (page.msgstr, page.msgstr_plural), singular

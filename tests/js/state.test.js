@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { placings } from "../../static/js/game/end.js";
-import { deadlineTotal, newState, whyNot } from "../../static/js/game/state.js";
+import { BOT_NEWS_MS, DEADLINE_NEWS_MS, deadlineTotal, newState, newsDue, whyNot } from "../../static/js/game/state.js";
 
 const cfg = { seat: 0, seats: [{ seat: 0, name: "ann" }, { seat: 1, name: "bob" }], cards: [], timers: { turn: 30, volley: 10 }, auto_answer_seconds: 4 };
 
@@ -79,4 +79,22 @@ test("placings are the server's places, grouped: shared places together, first p
   ]);
   // Before the game has finished, and for an aborted game, there are none.
   assert.deepEqual(placings(null), []);
+});
+
+test("news is due after a bot's delay and search, or after a deadline ran out; never from a finished game", () => {
+  const now = 1_000_000;
+  const waiting = game({ hand: [], awaiting: { seat: 1, kind: "turn" } });
+  assert.equal(newsDue(waiting, now), null); // a person thinking with no deadline: nothing is due
+
+  waiting.S.presence[1] = { bot_playing: true };
+  assert.equal(newsDue(waiting, now), now + BOT_NEWS_MS);
+
+  waiting.S.deadline = now + 500; // a bot with a deadline sooner than its bound
+  assert.equal(newsDue(waiting, now), now + Math.min(BOT_NEWS_MS, 500 + DEADLINE_NEWS_MS));
+
+  const mineRunningOut = game({ hand: [], awaiting: { seat: 0, kind: "turn" }, deadline: now + 20_000 });
+  assert.equal(newsDue(mineRunningOut, now), now + 20_000 + DEADLINE_NEWS_MS);
+
+  mineRunningOut.S.view.over = true;
+  assert.equal(newsDue(mineRunningOut, now), null);
 });

@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describe, errorWords, labelName, seatName } from "../../static/js/table/words.js";
+import { EventType } from "../../static/js/table/events.js";
+import { SENTENCES } from "../../static/js/table/sentences.js";
+import { describe, errorWords, labelName, seatName, VALUES } from "../../static/js/table/words.js";
 
 const ctx = {
   mySeat: 0,
@@ -45,10 +47,13 @@ test("counts choose singular or plural, and damage names the hand limit left", (
   });
 });
 
-test("a pending volley is said only where a step stands alone (replays)", () => {
+test("a pending volley is said only where a step stands alone (replays), by whoever reads it", () => {
   const e = { type: "VolleyPending", target: 0, attacker: 1, count: 2 };
   assert.equal(describe(ctx, e).text, null);
-  assert.equal(describe({ ...ctx, standalone: true }, e).text, "you must answer 2 × Hare Cumi from bob");
+  const alone = { ...ctx, standalone: true };
+  assert.equal(describe(alone, e).text, "You must answer 2 × Hare Cumi from bob");
+  assert.equal(describe(alone, { ...e, target: 1, attacker: 0, count: 1 }).text, "bob must answer Hare Cumi from you");
+  assert.equal(describe({ ...alone, mySeat: null }, e).text, "ann must answer 2 × Hare Cumi from bob");
 });
 
 test("the end, a draw, an unknown seat and an unknown event", () => {
@@ -113,4 +118,37 @@ test("a bot's name is made in the page's language; a person's is kept", () => {
   } finally {
     delete globalThis.gettext;
   }
+});
+
+test("the describer reads every case of the table, and knows every kind of value it names", () => {
+  assert.deepEqual(Object.keys(SENTENCES).sort(), Object.values(EventType).sort());
+  for (const [type, cases] of Object.entries(SENTENCES)) {
+    assert.ok(cases.length >= 1 && !cases.at(-1).when, `${type}: the last case must take any event`);
+    for (const say of cases) {
+      for (const [kind] of Object.values(say.values || {})) assert.ok(kind in VALUES, `${type}: ${kind}`);
+      if (say.name) assert.ok(say.you, `${type}: no sentence for the reader as %(name)s`);
+      if (say.target) assert.ok(say.to_you, `${type}: no sentence for the reader as %(target)s`);
+    }
+  }
+});
+
+test("the case is the first whose fields the event has, a missing field being null", () => {
+  assert.equal(describe(ctx, { type: "CardsPlayed", seat: 1, cards: ["strom"] }).text, "bob played Strom");
+  assert.equal(describe(ctx, { type: "CardsPlayed", seat: 1, cards: ["strom"], target: null }).text, "bob played Strom");
+  assert.equal(describe(ctx, { type: "CardBurned", seat: 1, card: null }).text, "bob could not play");
+  assert.equal(describe(ctx, { type: "CardBurned", seat: 0, card: "mini" }).text, "You could not play and burned mini");
+  assert.equal(describe(ctx, { type: "DirectionChanged", direction: "ccw" }).text, "play now goes counterclockwise");
+  assert.equal(describe({ ...ctx, standalone: true }, { type: "DirectionChanged", direction: "cw" }).text, "Play now goes clockwise");
+  assert.equal(describe(ctx, { type: "SeatTakenByBot", seat: 1, reason: "left" }).text, "bob left; a bot plays the seat");
+  assert.equal(describe(ctx, { type: "SeatTakenByBot", seat: 0, reason: "away" }).text, "You are away; a bot plays your seat");
+});
+
+test("a play at the reader says you as its object; a seat with no name is numbered", () => {
+  assert.deepEqual(describe(ctx, { type: "CardsPlayed", seat: 1, cards: ["cumi"], target: 0 }), {
+    text: "bob played Hare Cumi at you",
+    starts: true,
+  });
+  assert.equal(describe(ctx, { type: "CardsPlayed", seat: 4, cards: ["cumi"], target: 1 }).text, "Seat 5 played Hare Cumi at bob");
+  assert.equal(describe({ ...ctx, mySeat: null }, { type: "TurnStarted", seat: 0 }).text, "ann's turn.");
+  assert.equal(describe(ctx, { type: "DamageTaken", seat: 0, amount: 1, damage: 6 }).text, "you took 1 moral damage (hand limit 0)");
 });

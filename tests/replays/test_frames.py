@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from games.describe import describe
@@ -74,22 +77,26 @@ def test_a_seat_perspective_never_shows_another_hand(recorded: Recorded) -> None
             assert "cards" not in frame["event"]
 
 
+def _sayer(names: list[str]) -> Callable[[dict[str, Any]], str]:
+    return lambda event: describe(event, names, hand_size=5)
+
+
 def test_describe_in_plain_words() -> None:
-    names = ["Ann", "Bob", "Cat"]
+    say = _sayer(["Ann", "Bob", "Cat"])
     played = {"type": "CardsPlayed", "seat": 1, "cards": ["cumi", "cumi"], "target": 0}
-    assert describe(played, names) == "Bob played 2 × Hare Cumi at Ann"
+    assert say(played) == "Bob played 2 × Hare Cumi at Ann"
     evaded = {"type": "ReactionPlayed", "seat": 0, "card": "taptap", "kind": "volley"}
-    assert describe(evaded, names) == "Ann evaded with Hare Taptap"
-    assert describe({"type": "CardsDrawn", "seat": 2, "count": 2}, names) == "Cat drew 2 cards"
-    assert describe({"type": "CardsDrawn", "seat": 2, "cards": ["strom"]}, names) == "Cat drew Strom"
-    assert describe({"type": "GameEnded", "result": "win", "winner": 2}, names) == "Cat won the game!"
-    assert describe({"type": "TurnStarted", "seat": 0, "turn": 3}, names) == "Ann's turn."
+    assert say(evaded) == "Ann evaded with Hare Taptap"
+    assert say({"type": "CardsDrawn", "seat": 2, "count": 2}) == "Cat drew 2 cards"
+    assert say({"type": "CardsDrawn", "seat": 2, "cards": ["strom"]}) == "Cat drew Strom"
+    assert say({"type": "GameEnded", "result": "win", "winner": 2}) == "Cat won the game!"
+    assert say({"type": "TurnStarted", "seat": 0, "turn": 3}) == "Ann's turn."
 
 
 def test_a_heal_at_no_damage_and_a_declined_skip_say_what_happened() -> None:
-    names = ["Ann", "Bob"]
-    assert describe({"type": "DamageHealed", "seat": 1, "damage": 0}, names) == "Bob has no moral damage"
-    assert describe({"type": "DamageHealed", "seat": 1, "damage": 1}, names) == "Bob healed to 1 damage"
+    say = _sayer(["Ann", "Bob"])
+    assert say({"type": "DamageHealed", "seat": 1, "damage": 0}) == "Bob has no moral damage"
+    assert say({"type": "DamageHealed", "seat": 1, "damage": 1}) == "Bob healed to 1 damage"
     declined = {"type": "ReactionDeclined", "seat": 0, "kind": "skip"}
-    assert describe(declined, names) == "Ann did not forward the skip"
-    assert describe({"type": "PlayerSkipped", "seat": 0}, names) == "Ann is skipped"
+    assert say(declined) == "Ann did not forward the skip"
+    assert say({"type": "PlayerSkipped", "seat": 0}) == "Ann is skipped"

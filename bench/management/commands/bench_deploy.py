@@ -27,7 +27,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         d = DeployConfig()
         parser.add_argument("--games", type=int, default=d.games, help="concurrent 4-seat games")
-        parser.add_argument("--servers", type=int, default=d.servers, help="server processes (at least 2)")
+        parser.add_argument(
+            "--servers",
+            type=int,
+            default=d.servers,
+            help="server processes (a restart starts each one's successor beside it on its port)",
+        )
         parser.add_argument(
             "--mean-gap", type=float, default=d.mean_gap, help="mean seconds between a game's decisions"
         )

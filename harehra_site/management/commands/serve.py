@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -100,10 +101,11 @@ def draining_server(config: Any) -> Any:
 
     1. at once: readiness fails and new websocket handshakes get HTTP 503
        (harehra_site/health.py), so the load balancer and the clients go elsewhere;
-    2. the messages the sockets have in hand are handled and answered (at most half the bound),
-       and the server keeps listening for DRAIN_LINGER_SECONDS (0: a load balancer that checks
-       /readyz itself needs a few seconds to see it fail; nginx, which does not, is better
-       served by a refused connection, which it passes to another server at once);
+    2. the messages the sockets have in hand are handled and answered (at most half the bound);
+       the server stops listening at once, or keeps listening for DRAIN_LINGER_SECONDS (a load
+       balancer that checks /readyz itself needs a few seconds to see it fail; nginx, which does
+       not, is better served by a refused connection, which it passes to another server at once,
+       and a new server listening beside it on the same port with --reuse-port takes it);
     3. Uvicorn's own shutdown: the listening socket closes, every open websocket is closed with
        1012 (service restart; the pages reconnect to another server, resume from their last seq
        and send a command that got no answer again, with its cmd_id, which the log's command
@@ -139,6 +141,11 @@ def draining_server(config: Any) -> Any:
 
             started = time.monotonic()
             linger = min(settings.DRAIN_LINGER_SECONDS, bound / 2)
+            if linger <= 0:
+                # Refused at once, a new connection goes to another server: nginx passes it on, and
+                # with --reuse-port the kernel hands it to the new server on this port.
+                for listener in getattr(self, "servers", []):
+                    listener.close()
             in_hand = messages_in_hand()
             while (in_hand or time.monotonic() - started < linger) and time.monotonic() - started < bound / 2:
                 await asyncio.sleep(0.02)
@@ -162,6 +169,39 @@ class _RefusedHandshakes(logging.Filter):
         return not (is_draining() and record.getMessage().startswith("ASGI callable returned without"))
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's listening socket with SO_REUSEPORT: a restart starts the new server on the same
+    port beside the old one, which stops only once the new one is ready, so the old one's pages
+    reconnect to a warm server and not to one still importing Django (scripts/prod --restart).
+    The kernel spreads new connections over both until the old one stops listening."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+async def _tell_ready(server: Any, path: str) -> None:
+    """Once listening and ready (/readyz's own checks), write `path`: how a restart knows this
+    process, and not the one beside it on the same port, is ready."""
+    import asyncio
+
+    from harehra_site.health import readiness
+
+    if not path:
+        return
+    while not server.started:
+        await asyncio.sleep(0.05)
+    while (await readiness())[0] != 200:
+        await asyncio.sleep(0.1)
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        f.write(f"{os.getpid()}\n")
+    os.replace(tmp, path)
+
+
 def _overdue(bound: float) -> None:
     log.error("still stopping %.0f s after the signal: exiting now", bound)
     logging.shutdown()
@@ -179,6 +219,17 @@ class Command(BaseCommand):
             choices=["auto", "embedded", "none"],
             default="auto",
             help="auto: embedded worker unless REDIS_URL is set (then run `celery worker` yourself)",
+        )
+        parser.add_argument(
+            "--reuse-port",
+            action="store_true",
+            help="listen with SO_REUSEPORT, so a new server can start on the port beside this one "
+            "before this one stops (scripts/prod --restart)",
+        )
+        parser.add_argument(
+            "--ready-file",
+            default="",
+            help="write this file (the process id) once the server listens and /readyz passes",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -229,6 +280,7 @@ class Command(BaseCommand):
             log_config=None,  # Uvicorn's records go through settings.LOGGING (JSON lines by default)
         )
         server = draining_server(config)
+        sockets = [listening_socket(options["host"], options["port"])] if options["reuse_port"] else None
 
         async def serve() -> None:
             from games.live.publish import serving_loop_set
@@ -238,10 +290,12 @@ class Command(BaseCommand):
             serving_loop_set(server.loop)
             server.loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
             watch = server.loop.create_task(_watch_loop_lag())
+            tell = server.loop.create_task(_tell_ready(server, options["ready_file"]))
             try:
-                await server.serve()
+                await server.serve(sockets=sockets)
             finally:
                 watch.cancel()
+                tell.cancel()
                 serving_loop_set(None)
 
         uvloop.run(serve())

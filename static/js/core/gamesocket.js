@@ -22,6 +22,7 @@ export class LiveGame {
     this.ids = 0;
     this.unacked = new Map(); // cmd_id -> {message, sentAt}, until its ack or error
     this.resendTimer = null;
+    this.newsTimer = null;
     this.socket = new Socket(() => this.path(), {
       onMessage: (m) => this.handle(m),
       onOpen: () => this.resend(),
@@ -55,6 +56,7 @@ export class LiveGame {
         }
         this.lastSeq = m.seq;
         this.endResume();
+        this.expectNews(null); // news came; the view that ends the push says what is due next
         this.h.onEvent(m.seq, m.event);
         break;
       case "view":
@@ -85,6 +87,22 @@ export class LiveGame {
       default:
         break;
     }
+  }
+
+  // Something should have come by `at` (ms since the epoch; null: nothing is due): a bot's move,
+  // or whatever a deadline that ran out brings. If no event has come by then, ask for what the
+  // game did since the last seq: a push lost on its way (a server or worker that died between
+  // storing a move and pushing it) would otherwise leave this page behind until the next push,
+  // and a person waiting on it would miss their own turn. The answer (events, or only the view
+  // when nothing is new) re-arms this through the page's onView.
+  expectNews(at) {
+    clearTimeout(this.newsTimer);
+    this.newsTimer = null;
+    if (at === null || at === undefined) return;
+    this.newsTimer = setTimeout(() => {
+      this.newsTimer = null;
+      if (this.lastSeq !== null) this.askResume();
+    }, Math.max(0, at - Date.now()));
   }
 
   askResume() {

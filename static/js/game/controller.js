@@ -14,7 +14,18 @@ import { bindKeys, focusDecision, syncAimFocus } from "./keyboard.js";
 import { loadHistory, logEvent, showError } from "./log.js";
 import { renderPlayers, syncPresence } from "./players.js";
 import { focusPrompt, renderPrompt, renderTurn, turnWords } from "./prompt.js";
-import { away, burnable, canReact, deadlineTotal, legalPlays, mine, myTurn, nameOf, newState } from "./state.js";
+import {
+  away,
+  burnable,
+  canReact,
+  deadlineTotal,
+  legalPlays,
+  mine,
+  myTurn,
+  nameOf,
+  newState,
+  newsDue,
+} from "./state.js";
 
 export function startGame(cfg) {
   const S = newState(cfg);
@@ -59,6 +70,7 @@ export function startGame(cfg) {
         if (S.view && S.view.over) renderEnd(g);
       });
       render();
+      watchNews();
     },
     onEvent(seq, e) {
       logEvent(g, e, true);
@@ -88,14 +100,17 @@ export function startGame(cfg) {
       }
       render();
       motion.flush();
+      watchNews();
     },
     onDeadline(m) {
       setDeadline(m.deadline, m.kind, m.seat);
       renderTurn(g);
+      watchNews();
     },
     onPresence(seats) {
       for (const s of seats) S.presence[s.seat] = s;
       render();
+      watchNews();
     },
     onNextGame(m) {
       if (cfg.seat !== null && m.game !== cfg.game) goToGame(m.game);
@@ -206,6 +221,11 @@ export function startGame(cfg) {
     if (S.legal.some((x) => x.play && x.play.length === 1 && x.play[0] === id && x.target === undefined)) {
       send({ play: [id] });
     }
+  }
+
+  // What this page waits for from the server, and until when (state.js newsDue).
+  function watchNews() {
+    live.expectNews(newsDue(g, Date.now()));
   }
 
   function render() {

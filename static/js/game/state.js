@@ -87,3 +87,18 @@ export function deadlineTotal({ cfg, S }, kind, seat) {
   if (S.autoAnswer && seat === cfg.seat && (kind === "volley" || kind === "skip")) total = Math.min(total, cfg.auto_answer_seconds);
   return total * 1000;
 }
+
+// When news is due from the server if nothing is lost (LiveGame.expectNews): a bot's move comes
+// within its delay and search, the outcome of a decision whose deadline ran out just after it
+// (the timer's task, or beat's sweep 5 s later at worst). Past these, the page asks for it.
+export const BOT_NEWS_MS = 6000;
+export const DEADLINE_NEWS_MS = 7000;
+export function newsDue({ S }, now) {
+  const v = S.view;
+  if (!v || v.over || !v.awaiting) return null;
+  const due = [];
+  const seat = S.presence[v.awaiting.seat];
+  if (seat && seat.bot_playing) due.push(now + BOT_NEWS_MS);
+  if (S.deadline) due.push(S.deadline + DEADLINE_NEWS_MS);
+  return due.length ? Math.min(...due) : null;
+}

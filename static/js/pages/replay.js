@@ -3,6 +3,7 @@
 // replay viewer (table/replayviewer.js) booted from #replay-boot.
 
 import { $, csrfToken, gettext } from "../core/dom.js";
+import { AnalysisView } from "../table/analysisview.js";
 import { ReplayViewer, fetchFrames, getJson, readBoot } from "../table/replayviewer.js";
 import { clipSpan, clipUrl, embedSnippet, embedUrl, stepUrl } from "../table/replaysteps.js";
 
@@ -79,6 +80,7 @@ function followStep(boot, viewer) {
 }
 
 function bootReplay(boot, cards) {
+  let analysis = null; // the analysis view, on the replay page of a finished game
   const viewer = new ReplayViewer(document.getElementById("replay"), {
     meta: boot.meta,
     frames: boot.frames,
@@ -87,8 +89,15 @@ function bootReplay(boot, cards) {
     cardNames: cards,
     sharePath: boot.share_path,
     loadFrames: (p) => fetchFrames(boot.frames_url, p),
-    onStep: (_step, v) => followStep(boot, v),
+    onStep: (step, v) => {
+      followStep(boot, v);
+      if (analysis) analysis.step(step);
+    },
+    onRebuild: () => analysis && analysis.decorateLog(),
   });
+  if (boot.analysis_url && document.getElementById("replay-analysis")) {
+    analysis = new AnalysisView(viewer, { url: boot.analysis_url, cardNames: cards });
+  }
   viewer.syncClip = bindClip(boot, viewer);
   followStep(boot, viewer);
   bindCopy(viewer);

@@ -62,6 +62,9 @@ function keyName(key, shift) {
       return "last";
     case " ":
       return "play";
+    case "n":
+    case "N": // Caps Lock on: still N, and Shift+N the other way
+      return shift ? "prev-mistake" : "next-mistake"; // with an analysis (table/analysisview.js)
     default:
       return null;
   }

@@ -17,7 +17,8 @@ export function readBoot() {
 
 export class ReplayViewer {
   // opts: {meta, frames, perspective, step, cardNames, loadFrames(perspective) -> Promise<frames>,
-  //        onStep(step, viewer), updateUrl (bool), sharePath}
+  //        onStep(step, viewer), onRebuild(viewer) (the log was drawn again), updateUrl (bool),
+  //        sharePath}
   constructor(root, opts) {
     this.root = root;
     this.meta = opts.meta;
@@ -36,6 +37,7 @@ export class ReplayViewer {
     };
     this.loadFrames = opts.loadFrames;
     this.onStep = opts.onStep || (() => {});
+    this.onRebuild = opts.onRebuild || (() => {});
     this.updateUrl = opts.updateUrl !== false;
     this.sharePath = opts.sharePath || location.pathname;
     this.cache = new Map();
@@ -158,7 +160,7 @@ export class ReplayViewer {
       play: () => this.toggle(),
     };
     this.root.querySelectorAll("[data-action]").forEach((b) =>
-      b.addEventListener("click", () => this.actions[b.dataset.action]()),
+      b.addEventListener("click", () => this.actions[b.dataset.action]?.()),
     );
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.$("#replay-speed").addEventListener("change", (e) => {
@@ -181,7 +183,8 @@ export class ReplayViewer {
 
   onKey(e) {
     const action = keyAction(e);
-    if (!action || this.root.closest("[hidden]")) return;
+    // Actions another part adds (the analysis's "next mistake") exist only once it is there.
+    if (!action || !this.actions[action] || this.root.closest("[hidden]")) return;
     e.preventDefault();
     this.actions[action]();
   }
@@ -201,6 +204,7 @@ export class ReplayViewer {
     this.slider.max = String(this.frames.length - 1);
     this.log.replaceChildren(...this.frames.map((f, i) => this.logItem(f, i)));
     this.drawChart();
+    this.onRebuild(this);
   }
 
   logItem(f, i) {

@@ -1,8 +1,10 @@
 // The win-chance graph of a game's analysis (docs/ANALYSIS.md): one line per player, the 1/N
-// baseline, the current step marked. Pure: it returns SVG markup and maps a click to a step, so
-// it runs in node's tests; the replay page would mount it (not wired in yet).
+// baseline, marks on the labelled decisions and the current step. Pure: it returns SVG markup and
+// maps a click to a step, so it runs in Node's tests; the replay page mounts it
+// (table/analysisview.js), drawn at the box's own pixel width so marks stay round.
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+const MARK_FILL = { inaccuracy: "#facc15", mistake: "#f97316", blunder: "#dc2626" };
 
 function escape(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,27 +22,50 @@ export function stepAt(x, steps, width) {
   return Math.max(0, Math.min(steps - 1, i));
 }
 
-// SVG markup for `chances` (one [seat's chance, ...] per step, 0..1), `names` per seat and the
-// `current` step.
-export function winChartSvg({ chances, names, current = 0, width = 600, height = 120 }) {
+// The y of a chance (0..1) in a graph `height` high, `pad` kept free above and below.
+export function yOf(p, height, pad = 0) {
+  return pad + (1 - p) * (height - 2 * pad);
+}
+
+// SVG markup for `chances` (one [seat's chance, ...] per step, 0..1), `names` and `colours` per
+// seat, the `current` step, and `marks` ([{step, seat, label, title}]: labelled decisions, drawn
+// on their seat's line). `pad` keeps the 0% and 100% lines clear of the edges.
+export function winChartSvg({ chances, names, current = 0, width = 600, height = 120, colours = COLOURS, marks = [], pad = 0, label = "" }) {
   const steps = chances.length;
   const players = steps ? chances[0].length : names.length;
-  const y = (p) => (height - p * height).toFixed(1);
-  const lines = [];
+  const y = (p) => yOf(p, height, pad).toFixed(1);
+  const parts = [];
+  for (const p of [0, 0.5, 1]) {
+    parts.push(`<line class="win-grid" x1="0" x2="${width}" y1="${y(p)}" y2="${y(p)}" stroke="#eee7d6"/>`);
+  }
+  const base = y(players ? 1 / players : 0);
+  parts.push(`<line class="win-baseline" x1="0" x2="${width}" y1="${base}" y2="${base}" stroke="#999" stroke-dasharray="4 4"/>`);
   for (let seat = 0; seat < players; seat += 1) {
     const points = chances.map((row, i) => `${xOf(i, steps, width).toFixed(1)},${y(row[seat])}`).join(" ");
-    lines.push(
-      `<polyline class="win-line" data-seat="${seat}" fill="none" stroke="${COLOURS[seat % COLOURS.length]}" ` +
+    parts.push(
+      `<polyline class="win-line" data-seat="${seat}" fill="none" stroke="${colours[seat % colours.length]}" ` +
         `stroke-width="2" points="${points}"><title>${escape(names[seat] ?? `Seat ${seat + 1}`)}</title></polyline>`,
     );
   }
-  const base = y(players ? 1 / players : 0);
+  if (pad) {
+    // The scale, at the left edge (over the lines, haloed): under the 100% line, over the others.
+    for (const p of [1, 0.5, 0]) {
+      const ty = (yOf(p, height, pad) + (p === 1 ? 11 : -3)).toFixed(1);
+      parts.push(`<text class="win-scale" x="3" y="${ty}" font-size="10" fill="#6b665c" stroke="#fff" stroke-width="3" paint-order="stroke">${100 * p}%</text>`);
+    }
+  }
+  for (const m of marks) {
+    if (m.step < 0 || m.step >= steps) continue;
+    const cx = xOf(m.step, steps, width).toFixed(1);
+    const cy = y(chances[m.step][m.seat]);
+    parts.push(
+      `<circle class="win-mark win-${escape(m.label)}" data-step="${m.step}" data-seat="${m.seat}" cx="${cx}" cy="${cy}" r="5" ` +
+        `fill="${MARK_FILL[m.label] || "#999"}" stroke="${colours[m.seat % colours.length]}" stroke-width="2">` +
+        `<title>${escape(m.title ?? "")}</title></circle>`,
+    );
+  }
   const at = xOf(Math.max(0, Math.min(current, steps - 1)), steps, width).toFixed(1);
-  return (
-    `<svg class="win-chart" viewBox="0 0 ${width} ${height}" width="100%" role="img">` +
-    `<line class="win-baseline" x1="0" x2="${width}" y1="${base}" y2="${base}" stroke="#999" stroke-dasharray="4 4"/>` +
-    lines.join("") +
-    `<line class="win-current" x1="${at}" x2="${at}" y1="0" y2="${height}" stroke="#333"/>` +
-    `</svg>`
-  );
+  parts.push(`<line class="win-current" x1="${at}" x2="${at}" y1="0" y2="${height}" stroke="#333"/>`);
+  const aria = label ? ` aria-label="${escape(label)}"` : "";
+  return `<svg class="win-chart" viewBox="0 0 ${width} ${height}" width="100%" role="img"${aria}>${parts.join("")}</svg>`;
 }
