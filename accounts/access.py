@@ -25,6 +25,7 @@ PERMISSIONS = {
     "hide": "moderation.hide_replay",
     "report": "moderation.resolve_report",
     "chat": "accounts.moderate_chat",
+    "tournament": "moderation.moderate_tournament",
 }
 
 

@@ -4,7 +4,6 @@ GameAnalysis and AnalysisRequest."""
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from datetime import timedelta
 from types import SimpleNamespace
@@ -19,11 +18,12 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.access import AnyUser
 from games.models import Game, GameStatus
 from games.selectors import game_finished_log
-from harehra.analysis import ANALYSIS_VERSION, DEFAULT_PLAYOUTS, analyse, analysis_json
+from harehra.analysis import ANALYSIS_VERSION, DEFAULT_PLAYOUTS
 from harehra_site.errors import ServiceError
 from replays.access import ReplayGrant
 
 from .access import access_analysis_request
+from .apart import analyse_apart
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
 
 Progress = Callable[[int, int], None]
@@ -58,9 +58,7 @@ def analysis_run(
     if events is None:
         raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")
     budget = playouts or getattr(settings, "ANALYSIS_PLAYOUTS", DEFAULT_PLAYOUTS)
-    start = time.process_time()
-    body = analysis_json(analyse(events, playouts=budget, salt=f"game {game_id}", progress=progress))
-    seconds = time.process_time() - start
+    body, seconds = analyse_apart(events, playouts=budget, salt=f"game {game_id}", progress=progress)
     with transaction.atomic():
         analysis, _ = GameAnalysis.objects.update_or_create(
             game_id=game_id,

@@ -23,6 +23,17 @@ from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
 # Ratings to show beside players' names: {user id: rating} for the user ids it is sent (the
 # ratings app subscribes; with none, names show alone).
 player_ratings = Hook("ratings beside players' names")
+# What a game is part of beyond its table, for its page: each subscriber answers the game's id with
+# a dict of its own keys (the tournaments app: {"event": {...}} for a game an event seated), or {}.
+game_part_of = Hook("what a game is part of")
+
+
+def game_context(game_id: int) -> dict[str, Any]:
+    """The game page's extra keys from the apps above games (none: an ordinary table's game)."""
+    found: dict[str, Any] = {}
+    for part in game_part_of.send(game_id):
+        found.update(part or {})
+    return found
 
 
 def _ratings_of(user_ids: list[int]) -> dict[int, Any]:

@@ -23,7 +23,14 @@ from .card_text import cards_info
 from .forms import SeatForm, TableCreateForm
 from .invites import clean_invite, invite_remember, request_invite
 from .models import Game, GameStatus, Table, TableStatus
-from .selectors import LOBBY_LIMIT, game_seat_auto_answer, lobby_rows, seat_labels, table_current_game
+from .selectors import (
+    LOBBY_LIMIT,
+    game_context,
+    game_seat_auto_answer,
+    lobby_rows,
+    seat_labels,
+    table_current_game,
+)
 from .services.tables import TABLE_ACTIONS, table_act, table_create
 
 
@@ -197,5 +204,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "auto_answer_seconds": settings.AUTO_ANSWER_SECONDS,
         "replay_url": f"/replays/{game.pk}/",
         "table_url": f"/tables/{table.pk}/",
+        "event": None,  # a tournament's game: {id, name, format, status, url}, its end screen's way on
+        **game_context(game.pk),
     }
     return render(request, "games/game.html", {"game": game, "table": table, "seat": seat, "config": config})

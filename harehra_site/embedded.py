@@ -54,14 +54,15 @@ class PromptTimer(Timer):
         super().stop()
 
 
-def embedded_worker(concurrency: int = 4) -> Any:
+def embedded_worker(concurrency: int = 4, queues: list[str] | None = None, name: str = "embedded") -> Any:
     """The in-process worker, made but not started: a thread pool, the prompt timer."""
     from harehra_site.celery import app
 
     return app.WorkController(
         pool="threads",
         concurrency=concurrency,
-        hostname=f"embedded@{socket.gethostname()}",
+        queues=queues,
+        hostname=f"{name}@{socket.gethostname()}",
         loglevel="WARNING",
         without_heartbeat=True,
         without_mingle=True,
@@ -80,6 +81,11 @@ def start_embedded_worker(concurrency: int = 4) -> Any:
 
     worker = embedded_worker(concurrency)
     threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
+    # Analyses (the "analysis" queue) one at a time on a worker of their own, each computed in a
+    # child process (analysis/apart.py): bots and timers never wait behind one, and live play
+    # never shares the interpreter lock with one.
+    analyst = embedded_worker(1, queues=["analysis"], name="embedded-analyst")
+    threading.Thread(target=analyst.start, name="celery-analyst", daemon=True).start()
     beat = EmbeddedService(app, thread=True)
     beat.daemon = True
     beat.start()

@@ -93,6 +93,17 @@ SWEEP_UNREAD = Counter(
     "harehra_sweep_unread_total", "Sweep work lists that could not be read, by stage", ["stage"]
 )
 SWEEP_SET_ASIDE = Counter("harehra_sweep_set_aside_total", "Games the sweep set aside")
+TOURNAMENT_PUSHES = Counter(
+    "harehra_tournament_pushes_total",
+    "Messages published to tournament pages: the standings (to every page of the event) or one "
+    "player's own entry (to their pages)",
+    ["kind"],
+)
+TOURNAMENT_STANDINGS = Histogram(
+    "harehra_tournament_standings_seconds",
+    "Reading and encoding an event's standings for its pages, once per change",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
 
 if MULTIPROCESS_DIR:
     from prometheus_client import multiprocess
@@ -174,3 +185,10 @@ def sweep_done(done: dict[str, int], failed: dict[str, int], unread: list[str], 
         SWEEP_UNREAD.labels(stage).inc()
     if set_aside:
         SWEEP_SET_ASIDE.inc(set_aside)
+
+
+def tournament_pushed(kind: str, seconds: float | None = None) -> None:
+    """A tournament message was handed to the channel layer (`seconds`: the standings' reading)."""
+    TOURNAMENT_PUSHES.labels(kind).inc()
+    if seconds is not None:
+        TOURNAMENT_STANDINGS.observe(seconds)

@@ -1,5 +1,6 @@
 """The sockets as the site serves them: each consumer of games/live with the features of the apps
-above it mixed in (the table chat, the spectator count), so games imports none of those apps."""
+above it mixed in (the table chat, the spectator count), so games imports none of those apps, and
+the sockets of apps above games (a tournament's)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from chat.sockets import ChatSocketMixin
 from games.live.consumers import GameConsumer
 from games.live.lobby_consumers import LobbyConsumer, TableConsumer
 from replays.sockets import WatchersSocketMixin
+from tournaments.sockets import TournamentConsumer
 
 
 class GameSocket(WatchersSocketMixin, ChatSocketMixin, GameConsumer):
@@ -25,4 +27,5 @@ websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameSocket.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/tables/<int:table_id>/", TableSocket.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]

@@ -29,8 +29,16 @@ from games.services.faults import games_set_aside
 from harehra_site.errors import ServiceError
 
 from . import services
-from .models import AuditEntry, ModeratedChatMessage, ModeratedGame, Report, ReportStatus
-from .selectors import audit_entries_about, report_game_moment, user_reports_about
+from .models import (
+    AuditEntry,
+    ModeratedChatMessage,
+    ModeratedEntry,
+    ModeratedGame,
+    ModeratedTournament,
+    Report,
+    ReportStatus,
+)
+from .selectors import audit_entries_about, audit_entries_with_entries, report_game_moment, user_reports_about
 
 User = get_user_model()
 
@@ -283,7 +291,8 @@ class ModeratedUserAdmin(ModeratorPermissions, UserAdmin):
 
     @admin.display(description="past moderator actions")
     def moderation_history(self, obj: Any) -> SafeString | str:
-        return _audit_list(audit_entries_about(obj)[:50])
+        entries = list(ModeratedEntry.objects.filter(user_id=obj.pk).values_list("pk", flat=True))
+        return _audit_list(audit_entries_with_entries(obj, entries)[:50])
 
 
 if admin.site.is_registered(User):
@@ -601,6 +610,75 @@ class ChatMessageAdmin(ModeratorPermissions, ReadOnlyAdmin):
     @admin.display(description="hidden", boolean=True)
     def hidden(self, obj: Any) -> bool:
         return hasattr(obj, "hide")
+
+
+# --- tournaments -------------------------------------------------------------------------------
+
+cancel_tournaments = _action(
+    "cancel_tournaments",
+    services.tournament_cancel,
+    "tournament",
+    "tournament",
+    "Cancel the selected tournaments (no more tables; games in progress are played to their end)",
+    "Cancelled",
+)
+remove_entrants = _action(
+    "remove_entrants",
+    services.tournament_player_remove,
+    "entry",
+    "tournament",
+    "Remove the selected players from their tournaments (a bot plays out their game in progress, "
+    "which they lose; they are not seated again)",
+    "Removed",
+)
+
+
+@admin.register(ModeratedTournament)
+class ModeratedTournamentAdmin(ModeratorPermissions, ReadOnlyAdmin):
+    list_display = ("id", "name", "format", "status", "starts_at", "finished_at")
+    list_filter = ("status", "format")
+    search_fields = ("=id", "name")
+    actions = [cancel_tournaments]
+    fields = (
+        "name",
+        "format",
+        "status",
+        "starts_at",
+        "started_at",
+        "finished_at",
+        "event_page",
+        "entrants",
+        "moderation_history",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="page")
+    def event_page(self, obj: Any) -> SafeString:
+        return format_html('<a href="/tournaments/{}/">/tournaments/{}/</a>', obj.pk, obj.pk)
+
+    @admin.display(description="entrants")
+    def entrants(self, obj: Any) -> SafeString:
+        url = reverse("admin:moderation_moderatedentry_changelist") + f"?tournament__id__exact={obj.pk}"
+        n = ModeratedEntry.objects.filter(tournament_id=obj.pk).count()
+        return format_html('<a href="{}">{} entrants: remove a player</a>', url, n)
+
+    @admin.display(description="past moderator actions")
+    def moderation_history(self, obj: Any) -> SafeString | str:
+        entries = list(ModeratedEntry.objects.filter(tournament_id=obj.pk).values_list("pk", flat=True))
+        return _audit_list(audit_entries_with_entries(obj, entries))
+
+
+@admin.register(ModeratedEntry)
+class ModeratedEntryAdmin(ModeratorPermissions, ReadOnlyAdmin):
+    list_display = ("id", "user", "tournament", "score", "games", "withdrawn", "removed")
+    list_filter = ("tournament__status", ("removed_at", admin.EmptyFieldListFilter))
+    search_fields = ("user__username", "tournament__name", "=tournament__id")
+    list_select_related = ("user", "tournament")
+    actions = [remove_entrants]
+
+    @admin.display(description="removed", boolean=True)
+    def removed(self, obj: Any) -> bool:
+        return obj.removed_at is not None
 
 
 # --- the audit log ---------------------------------------------------------------------------

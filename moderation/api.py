@@ -17,6 +17,7 @@ from chat.models import ChatMessage
 from games.invites import request_invite
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
+from tournaments.models import Entry, Tournament
 
 from .models import ReportReason
 from .services import (
@@ -24,6 +25,8 @@ from .services import (
     REPORT_TEXT_MAX,
     chat_message_hide,
     report_create,
+    tournament_cancel,
+    tournament_player_remove,
     user_mute,
     user_unmute,
 )
@@ -124,4 +127,32 @@ class MuteView(APIView):
         )
         return Response(
             {"user": username, "muted": True, "until": mute.until.isoformat() if mute.until else None}
+        )
+
+
+class TournamentCancelView(APIView):
+    """POST /api/moderation/tournaments/{id}/cancel/: a moderator cancels a tournament."""
+
+    @extend_schema(request=ReasonSerializer, responses={200: OpenApiResponse(description="cancelled")})
+    def post(self, request: Request, pk: int) -> Response:
+        data = validated_body(ReasonSerializer, request.data)
+        t = tournament_cancel(
+            moderator=request.user, tournament=get_object_or_404(Tournament, pk=pk), reason=data["reason"]
+        )
+        return Response({"tournament": t.pk, "status": t.status})
+
+
+class TournamentPlayerRemoveView(APIView):
+    """POST /api/moderation/tournaments/{id}/players/{name}/remove/: a moderator removes a player."""
+
+    @extend_schema(request=ReasonSerializer, responses={200: OpenApiResponse(description="removed")})
+    def post(self, request: Request, pk: int, username: str) -> Response:
+        data = validated_body(ReasonSerializer, request.data)
+        t = get_object_or_404(Tournament, pk=pk)
+        entry = Entry.objects.filter(tournament=t, user__username=username).first()
+        if entry is None:
+            raise ServiceError("not_entered", "that player is not in this tournament", 404)
+        entry = tournament_player_remove(moderator=request.user, entry=entry, reason=data["reason"])
+        return Response(
+            {"tournament": t.pk, "player": username, "removed": True, "withdrawn": entry.withdrawn}
         )

@@ -20,6 +20,9 @@ MODERATOR_PERMISSIONS = [
     ("accounts", "view_mute"),
     ("moderation", "view_moderatedchatmessage"),
     ("accounts", "moderate_chat"),
+    ("moderation", "view_moderatedtournament"),
+    ("moderation", "view_moderatedentry"),
+    ("moderation", "moderate_tournament"),
 ]
 
 

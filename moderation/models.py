@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatMessage
 from games.models import Game
+from tournaments.models import Entry, Tournament
 
 
 class ReportReason(models.TextChoices):
@@ -95,6 +96,25 @@ class ModeratedChatMessage(ChatMessage):
         verbose_name_plural = "chat messages"
 
 
+class ModeratedTournament(Tournament):
+    """Tournaments as the moderators' admin sees them (cancelling one); a proxy: permissions only."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "tournament"
+        verbose_name_plural = "tournaments"
+        permissions = [("moderate_tournament", "Can remove players from tournaments and cancel tournaments")]
+
+
+class ModeratedEntry(Entry):
+    """Tournament entrants as the moderators' admin sees them (removing one); a proxy."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "tournament entrant"
+        verbose_name_plural = "tournament entrants"
+
+
 class AuditAction(models.TextChoices):
     SUSPEND = "suspend", "Suspend"
     BAN = "ban", "Ban"
@@ -107,6 +127,8 @@ class AuditAction(models.TextChoices):
     MUTE = "mute", "Mute"
     UNMUTE = "unmute", "Lift mute"
     HIDE_MESSAGE = "hide_message", "Hide chat message"
+    REMOVE_PLAYER = "remove_player", "Remove from tournament"
+    CANCEL_EVENT = "cancel_event", "Cancel tournament"
 
 
 def audit_target_type(target: models.Model) -> str:
@@ -120,7 +142,8 @@ class AuditEntry(models.Model):
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=16, choices=AuditAction.choices)
-    target_type = models.CharField(max_length=64)  # "auth.user", "games.game", "moderation.report"
+    # "auth.user", "games.game", "moderation.report", "tournaments.entry", "tournaments.tournament"
+    target_type = models.CharField(max_length=64)
     target_id = models.CharField(max_length=64)
     target = models.CharField(max_length=200)  # a description that outlives renames
     reason = models.TextField(blank=True, default="")

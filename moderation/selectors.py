@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.models import Game, GameEvent
+from tournaments.models import Entry
 
 from .models import AuditEntry, Report, audit_target_type
 
@@ -20,6 +21,15 @@ def audit_entries_about(target: Any) -> QuerySet[AuditEntry]:
     """What moderators did to `target` (a user, game, report or chat message), newest first."""
     return AuditEntry.objects.filter(
         target_type=audit_target_type(target), target_id=str(target.pk)
+    ).select_related("actor")
+
+
+def audit_entries_with_entries(target: Any, entry_ids: list[int]) -> QuerySet[AuditEntry]:
+    """What moderators did to `target` (a user, a tournament) and to these tournament entries of
+    theirs (removing the player from an event), newest first."""
+    return AuditEntry.objects.filter(
+        Q(target_type=audit_target_type(target), target_id=str(target.pk))
+        | Q(target_type=audit_target_type(Entry()), target_id__in=[str(i) for i in entry_ids])
     ).select_related("actor")
 
 

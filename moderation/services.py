@@ -29,6 +29,9 @@ from games.services.tables import user_remove_from_play
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
 from harehra_site.text import without_bidi_controls
+from tournaments.models import Entry, Tournament
+from tournaments.services import tournament_cancel as tournament_call_off
+from tournaments.services import tournament_remove
 
 from .access import access_moderator
 from .models import AuditAction, AuditEntry, Report, ReportReason, ReportStatus, audit_target_type
@@ -71,6 +74,11 @@ def _describe(target: Any) -> str:
         return f"report {target.pk}"
     if isinstance(target, ChatMessage):
         return f"chat message {target.pk} by {target.user.get_username()} at table {target.table_id}"
+    if isinstance(target, Entry):
+        t = target.tournament
+        return f"user {target.user.get_username()} (#{target.user_id}) in tournament {t.name} (#{t.pk})"
+    if isinstance(target, Tournament):
+        return f"tournament {target.name} (#{target.pk})"
     return str(target)
 
 
@@ -405,3 +413,35 @@ def user_unmute(*, moderator: Any, user: Any, reason: Any) -> int:
     """Lift every mute in force on `user`; returns how many were lifted."""
     access_moderator(moderator, "chat")
     return _restraint_lift(MUTES, moderator, user, _reason(reason))
+
+
+# --- tournaments -------------------------------------------------------------------------------
+
+
+def tournament_player_remove(*, moderator: Any, entry: Entry, reason: Any) -> Entry:
+    """Remove a player from a tournament (tournaments' `tournament_remove` says what follows: their
+    game in progress is lost, a bot plays it out; never seated again; listed last). Audited as
+    done to the entry, in the same transaction."""
+    access_moderator(moderator, "tournament")
+    reason = _reason(reason)
+    with transaction.atomic():
+        entry = Entry.objects.select_related("tournament", "user").get(pk=entry.pk)
+        entry = tournament_remove(tournament=entry.tournament, user=entry.user, moderator=moderator)
+        _audit(
+            moderator,
+            AuditAction.REMOVE_PLAYER,
+            Entry.objects.select_related("tournament", "user").get(pk=entry.pk),
+            reason,
+        )
+    return entry
+
+
+def tournament_cancel(*, moderator: Any, tournament: Tournament, reason: Any) -> Tournament:
+    """Cancel a tournament (tournaments' `tournament_cancel` says what follows: nothing seated any
+    more, no podium; games in progress are played to their end and count). Audited."""
+    access_moderator(moderator, "tournament")
+    reason = _reason(reason)
+    with transaction.atomic():
+        t = tournament_call_off(tournament=tournament, user=moderator)
+        _audit(moderator, AuditAction.CANCEL_EVENT, t, reason)
+    return t

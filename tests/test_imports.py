@@ -128,7 +128,16 @@ MAY_IMPORT = {
     "replays": {"harehra", "accounts", "games", "harehra_site"},
     "chat": {"harehra", "accounts", "games", "harehra_site"},
     "profiles": {"harehra", "accounts", "games", "ratings", "tournaments", "analysis", "harehra_site"},
-    "moderation": {"harehra", "accounts", "games", "chat", "replays", "ratings", "harehra_site"},
+    "moderation": {
+        "harehra",
+        "accounts",
+        "games",
+        "chat",
+        "replays",
+        "ratings",
+        "tournaments",
+        "harehra_site",
+    },
     "tournaments": {"harehra", "accounts", "games", "harehra_site"},
     # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
     "analysis": {"harehra", "accounts", "games", "replays", "harehra_site"},

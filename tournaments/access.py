@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
-from accounts.access import AnyUser, access_signed_in
+from accounts.access import AnyUser, access_signed_in, is_moderator
+from accounts.models import SanctionKind
+from accounts.standing import user_active_sanction
 from harehra_site.errors import ServiceError
 
 from .models import Entry, Tournament
 
 
 def access_tournament(user: AnyUser, action: str, tournament: Tournament | None = None) -> Entry | None:
-    """`manage` (create, start, seat, close, cancel: staff), `enter` (any signed-in player in
-    good standing) or `play` (pause, withdraw: the user's own entry, which it returns)."""
+    """`manage` (create, start, seat, close, cancel: staff), `moderate` (remove a player: a
+    moderator holding the tournaments' permission; moderation's services call it), `enter` (any
+    signed-in player in good standing) or `play` (pause, withdraw: the user's own entry, which it
+    returns)."""
     if action == "manage":
         access_signed_in(user)
         if not (user.is_active and getattr(user, "is_staff", False)):
             raise ServiceError("not_staff", "only staff run tournaments", 403)
         return None
-    access_signed_in(user)
-    if action == "enter":
+    if action == "moderate":
+        access_signed_in(user)
+        if not is_moderator(user, "tournament"):
+            raise ServiceError("permission_denied", "only moderators may do that", 403)
         return None
+    if action == "enter":
+        access_signed_in(user, sanctioned=False)  # signed in and active; the sanction is read below
+        _refuse_sanctioned(user)
+        return None
+    access_signed_in(user)
     if action == "play":
         assert tournament is not None
         entry = Entry.objects.filter(tournament=tournament, user_id=user.pk).first()
@@ -26,3 +37,15 @@ def access_tournament(user: AnyUser, action: str, tournament: Tournament | None 
             raise ServiceError("not_entered", "you have not entered this tournament", 403)
         return entry
     raise ValueError(action)
+
+
+def _refuse_sanctioned(user: AnyUser) -> None:
+    """A suspended or banned person enters no event, saying which and until when. (A mute stops
+    chatting only: a muted player may enter and play.)"""
+    sanction = user_active_sanction(user)
+    if sanction is None:
+        return
+    if sanction.kind == SanctionKind.BAN or sanction.until is None:
+        raise ServiceError("banned", "a banned account cannot enter tournaments", 403)
+    until = sanction.until.strftime("%Y-%m-%d %H:%M")
+    raise ServiceError("suspended", f"a suspended account cannot enter tournaments (until {until} UTC)", 403)

@@ -79,6 +79,9 @@ class Entry(models.Model):
     pauses = models.PositiveIntegerField(default=0)
     paused = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
+    # Removed by a moderator (moderation's services, with its audit entry): withdrawn for good,
+    # their game then in progress lost, listed after everyone still in.
+    removed_at = models.DateTimeField(null=True, blank=True)
     # Arena: free (not at a table) since when; ready to be seated from `ready_at` (after a pause).
     free_since = models.DateTimeField(null=True, blank=True)
     ready_at = models.DateTimeField(null=True, blank=True)
@@ -87,6 +90,9 @@ class Entry(models.Model):
     class Meta:
         ordering = ["tournament", "-score", "id"]
         constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament} (#{self.tournament_id})"
 
 
 class Round(models.Model):

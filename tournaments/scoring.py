@@ -90,6 +90,7 @@ class Line:
     wins: int
     games: int
     tables: Sequence[Sequence[int]] = field(default_factory=list)  # per game, the other entrants
+    removed: bool = False  # by a moderator: listed after everyone still in
 
 
 @dataclass
@@ -100,6 +101,7 @@ class Standing:
     opposition: float  # Swiss: the mean final score of the people met, summed over games
     wins: int
     games: int
+    removed: bool = False
 
 
 def standings(lines: Sequence[Line], swiss: bool) -> list[Standing]:
@@ -110,7 +112,9 @@ def standings(lines: Sequence[Line], swiss: bool) -> list[Standing]:
     then the entry (the earlier entrant).
     Arena: points; then sole first places; then fewer games (the same points in fewer games);
     then the entry.
-    Equal on every figure but the entry, entrants share a rank.
+    Equal on every figure but the entry, entrants share a rank. Entrants a moderator removed
+    come after all the others (by the same order among themselves): they take no place above
+    anyone still in, and so no podium.
     """
     score: Mapping[int, int] = {line.entry: line.score for line in lines}
     rows = []
@@ -120,12 +124,14 @@ def standings(lines: Sequence[Line], swiss: bool) -> list[Standing]:
             for others in line.tables:
                 known = [score[o] for o in others if o in score]
                 opposition += sum(known) / len(known) if known else 0.0
-        rows.append(Standing(line.entry, 0, line.score, round(opposition, 3), line.wins, line.games))
+        rows.append(
+            Standing(line.entry, 0, line.score, round(opposition, 3), line.wins, line.games, line.removed)
+        )
 
     def key(s: Standing) -> tuple[float, ...]:
         if swiss:
-            return (-s.score, -s.opposition, -s.wins)
-        return (-s.score, -s.wins, s.games)
+            return (s.removed, -s.score, -s.opposition, -s.wins)
+        return (s.removed, -s.score, -s.wins, s.games)
 
     rows.sort(key=lambda s: (key(s), s.entry))
     for i, row in enumerate(rows):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.access import AnyUser
 
-from .models import Entry, EventSeat, Format, Result, Status, Tournament
+from .models import Entry, EventSeat, EventTable, Format, Result, Status, Tournament
 from .scoring import POINTS, Line, Standing, standings
 
 
@@ -25,8 +25,8 @@ def tournament_standings(t: Tournament) -> list[Standing]:
         for e in members:
             met.setdefault(e, []).append([o for o in members if o != e])
     lines = [
-        Line(e.pk, e.score, e.wins, e.games, met.get(e.pk, []))
-        for e in Entry.objects.filter(tournament=t).only("id", "score", "wins", "games")
+        Line(e.pk, e.score, e.wins, e.games, met.get(e.pk, []), removed=e.removed_at is not None)
+        for e in Entry.objects.filter(tournament=t).only("id", "score", "wins", "games", "removed_at")
     ]
     return standings(lines, swiss=t.format == "swiss")
 
@@ -41,7 +41,10 @@ def tournament_lists() -> dict[str, QuerySet[Tournament]]:
     return {
         "upcoming": base.filter(status=Status.SCHEDULED).order_by("starts_at"),
         "running": base.filter(status=Status.RUNNING).order_by("starts_at"),
-        "finished": base.filter(status=Status.FINISHED).order_by("-finished_at")[:20],
+        # Ended: finished or cancelled (a cancelled event says so), the latest first.
+        "finished": base.filter(status__in=(Status.FINISHED, Status.CANCELLED)).order_by(
+            F("finished_at").desc(nulls_last=True), "-starts_at"
+        )[:20],
     }
 
 
@@ -86,6 +89,7 @@ def tournament_rows(t: Tournament) -> list[dict[str, Any]]:
                 "streak": e.streak,
                 "paused": e.paused,
                 "withdrawn": e.withdrawn,
+                "removed": e.removed_at is not None,
                 "entry": e.pk,
             }
         )
@@ -96,7 +100,7 @@ def tournament_podium(t: Tournament, rows: list[dict[str, Any]]) -> list[dict[st
     """Once finished: the players ranked 1 to 3 (a shared rank shares the step)."""
     if t.status != Status.FINISHED:
         return []
-    return [r for r in rows if r["rank"] <= 3 and r["games"] + r["byes"] > 0]
+    return [r for r in rows if r["rank"] <= 3 and r["games"] + r["byes"] > 0 and not r["removed"]]
 
 
 def _result_row(r: Result) -> dict[str, Any]:
@@ -132,22 +136,91 @@ def entry_result_rows(entry: Entry) -> list[dict[str, Any]]:
     return [_result_row(r) for r in entry_results(entry).select_related("round")]
 
 
-def tournament_current_table(t: Tournament, user: AnyUser) -> int | None:
-    """The games table the user plays at in this event now, if any (to take them there)."""
-    if not user.is_authenticated or t.status != Status.RUNNING:
-        return None
-    seat = (
-        EventSeat.objects.filter(event_table__tournament=t, event_table__done=False, entry__user_id=user.pk)
-        .values_list("event_table__table_id", flat=True)
-        .first()
-    )
-    return seat
+def _seats_now(t: Tournament, user_ids: list[int]) -> dict[int, tuple[int, int | None]]:
+    """Per user: the games table and game they play at in this event now (a table not yet done:
+    its game runs, or runs on after the event was cancelled)."""
+    return {
+        user_id: (table_id, game_id)
+        for user_id, table_id, game_id in EventSeat.objects.filter(
+            event_table__tournament=t, event_table__done=False, entry__user_id__in=user_ids
+        ).values_list("entry__user_id", "event_table__table_id", "event_table__game_id")
+    }
 
 
-def tournament_my_entry(t: Tournament, user: AnyUser) -> Entry | None:
-    if not user.is_authenticated:
-        return None
-    return Entry.objects.filter(tournament=t, user_id=user.pk).first()
+def _me(entry: Entry | None, seat: tuple[int, int | None] | None) -> dict[str, Any]:
+    table, game = seat or (None, None)
+    return {
+        "entered": entry is not None,
+        "paused": bool(entry and entry.paused),
+        "withdrawn": bool(entry and entry.withdrawn),
+        "removed": bool(entry and entry.removed_at),
+        "pauses": entry.pauses if entry else 0,
+        "table": table,
+        "game": game,
+    }
+
+
+def tournament_me_many(t: Tournament, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """What each of these users' own pages show of their entry (`me`), in two reads: their
+    entry's state and the table and game they play at now. Only ever sent to that user."""
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=t, user_id__in=user_ids)}
+    seats = _seats_now(t, user_ids)
+    return {u: _me(entries.get(u), seats.get(u)) for u in user_ids}
+
+
+def tournament_of_game(game_id: int) -> dict[str, Any]:
+    """games' "what a game is part of" (tournaments/apps.py): the event that seated this game, for
+    the game page's end screen to go back to, or {} for another table's game."""
+    et = EventTable.objects.filter(game_id=game_id).select_related("tournament").first()
+    if et is None:
+        return {}
+    t = et.tournament
+    return {
+        "event": {
+            "id": t.pk,
+            "name": t.name,
+            "format": t.format,
+            "status": t.status,
+            "url": f"/tournaments/{t.pk}/",
+        }
+    }
+
+
+def entry_state(status: str, me: dict[str, Any] | None) -> str:
+    """Which sentence the event page's entry panel shows (static/js/tournament/follow.js says the
+    same as the socket's messages change it): "" for someone not in the event."""
+    if not me or not me["entered"]:
+        return ""
+    if me["removed"]:
+        return "removed"
+    if me["withdrawn"]:
+        return "withdrawn"
+    if me["game"]:
+        return "playing"  # a cancelled event's game in progress too: it is played to its end
+    if status == Status.CANCELLED:
+        return "cancelled"
+    if me["paused"] and status in (Status.SCHEDULED, Status.RUNNING):
+        return "paused"
+    return {Status.SCHEDULED: "entered", Status.RUNNING: "waiting"}.get(status, "played")
+
+
+def tournament_live(t: Tournament) -> dict[str, Any]:
+    """The event's state and standings as its pages show them, the same for every viewer (nothing
+    of anyone's own): the socket's `standings` message (docs/PROTOCOL.md)."""
+    rows = tournament_rows(t)
+    return {
+        "type": "standings",
+        "tournament": t.pk,
+        "format": t.format,
+        "status": t.status,
+        "current_round": t.current_round,
+        "rounds": None if t.format == Format.ARENA else t.rounds,
+        "ends_at": arena_end(t),
+        "finished_at": t.finished_at,
+        "entrants": len(rows),
+        "standings": rows,
+        "podium": tournament_podium(t, rows),
+    }
 
 
 def tournament_counts(ids: list[int]) -> dict[int, int]:
@@ -225,16 +298,7 @@ def points_by_place(t: Tournament) -> dict[str, list[int]]:
 
 def tournament_detail(t: Tournament, viewer: AnyUser) -> dict[str, Any]:
     rows = tournament_rows(t)
-    entry = tournament_my_entry(t, viewer)
-    me = None
-    if viewer.is_authenticated:
-        me = {
-            "entered": entry is not None,
-            "paused": bool(entry and entry.paused),
-            "withdrawn": bool(entry and entry.withdrawn),
-            "pauses": entry.pauses if entry else 0,
-            "table": tournament_current_table(t, viewer),
-        }
+    me = tournament_me_many(t, [viewer.pk])[viewer.pk] if viewer.is_authenticated else None
     return {
         **tournament_summary(t, len(rows)),
         "packs": list(t.packs),

@@ -65,7 +65,7 @@ class TournamentSummarySerializer(serializers.Serializer):
 class TournamentListSerializer(serializers.Serializer):
     upcoming = TournamentSummarySerializer(many=True)
     running = TournamentSummarySerializer(many=True)
-    finished = TournamentSummarySerializer(many=True, help_text="the latest 20")
+    finished = TournamentSummarySerializer(many=True, help_text="the latest 20 finished or cancelled")
 
 
 class StandingSerializer(serializers.Serializer):
@@ -79,6 +79,7 @@ class StandingSerializer(serializers.Serializer):
     streak = serializers.IntegerField(help_text="arena: sole wins in a row")
     paused = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+    removed = serializers.BooleanField(help_text="removed by a moderator: listed after everyone still in")
 
 
 class ResultSerializer(serializers.Serializer):
@@ -97,8 +98,10 @@ class MyEntrySerializer(serializers.Serializer):
     entered = serializers.BooleanField()
     paused = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+    removed = serializers.BooleanField(help_text="a moderator removed you from the event")
     pauses = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True, help_text="the table you play at in this event now")
+    game = serializers.IntegerField(allow_null=True, help_text="the game you play there: /games/<id>/")
 
 
 class TournamentDetailSerializer(TournamentSummarySerializer):

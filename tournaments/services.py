@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.access import AnyUser
+from accounts.standing import sanctioned_now
 from games.models import Game, GameStatus, Table, TableStatus, Visibility
 from games.selectors import game_outcome
 from games.services.tables import (
@@ -27,6 +28,7 @@ from games.services.tables import (
     table_create,
     table_join,
     table_leave,
+    table_seat_vacate,
     table_start,
 )
 from harehra import EngineError, make_ruleset
@@ -35,6 +37,7 @@ from harehra_site.errors import ServiceError
 from . import scoring, seating
 from .access import access_tournament
 from .models import Entry, EventSeat, EventTable, Format, Result, Round, Status, Tournament
+from .publish import tournament_changed
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +97,8 @@ def tournament_join(*, tournament: Tournament, user: AnyUser) -> Entry:
         t = _locked(tournament)
         entry = Entry.objects.select_for_update().filter(tournament=t, user_id=user.pk).first()
         if entry is not None:
+            if entry.removed_at is not None:
+                raise ServiceError("removed", "a moderator removed you from this tournament", 403)
             if entry.withdrawn:
                 raise ServiceError("withdrawn", "you withdrew from this tournament", 409)
             if not entry.paused:
@@ -101,11 +106,14 @@ def tournament_join(*, tournament: Tournament, user: AnyUser) -> Entry:
             entry.paused = False
             entry.ready_at = now + timedelta(seconds=scoring.pause_wait(entry.pauses))
             entry.save(update_fields=["paused", "ready_at"])
+            tournament_changed(t.pk, users=[user.pk])
             return entry
         open_ = t.status == Status.SCHEDULED or (t.status == Status.RUNNING and t.format == Format.ARENA)
         if not open_ or now < t.entry_opens_at or (t.format == Format.ARENA and now >= _arena_end(t)):
             raise ServiceError("entry_closed", "entry to this tournament is not open", 409)
-        return Entry.objects.create(tournament=t, user=user, free_since=now, ready_at=now)
+        entry = Entry.objects.create(tournament=t, user=user, free_since=now, ready_at=now)
+        tournament_changed(t.pk, users=[user.pk])
+        return entry
 
 
 def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
@@ -122,6 +130,7 @@ def tournament_pause(*, tournament: Tournament, user: AnyUser) -> Entry:
             raise ServiceError("not_playing", "you are not being seated in this arena", 409)
         entry.paused, entry.pauses = True, entry.pauses + 1
         entry.save(update_fields=["paused", "pauses"])
+        tournament_changed(tournament.pk, users=[user.pk])
         return entry
 
 
@@ -136,12 +145,42 @@ def tournament_withdraw(*, tournament: Tournament, user: AnyUser) -> Entry:
             raise ServiceError("ended", "this tournament has ended", 409)
         if entry.withdrawn:
             raise ServiceError("withdrawn", "you withdrew from this tournament", 409)
+        tournament_changed(t.pk, users=[user.pk])
         if t.status == Status.SCHEDULED:
             entry.delete()
             entry.withdrawn = True
             return entry
         Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
         entry.withdrawn = True
+        return entry
+
+
+def tournament_remove(*, tournament: Tournament, user: AnyUser, moderator: AnyUser) -> Entry:
+    """A moderator takes `user` out of the event (moderation's `tournament_player_remove` calls
+    it and writes the audit entry in the same transaction). The entry is withdrawn for good and
+    marked removed: never seated again, listed after every player still in, no podium. A game of
+    the event they play now goes on with a bot in their seat, and they are taken off its table (no
+    taking the seat back): by the site's placing rule they are placed last in it, 0 points. Their
+    results before stand (their opponents' results and tie-breaks need them)."""
+    access_tournament(moderator, "moderate")
+    with transaction.atomic():
+        t = _locked(tournament)
+        if t.status == Status.FINISHED:
+            raise ServiceError("ended", "this tournament has ended: its standings are final", 409)
+        entry = Entry.objects.filter(tournament=t, user_id=user.pk).first()
+        if entry is None:
+            raise ServiceError("not_entered", "that player is not in this tournament", 404)
+        if entry.removed_at is not None:
+            raise ServiceError("already_removed", "that player was already removed", 409)
+        # Their tables first, then their entry: a move ending one of those games locks its table
+        # and game, then the entries (the results); taking them in that order too cannot deadlock.
+        playing = EventTable.objects.filter(tournament=t, done=False, seats__entry=entry)
+        for et in playing.select_related("table"):
+            table_seat_vacate(table=et.table, user_id=user.pk, reason="left")
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry.withdrawn, entry.paused, entry.removed_at = True, False, timezone.now()
+        entry.save(update_fields=["withdrawn", "paused", "removed_at"])
+        tournament_changed(t.pk, users=[user.pk])
         return entry
 
 
@@ -161,11 +200,15 @@ def tournament_start(*, tournament: Tournament, user: AnyUser | None = None) -> 
         t.status, t.started_at = Status.RUNNING, timezone.now()
         t.save(update_fields=["status", "started_at"])
         Entry.objects.filter(tournament=t).update(free_since=t.started_at)
-        tournament_seat_round(tournament=t)  # in the same transaction: started and seated, or neither
+        _seat_due(t, changed=True)  # in the same transaction: started and seated, or neither
     return Tournament.objects.get(pk=t.pk)
 
 
 def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
+    """Call an event off (moderators do it through moderation's `tournament_cancel`, which audits
+    it): no table is seated any more and no podium is given. Nothing already played is undone:
+    a game in progress is played to its end (rated if the event is), and its result is recorded
+    in the standings like any other, which stay on the page as they stand."""
     access_tournament(user, "manage")
     with transaction.atomic():
         t = _locked(tournament)
@@ -173,6 +216,7 @@ def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
             raise ServiceError("ended", "this tournament has ended", 409)
         t.status, t.finished_at = Status.CANCELLED, timezone.now()
         t.save(update_fields=["status", "finished_at"])
+        tournament_changed(t.pk)
         return t
 
 
@@ -216,9 +260,21 @@ def tournament_seat_round(*, tournament: Tournament, user: AnyUser | None = None
         t = _locked(tournament)
         if t.status != Status.RUNNING:
             return []
-        if t.format == Format.SWISS:
-            return _seat_swiss(t)
-        return _seat_arena(t)
+        return _seat_due(t)
+
+
+def _seat_due(t: Tournament, changed: bool = False) -> list[EventTable]:
+    """Seat `t` (locked) and tell its pages: the standings when its state changed (started:
+    `changed`; a Swiss round seated, byes given; finished), each player seated their new table."""
+    before = (t.status, t.current_round)
+    tables = _seat_swiss(t) if t.format == Format.SWISS else _seat_arena(t)
+    changed = changed or (t.status, t.current_round) != before
+    seated = EventSeat.objects.filter(event_table__in=tables, entry__isnull=False).values_list(
+        "entry__user_id", flat=True
+    )
+    if changed or tables:
+        tournament_changed(t.pk, standings=changed, users=list(seated) if tables else [])
+    return tables
 
 
 def _seat_swiss(t: Tournament) -> list[EventTable]:
@@ -226,7 +282,12 @@ def _seat_swiss(t: Tournament) -> list[EventTable]:
         return []
     now = timezone.now()
     Round.objects.filter(tournament=t, finished_at__isnull=True).update(finished_at=now)
-    entries = list(Entry.objects.select_for_update().filter(tournament=t, withdrawn=False).order_by("id"))
+    entries = list(
+        Entry.objects.select_for_update()
+        .filter(tournament=t, withdrawn=False)
+        .exclude(sanctioned_now())  # suspended or banned: not seated (no bye) while it lasts
+        .order_by("id")
+    )
     if t.current_round >= t.rounds or not entries:
         _finish(t)
         return []
@@ -264,6 +325,7 @@ def _seat_arena(t: Tournament) -> list[EventTable]:
         Entry.objects.select_for_update(skip_locked=True)
         .filter(tournament=t, withdrawn=False, paused=False, ready_at__lte=now)
         .exclude(pk__in=busy.values("entry_id"))
+        .exclude(sanctioned_now())  # their table would be refused (games' rule) and rolled back
         .order_by("id")
     )
     if not free:
@@ -346,6 +408,7 @@ def tournament_close(*, tournament: Tournament, user: AnyUser | None = None) -> 
         if EventTable.objects.filter(tournament=t, done=False).exists():
             raise ServiceError("tables_running", "wait until the event's games in progress end", 409)
         _finish(t)
+        tournament_changed(t.pk)
         return t
 
 
@@ -436,6 +499,9 @@ def tournament_game_ended(game_id: int) -> None:
             )  # fmt: skip
             entry.free_since = now
             _store(entry, tally)
+    # Its players' pages: the standings with this game's results, and each player free again.
+    people = [s.entry.user_id for s in et.seats.select_related("entry") if s.entry is not None]
+    tournament_changed(t.pk, users=people)
     transaction.on_commit(lambda: _wake(t.pk))
 
 
@@ -507,6 +573,7 @@ def tournament_write(tournament: Tournament, refold: Refold) -> None:
             if want is not None:
                 r.place, r.players, r.points, r.won, r.bot_played = want
                 r.save(update_fields=["place", "players", "points", "won", "bot_played"])
+        tournament_changed(tournament.pk)
 
 
 # --- the beat ----------------------------------------------------------------------------------
@@ -524,8 +591,15 @@ def tournament_tick(*, tournament_id: int) -> None:
 
 
 def tournaments_due() -> list[int]:
-    """The events the beat looks at: scheduled to start by now, or running."""
+    """The events the beat looks at: scheduled to start by now, running, or ended with tables
+    whose people have not left them yet (a cancelled event's games that went on to their end)."""
     now = timezone.now()
-    return list(
-        Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now).values_list("pk", flat=True)
-    ) + list(Tournament.objects.filter(status=Status.RUNNING).values_list("pk", flat=True))
+    ended = (
+        EventTable.objects.filter(tournament__status__in=(Status.FINISHED, Status.CANCELLED), done=True)
+        .exclude(table__status=TableStatus.CLOSED)
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
+    due = Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now)
+    running = Tournament.objects.filter(status=Status.RUNNING)
+    return list(due.values_list("pk", flat=True)) + list(running.values_list("pk", flat=True)) + sorted(ended)

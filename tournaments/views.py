@@ -9,10 +9,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.access import is_moderator
 from harehra_site.errors import ServiceError
 
 from .models import Tournament
-from .selectors import tournament_detail, tournament_list_rows, tournament_results_by_entry
+from .selectors import entry_state, tournament_detail, tournament_list_rows, tournament_results_by_entry
 from .services import tournament_join, tournament_pause, tournament_withdraw
 
 ACTIONS = {"join": tournament_join, "withdraw": tournament_withdraw, "pause": tournament_pause}
@@ -29,12 +30,28 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     for row in detail["standings"]:
         row["results"] = results.get(row["entry"], [])
     has_results = any(row["results"] for row in detail["standings"])
-    return render(request, "tournaments/detail.html", {"t": t, "d": detail, "has_results": has_results})
+    config = {
+        "id": t.pk,
+        "socket": f"/ws/tournaments/{t.pk}/",
+        "format": t.format,
+        "status": t.status,
+        "me": detail["me"],
+        "viewer": request.user.get_username() if request.user.is_authenticated else None,
+    }
+    context = {
+        "t": t,
+        "d": detail,
+        "has_results": has_results,
+        "entry_state": entry_state(t.status, detail["me"]),
+        "can_moderate": is_moderator(request.user, "tournament"),
+        "config": config,
+    }
+    return render(request, "tournaments/detail.html", context)
 
 
 def _done_message(action: str) -> str:
     return {
-        "join": _("You are in. Once you are seated, this page shows your table: reload it then."),
+        "join": _("You are in. Keep this page open: it takes you to your table as soon as you are seated."),
         "withdraw": _("You have left the tournament."),
         "pause": _("Paused: you will not be seated at a new table until you come back."),
     }[action]
@@ -49,6 +66,10 @@ def _error_message(e: ServiceError) -> str:
         "not_arena": _("Only an arena can be paused."),
         "not_playing": _("You are not being seated in this arena."),
         "ended": _("This tournament has ended."),
+        "banned": _("Your account is banned: you cannot enter tournaments."),
+        "suspended": _("Your account is suspended: you cannot enter tournaments until the suspension ends."),
+        "sanctioned": _("Your account is suspended or banned."),
+        "removed": _("A moderator removed you from this tournament."),
     }
     return words.get(e.code, _("That did not work: %(detail)s") % {"detail": e.detail})
 

@@ -37,8 +37,9 @@ def db(func: Any) -> Any:
     return database_sync_to_async(call, thread_sensitive=False)
 
 
-class _PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
-    """A socket that mostly listens: its groups, a ping, and an error for anything else."""
+class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
+    """A socket that mostly listens: its groups, a ping, and an error for anything else (the
+    lobby's and a table's here; other apps' push-only sockets build on it too: a tournament's)."""
 
     groups_joined: list[str]
 
@@ -64,7 +65,7 @@ class _PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocke
         await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
 
-class LobbyConsumer(_PushConsumer):
+class LobbyConsumer(PushConsumer):
     """Anyone may watch the lobby: the whole list on (re)connect, then each changed row."""
 
     socket_kind = "lobby"
@@ -90,7 +91,7 @@ def _open_table(table_id: int, user: AnyUser, scope: dict[str, Any]) -> str | No
     return invite
 
 
-class TableConsumer(_PushConsumer):
+class TableConsumer(PushConsumer):
     """Tells a table's page that the table changed; the page fetches its own view of it, which
     holds forms for that person only."""
 

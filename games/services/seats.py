@@ -9,7 +9,7 @@ from harehra_site.errors import ServiceError
 
 from ..access import AnyUser, access_game_seat
 from ..eventlog import load_state
-from ..models import Game, GameSeat, GameStatus
+from ..models import Game, GameSeat, GameStatus, Seat
 from .moves import game_append, game_lock
 
 
@@ -45,6 +45,10 @@ def seat_reclaim(*, game: Game, user: AnyUser) -> int:
         seat = access_game_seat(game, user)
         if game.status != GameStatus.RUNNING:
             raise ServiceError("game_over", "the game is over", 409)
+        if not Seat.objects.filter(table_id=game.table_id, user_id=user.pk).exists():
+            # Leaving a table (or being taken off it) hands the seat to a bot for the rest of the
+            # game: someone away still holds their chair, someone who left does not.
+            raise ServiceError("left_table", "you left this table: a bot plays your seat to the end", 409)
         row = GameSeat.objects.get(game=game, seat=seat)
         if not row.bot_playing:
             raise ServiceError("not_away", "you already hold your seat", 409)

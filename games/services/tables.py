@@ -151,18 +151,37 @@ def table_leave(*, table: Table, user: AnyUser) -> None:
     with transaction.atomic():
         table = _locked(table)
         number = access_table_seated(table, user)
-        if table.status == TableStatus.PLAYING:
-            game = table.games.get(status="running")
-            seat_hand_to_bot(game=game, seat=number, reason="left")
-        table.seat_set.filter(number=number).update(user=None)
-        if table.host_id == user.pk:
-            heir = table.seat_set.filter(user__isnull=False).order_by("number").first()
-            if heir is not None:
-                table.host_id = heir.user_id
-            elif table.status != TableStatus.PLAYING:
-                table.status = TableStatus.CLOSED
-            table.save(update_fields=["host", "status"])
-        _changed(table)
+        _vacate(table, number, user.pk, "left")
+
+
+def table_seat_vacate(*, table: Table, user_id: int, reason: str = "left") -> bool:
+    """Take a person off a table without asking them, as if they left (a moderator removed them
+    from the tournament that seated it): a bot plays their seat to the end of the game running
+    there. False when they do not sit there. The caller checks who may."""
+    with transaction.atomic():
+        table = _locked(table)
+        number = table.seat_set.filter(user_id=user_id).values_list("number", flat=True).first()
+        if number is None:
+            return False
+        _vacate(table, number, user_id, reason)
+        return True
+
+
+def _vacate(table: Table, number: int, user_id: int, reason: str) -> None:
+    """The person of chair `number` (table locked) leaves it: a bot takes their seat in the running
+    game for the rest of it, the host's role passes on, an empty table between games closes."""
+    if table.status == TableStatus.PLAYING:
+        game = table.games.get(status="running")
+        seat_hand_to_bot(game=game, seat=number, reason=reason)
+    table.seat_set.filter(number=number).update(user=None)
+    if table.host_id == user_id:
+        heir = table.seat_set.filter(user__isnull=False).order_by("number").first()
+        if heir is not None:
+            table.host_id = heir.user_id
+        elif table.status != TableStatus.PLAYING:
+            table.status = TableStatus.CLOSED
+        table.save(update_fields=["host", "status"])
+    _changed(table)
 
 
 def table_add_bot(
@@ -294,13 +313,7 @@ def user_remove_from_play(*, user: AnyUser, reason: str) -> None:
     (a ban). The caller holds a transaction; tables are locked before their games."""
     table_ids = list(Seat.objects.filter(user_id=user.pk).values_list("table_id", flat=True))
     for table in Table.objects.filter(pk__in=table_ids).order_by("pk"):
-        table = _locked(table)
-        if table.status == TableStatus.PLAYING:
-            game = table.games.filter(status=GameStatus.RUNNING).first()
-            seat = GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
-            if game is not None and seat is not None:
-                seat_hand_to_bot(game=game, seat=seat, reason=reason)
-        table_leave(table=table, user=user)
+        table_seat_vacate(table=table, user_id=user.pk, reason=reason)
     # Seats in running games at tables the user already left (a bot may not yet play them).
     for row in GameSeat.objects.filter(
         user_id=user.pk, bot_playing=False, game__status=GameStatus.RUNNING

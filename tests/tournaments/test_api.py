@@ -13,7 +13,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.tournaments.test_services import event, play_open_tables
-from tournaments.models import Entry, Status, Tournament
+from tournaments.models import Entry, EventTable, Status, Tournament
 from tournaments.services import tournament_join, tournament_seat_round, tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -27,11 +27,15 @@ def test_the_list_sorts_events_by_state_and_counts_entrants(staff: Any, make_use
     tournament_start(tournament=running, user=staff)
     done = event(staff, name="Done")
     Tournament.objects.filter(pk=done.pk).update(status=Status.FINISHED, finished_at=timezone.now())
-    Tournament.objects.filter(pk=event(staff, name="Off").pk).update(status=Status.CANCELLED)
+    off = event(staff, name="Off")
+    Tournament.objects.filter(pk=off.pk).update(status=Status.CANCELLED, finished_at=timezone.now())
     body = APIClient().get("/api/tournaments/").json()
     assert [t["id"] for t in body["upcoming"]] == [upcoming.pk]
     assert [t["id"] for t in body["running"]] == [running.pk]
-    assert [t["id"] for t in body["finished"]] == [done.pk]
+    assert [(t["id"], t["status"]) for t in body["finished"]] == [
+        (off.pk, "cancelled"),
+        (done.pk, "finished"),
+    ]
     now = body["running"][0]
     assert now["entrants"] == 2 and now["format"] == "arena" and now["rounds"] is None
     assert now["ends_at"] is not None and now["entry_open"] is True
@@ -76,9 +80,13 @@ def test_an_arena_player_pauses_comes_back_and_withdraws(staff: Any, make_user: 
     me = client_for(people[0])
     url = f"/api/tournaments/{t.pk}/"
     body = me.post(url + "join/").json()  # an arena takes entrants while it runs
-    assert body["me"] == {"entered": True, "paused": False, "withdrawn": False, "pauses": 0, "table": None}
+    assert body["me"] == {
+        "entered": True, "paused": False, "withdrawn": False, "removed": False, "pauses": 0, "table": None,
+        "game": None,
+    }  # fmt: skip
     seated = client_for(people[1]).get(url).json()["me"]
     assert seated["table"] is not None  # the two who entered first sit at a table
+    assert seated["game"] == EventTable.objects.get(tournament=t).game_id
     body = me.post(url + "pause/").json()
     assert body["me"]["paused"] is True and body["me"]["pauses"] == 1
     assert me.post(url + "pause/").json()["code"] == "not_playing"

@@ -3,6 +3,7 @@ the list, the event page's rules, buttons, standings, games and podium, in Engli
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -11,8 +12,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tests.factories import start_table
 from tests.tournaments.test_services import event, play_open_tables
-from tournaments.models import Entry, Status, Tournament
+from tournaments.models import Entry, EventTable, Status, Tournament
 from tournaments.services import tournament_join, tournament_seat_round, tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -22,6 +24,15 @@ def signed_in(user: Any) -> Client:
     c = Client()
     c.force_login(user)
     return c
+
+
+def shown_state(html: str) -> str:
+    """The entry panel's sentence shown (the others are on the page, hidden, for its socket)."""
+    state = re.search(r'<div id="entry-state" data-state="(\w*)">', html)
+    assert state is not None
+    shown = re.findall(r'<p[^>]* data-entry="(\w+)">', html)
+    assert shown == [state[1]], shown
+    return state[1]
 
 
 def text(html: str) -> str:
@@ -42,7 +53,11 @@ def test_navigation_lobby_and_list_show_events_by_state(staff: Any, make_user: A
     assert f'href="/tournaments/{soon.pk}/"' in lobby and f'href="/tournaments/{now.pk}/"' in lobby
     assert "Old cup" not in lobby  # the lobby shows what is running or coming
     page = text(Client().get("/tournaments/").content.decode())
-    assert page.index("Running Now arena") < page.index("Upcoming Soon cup") < page.index("Finished Old cup")
+    assert (
+        page.index("Running Now arena")
+        < page.index("Upcoming Soon cup")
+        < page.index("Finished or cancelled Old cup")
+    )
     assert "Arena, 30 minutes" in page and "Swiss, 5 rounds" in page and "2 players" in page
 
 
@@ -75,25 +90,27 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     r = c.post(url + "join/", follow=True)
     assert r.redirect_chain == [(url, 302)]
     page = r.content.decode()
-    assert "You are in. Once you are seated, this page shows your table" in page
-    assert 'data-entry="entered"' in page
+    assert "You are in. Keep this page open: it takes you to your table as soon as you are seated." in page
+    assert shown_state(page) == "entered"
     assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page and "Leave" in page
     assert '<tr data-rank="1" data-player="ana" class="mine">' in page
     assert 'id="games-heading"' not in page  # no game played yet: no list of games
     page = c.post(url + "join/", follow=True).content.decode()
     assert "You are already in this tournament." in page
     page = c.post(url + "pause/", follow=True).content.decode()
-    assert 'data-entry="paused"' in page and f'action="{url}join/"' in page and "Come back" in page
+    assert shown_state(page) == "paused" and f'action="{url}join/"' in page and "Come back" in page
     page = c.post(url + "join/", follow=True).content.decode()
-    assert 'data-entry="entered"' in page
+    assert shown_state(page) == "entered"
     bo = make_user("bo")
     tournament_join(tournament=t, user=bo)
     tournament_start(tournament=t, user=staff)
     page = c.get(url).content.decode()
-    table = Entry.objects.get(user=ana).seats.get().event_table.table_id
-    assert 'data-entry="playing"' in page and f'href="/tables/{table}/"' in page and "Withdraw" in page
+    game = Entry.objects.get(user=ana).seats.get().event_table.game_id
+    assert shown_state(page) == "playing" and f'id="my-game" href="/games/{game}/"' in page
+    assert "Withdraw" in page
     page = c.post(url + "withdraw/", follow=True).content.decode()
-    assert "You have left the tournament." in page and 'data-entry="withdrawn"' in page
+    assert "You have left the tournament." in page and shown_state(page) == "withdrawn"
+    assert 'id="entry-actions"' not in page
     assert 'data-player="ana" class="mine"><td>1</td><td><a href="#games-' in page and "withdrew" in page
     assert c.post(url + "nonsense/").status_code == 404
     assert c.get(url + "join/").status_code == 405
@@ -118,7 +135,8 @@ def test_standings_games_replays_and_podium_of_a_finished_event(staff: Any, make
     assert sorted(name for _, name in rows) == sorted(entries)
     scores = [entries[name].score for _, name in rows]
     assert scores == sorted(scores, reverse=True) and rows[0][0] == "1"
-    assert 'id="games-heading"' in page and "Podium" in page and '<span class="step-name">' not in page
+    assert 'id="games-heading"' in page and 'aria-labelledby="podium-heading">' in page
+    assert '<span class="step-name">' not in page
     first = rows[0][1]
     assert re.search(rf'class="step step-1" data-rank="1">.*?>{first}</a>', page)
     games = [r.game_id for r in entries[first].results.all()]
@@ -131,9 +149,10 @@ def test_the_pages_speak_czech(staff: Any, make_user: Any) -> None:
     t = event(staff, name="Pohár")
     c = Client(HTTP_ACCEPT_LANGUAGE="cs")
     assert '<a href="/tournaments/">Turnaje</a>' in c.get("/").content.decode()
-    page = text(c.get(f"/tournaments/{t.pk}/").content.decode())
+    html = c.get(f"/tournaments/{t.pk}/").content.decode()
+    page = text(html)
     assert "Švýcarský systém, 5 kol" in page and "Body za místo bota nedostane nikdo." in page
-    assert "Pravidla" in page and "Stupně vítězů" not in page
+    assert "Pravidla" in page and 'aria-labelledby="podium-heading" hidden>' in html  # no podium yet
     assert "Chystané Pohár" in text(c.get("/tournaments/").content.decode())
 
 
@@ -166,3 +185,28 @@ def test_a_players_results_appear_on_their_profile(staff: Any, make_user: Any, c
     assert "Tournament results" not in Client().get(f"/players/{loner.username}/").content.decode()
     cs = text(Client(HTTP_ACCEPT_LANGUAGE="cs").get(f"/players/{people[0].username}/").content.decode())
     assert "Výsledky v turnajích Spring cup" in cs
+
+
+def test_a_tournament_games_page_leads_back_to_the_event(staff: Any, make_user: Any) -> None:
+    t = event(staff, name="Back cup", format="arena", table_size=2, min_table_size=2, rated=False)
+    ana, bo = make_user(), make_user()
+    for u in (ana, bo):
+        tournament_join(tournament=t, user=u)
+    tournament_start(tournament=t, user=staff)
+    game = EventTable.objects.get(tournament=t).game_id
+    page = signed_in(ana).get(f"/games/{game}/").content.decode()
+    config = json.loads(
+        re.search(r'<script id="game-config" type="application/json">(.*?)</script>', page)[1]
+    )
+    assert config["event"] == {
+        "id": t.pk, "name": "Back cup", "format": "arena", "status": "running", "url": f"/tournaments/{t.pk}/"
+    }  # fmt: skip
+    back = f'href="/tournaments/{t.pk}/?from={game}">Back to the tournament</a>'
+    assert f'id="event-link" {back}' in page and f'id="out-event" {back}' in page
+    assert "Stay on this page" in page
+    other = start_table([ana, bo], rated=False)  # an ordinary table's game: no event
+    page = signed_in(ana).get(f"/games/{other.pk}/").content.decode()
+    assert '"event": null' in page and "Back to the tournament" not in page
+    cs = signed_in(ana)
+    cs.cookies.load({"django_language": "cs"})
+    assert "Zpět na turnaj" in cs.get(f"/games/{game}/").content.decode()

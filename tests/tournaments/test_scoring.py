@@ -93,5 +93,20 @@ def test_arena_tie_breaks_wins_then_fewer_games_and_shared_ranks() -> None:
     assert [(r.entry, r.rank) for r in rows] == [(3, 1), (4, 1), (2, 3), (1, 4)]
 
 
+def test_removed_entrants_come_after_everyone_still_in() -> None:
+    lines = [
+        Line(1, 40, 3, 4, removed=True),
+        Line(2, 12, 1, 4),
+        Line(3, 8, 0, 4),
+        Line(4, 30, 2, 4, removed=True),
+    ]
+    for swiss in (True, False):
+        rows = standings(lines, swiss=swiss)
+        assert [(r.entry, r.rank, r.removed) for r in rows] == [
+            (2, 1, False), (3, 2, False), (1, 3, True), (4, 4, True)
+        ]  # fmt: skip
+        assert rows[2].opposition == 0  # their own figures are kept (no games met anyone here)
+
+
 def test_pause_wait_grows_with_pauses() -> None:
     assert [pause_wait(n) for n in (0, 1, 2, 3, 9, 20)] == [0, 0, 15, 30, 120, 120]

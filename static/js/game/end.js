@@ -48,7 +48,9 @@ export function renderEnd(g) {
   }
   box.dataset.result = v.result || "";
   box.classList.toggle("won", v.winner === cfg.seat && cfg.seat !== null);
-  $("end-text").textContent = gettext("Play another round at this table, watch this game again, or leave.");
+  $("end-text").textContent = cfg.event
+    ? eventText(cfg, S)
+    : gettext("Play another round at this table, watch this game again, or leave.");
   const list = $("placings");
   if (v.result === "aborted") list.replaceChildren();
   else {
@@ -62,14 +64,48 @@ export function renderEnd(g) {
       ),
     );
   }
-  $("next-game").hidden = cfg.seat === null;
+  // A tournament's game: the event seats the next one, so the way on is back to the event.
+  $("next-game").hidden = cfg.seat === null || Boolean(cfg.event);
+  $("table-link").hidden = Boolean(cfg.event);
   if (first) {
     $("end-title").setAttribute("tabindex", "-1");
     if (!document.activeElement || document.activeElement === document.body || document.activeElement.closest("#hand, #prompt, #out-moment")) {
       $("end-title").focus();
     }
-    watchNextGame(g);
+    if (cfg.event) backToEvent(g);
+    else watchNextGame(g);
   }
+}
+
+// In a running arena a player is seated again as soon as they are free: the page takes them back
+// to the event page (which takes them on to their next table) unless they choose to stay. Only
+// when the game ended while the page was open: a finished game opened later is being looked at.
+export const BACK_TO_EVENT_MS = 5000;
+
+export function goesBackToEvent(cfg, S) {
+  return Boolean(cfg.event && cfg.event.format === "arena" && cfg.event.status === "running" && cfg.seat !== null && S.loadedOver === false);
+}
+
+function eventText(cfg, S) {
+  const name = cfg.event.name;
+  if (goesBackToEvent(cfg, S) && !S.stayHere) {
+    return fmt(gettext("A game of %(name)s. Back to the tournament in a few seconds: its page takes you to your next table once you are seated."), { name });
+  }
+  return fmt(gettext("A game of %(name)s. The tournament's page has the standings, and takes you to your next table once you are seated."), { name });
+}
+
+let backTimer = null;
+function backToEvent({ cfg, S }) {
+  if (!goesBackToEvent(cfg, S)) return;
+  const stay = $("event-stay");
+  stay.hidden = false;
+  stay.addEventListener("click", () => {
+    clearTimeout(backTimer);
+    S.stayHere = true;
+    stay.hidden = true;
+    $("end-text").textContent = eventText(cfg, S);
+  });
+  backTimer = setTimeout(() => location.assign($("event-link").href), BACK_TO_EVENT_MS);
 }
 
 // The next game is announced by the socket and answered to the player who starts it: go once,

@@ -26,6 +26,7 @@ export function newState(cfg) {
     awayWarning: false, // one more missed turn hands this seat to a bot
     places: null, // each seat's place once the game has finished, as the server sends them
     outSeen: false,
+    stayHere: false, // a tournament's game: the player chose not to go back to the event by itself
     askedAt: 0, // the seq at which the decision now awaited was asked
     focusedDecision: null, // the last decision of this player's that took the focus
   };

@@ -8,9 +8,10 @@ import pytest
 from django.db import transaction
 
 from games.eventlog import events_with_seq
-from games.models import Game, GameSeat
+from games.models import Game, GameSeat, Table
 from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot, seat_reclaim, seat_set_auto_answer
+from games.services.tables import table_leave, table_seat_vacate
 from harehra import EventType
 from harehra_site.errors import ServiceError
 from tests.factories import start_table
@@ -75,6 +76,26 @@ def test_a_seat_cannot_be_reclaimed_once_the_game_is_over(make_user: Any) -> Non
     with pytest.raises(ServiceError) as over:
         seat_reclaim(game=game, user=users[0])
     assert over.value.code == "game_over"
+
+
+def test_who_left_the_table_or_was_taken_off_it_cannot_take_the_seat_back(make_user: Any) -> None:
+    users = [make_user() for _ in range(3)]
+    game = start_table(users, rated=False)
+    table = Table.objects.get(pk=game.table_id)
+    table_leave(table=table, user=users[1])
+    assert _last_event(game)["reason"] == "left"
+    with pytest.raises(ServiceError) as left:
+        seat_reclaim(game=game, user=users[1])
+    assert left.value.code == "left_table"
+    assert table_seat_vacate(table=table, user_id=users[2].pk, reason="left") is True
+    taken = {"type": EventType.SEAT_TAKEN_BY_BOT, "version": 1, "seat": 2, "reason": "left"}
+    assert _last_event(game) == taken
+    assert GameSeat.objects.get(game=game, seat=2).bot_playing
+    assert not table.seat_set.filter(user=users[2]).exists()
+    with pytest.raises(ServiceError) as left:
+        seat_reclaim(game=game, user=users[2])
+    assert left.value.code == "left_table"
+    assert table_seat_vacate(table=table, user_id=users[2].pk) is False  # no longer there
 
 
 def test_answer_for_me_is_set_for_the_persons_own_seat_only(make_user: Any) -> None:

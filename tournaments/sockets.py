@@ -1,0 +1,50 @@
+"""The tournament socket, `/ws/tournaments/<id>/`: the event page's standings and the viewer's own
+entry, pushed (tournaments/publish.py), so the page never polls. Composed into the site's sockets
+in harehra_site/routing.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+
+from games.live.lobby_consumers import PushConsumer, db
+from games.live.publish import user_group
+from games.live.sockets import CLOSE_REFUSED
+
+from .publish import tournament_group, tournament_hello, tournament_user_group
+
+
+class TournamentConsumer(PushConsumer):
+    """Anyone may watch an event. A signed-in viewer also joins their own group of the event (the
+    `me` messages: seated at a new table...) and their user group (signing out closes it)."""
+
+    socket_kind = "tournament"
+
+    def session_fields(self) -> dict[str, Any]:
+        return {**super().session_fields(), "tournament": getattr(self, "tournament_id", None)}
+
+    async def connect(self) -> None:
+        user = self.scope.get("user") or AnonymousUser()
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        groups = [tournament_group(self.tournament_id)]
+        if user.is_authenticated:
+            groups += [tournament_user_group(self.tournament_id, user.pk), user_group(user.pk)]
+        # Joined before the first read, so no change can fall between the read and the pushes.
+        await self.join(groups)
+        hello = await db(tournament_hello)(self.tournament_id, user.pk if user.is_authenticated else None)
+        if hello is None:
+            await self.refuse(CLOSE_REFUSED)  # 4403: no such event, don't reconnect
+            return
+        await self.accept()
+        for text in hello:
+            await self.send(text_data=text)
+
+    async def tournament_standings(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])
+
+    async def tournament_me(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_REFUSED)
