@@ -1,5 +1,6 @@
-"""Telling a person why they were signed out by a ban or suspension, on the next page their
-browser loads (the page they were on lost its sockets at once: static/js/core/socket.js says so).
+"""Telling a person why they were signed out by a ban or suspension: the pages they have open
+at once (their sockets get `sanction_notice` before they close: static/js/core/sanction.js says
+it in the same words), and the next page their browser loads.
 
 Moderation ends the person's sessions with a note of whose they were (accounts/sessions.py); the
 middleware here reads the note once, looks up the sanction in force now (one lifted meanwhile says
@@ -8,6 +9,7 @@ nothing) and leaves its reason and end as a message for the page (templates/base
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
@@ -26,6 +28,18 @@ def sanction_words(sanction: Sanction) -> str:
     return _("This account is suspended until %(until)s UTC. Reason: %(reason)s") % {
         "until": sanction.until.strftime("%Y-%m-%d %H:%M"),
         "reason": sanction.reason,
+    }
+
+
+def sanction_notice(kind: str, until: datetime | None, reason: str) -> dict[str, str | None]:
+    """What the pages open when a sanction is placed are told (the socket message `sanctioned`):
+    its kind (`ban` or `suspend`), its end (ISO 8601, UTC; None for a ban) and reason. The page
+    words it as `sanction_words` does, in its own language."""
+    banned = kind == SanctionKind.BAN or until is None
+    return {
+        "kind": SanctionKind.BAN.value if banned else SanctionKind.SUSPEND.value,
+        "until": None if until is None or banned else until.isoformat(),
+        "reason": reason,
     }
 
 

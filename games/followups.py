@@ -1,5 +1,9 @@
 """What follows a write to a game's log: a bot's move and the game's countdown, armed after commit.
 
+A bot's move is two tasks: it thinks at once (`bot_think`, sent when its decision becomes due) and
+moves at its time (`bot_play`, an ETA task carrying the chosen command and the seq it was chosen
+at), so a hard bot's search runs during the delay, not after it (issue 27).
+
 Tasks are sent by name, so the services that arm them never import `games.tasks`: tasks import
 services, never the other way round.
 """
@@ -17,7 +21,8 @@ from django.utils import timezone
 
 from .models import Game, GameStatus
 
-BOT_MOVE_TASK = "games.tasks.bot_move"
+BOT_THINK_TASK = "games.tasks.bot_think"
+BOT_PLAY_TASK = "games.tasks.bot_play"
 DEADLINE_TASK = "games.tasks.deadline_expire"
 CHECK_AWAY_TASK = "games.tasks.check_away"
 
@@ -58,13 +63,20 @@ def followups_arm(game: Game, *, bot_to_move: bool) -> None:
 def followups_send(game_id: int, seq: int, *, bot_to_move: bool, timer_at: datetime | None) -> None:
     """Send the tasks for the decision awaited at `seq`; each is a no-op once the game moves on."""
     if bot_to_move:
-        # The time the bot is due tells the task how late it runs (harehra_site/metrics.py).
+        # Sent now: the bot thinks during its delay and its move is armed for `due`
+        # (games/services/autoplay.py, game_bot_think).
         due = timezone.now() + timedelta(seconds=settings.BOT_DELAY_SECONDS)
-        app.signature(BOT_MOVE_TASK, args=(game_id, seq, due.isoformat())).apply_async(
-            countdown=settings.BOT_DELAY_SECONDS
-        )
+        app.signature(BOT_THINK_TASK, args=(game_id, seq, due.isoformat())).apply_async()
     if timer_at is not None:
         app.signature(DEADLINE_TASK, args=(game_id, seq, timer_at.isoformat())).apply_async(eta=timer_at)
+
+
+def followups_bot_play(game_id: int, seq: int, seat: int, command: dict[str, object], due: datetime) -> None:
+    """A bot's chosen move, played at `due` if the game is still at `seq` (the seq it was chosen at).
+
+    An ETA task: the worker holds it until its time (the embedded worker's timer thread, a Redis
+    worker's event loop) without taking a thread of its pool meanwhile."""
+    app.signature(BOT_PLAY_TASK, args=(game_id, seq, seat, command, due.isoformat())).apply_async(eta=due)
 
 
 def followups_check_away(game_id: int, seat: int, *, countdown: float) -> None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from harehra_site import metrics
 
-from .services.autoplay import game_bot_move, game_timer_fired
+from .services.autoplay import BotChoice, game_bot_move, game_bot_play, game_bot_think, game_timer_fired
 from .services.presence import seat_mark_away
 from .services.sweep import sweep_run
 
@@ -44,9 +44,30 @@ def _late(task: str, scheduled: datetime | None) -> None:
         metrics.task_late(task, (timezone.now() - scheduled).total_seconds())
 
 
+@shared_task(ignore_result=True)
+def bot_think(game_id: int, seq: int, due: str) -> None:
+    """Sent as soon as a bot's decision is due: it thinks now and its move is armed for `due`."""
+    when = _when(due) or timezone.now()
+    choice = game_bot_think(game_id=game_id, guard_seq=seq, due=when)
+    if choice is not None:  # it thought past its time: it moves now
+        _late("bot", when)
+        with _moves_from("bot"):
+            game_bot_play(game_id=game_id, guard_seq=seq, choice=choice)
+
+
+@shared_task(ignore_result=True)
+def bot_play(game_id: int, seq: int, seat: int, command: dict[str, object], due: str) -> None:
+    """A bot's move, chosen at `seq` by `bot_think`, at its time (`due`, the task's ETA)."""
+    _late("bot", _when(due))  # due BOT_DELAY_SECONDS after the move before
+    with _moves_from("bot"):
+        game_bot_play(game_id=game_id, guard_seq=seq, choice=BotChoice(seat, command))
+
+
 @shared_task(bind=True, ignore_result=True)
 def bot_move(self: Any, game_id: int, seq: int, due: str | None = None) -> None:
-    _late("bot", _when(due) or _when(self.request.eta))  # due BOT_DELAY_SECONDS after the move before
+    """A bot thinks and moves at once: what servers before bot_think sent, with a countdown (kept
+    so that tasks queued by them still run during a rolling deploy)."""
+    _late("bot", _when(due) or _when(self.request.eta))
     with _moves_from("bot"):
         game_bot_move(game_id=game_id, guard_seq=seq)
 

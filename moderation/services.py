@@ -15,13 +15,14 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Mute, Sanction, SanctionKind
+from accounts.notices import sanction_notice
 from accounts.sessions import user_sessions_end
 from accounts.standing import active_mutes, active_sanctions
 from chat.models import ChatHide, ChatMessage
 from chat.publish import publish_chat_hidden
 from chat.selectors import chat_message_visible_to
 from games.access import access_game_view, access_signed_in
-from games.live.publish import publish_user_signed_out
+from games.live.publish import publish_user_sanctioned
 from games.models import Game
 from games.services.moves import game_abort as game_command_abort
 from games.services.seats import game_replay_set_hidden
@@ -173,8 +174,9 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
         Token.objects.filter(user=user).delete()  # API clients must sign in again, and cannot
         user_sessions_end(user.pk, tell_why=True)  # so must browsers: every session ends now, and
         # each browser's next page says why (accounts/notices.py)
-        user_id = user.pk
-        transaction.on_commit(lambda: publish_user_signed_out(user_id))  # every socket closes now
+        user_id, notice = user.pk, sanction_notice(kind, until, reason)
+        # Every socket closes now, each telling its page why (accounts/notices.py).
+        transaction.on_commit(lambda: publish_user_sanctioned(user_id, notice))
 
     action = AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND
     return _restraint_place(

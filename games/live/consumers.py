@@ -312,6 +312,9 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_REFUSED)
 
+    async def user_sanctioned(self, message: dict[str, Any]) -> None:
+        await self.close_sanctioned(message)
+
 
 def _flag_from(scope: dict[str, Any], name: str) -> bool:
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)

@@ -72,12 +72,22 @@ class LobbyConsumer(PushConsumer):
 
     async def connect(self) -> None:
         # Joined before the list is read, so no change can fall between the list and the pushes.
-        await self.join([LOBBY_GROUP])
+        # A signed-in person's lobby also joins their own group: a suspension or ban is said on
+        # the lobby they have open too.
+        user = self.scope.get("user")
+        mine = [user_group(user.pk)] if user is not None and user.is_authenticated else []
+        await self.join([LOBBY_GROUP, *mine])
         await self.accept()
         await self.send_json({"type": "lobby", "html": await db(lobby_html)()})
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "table", "table": message["table"], "html": message["html"]})
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        """Signed out elsewhere: the lobby is anyone's to watch, so it stays open."""
+
+    async def user_sanctioned(self, message: dict[str, Any]) -> None:
+        await self.close_sanctioned(message)
 
 
 def _open_table(table_id: int, user: AnyUser, scope: dict[str, Any]) -> str | None:
@@ -123,3 +133,6 @@ class TableConsumer(PushConsumer):
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_REFUSED)
+
+    async def user_sanctioned(self, message: dict[str, Any]) -> None:
+        await self.close_sanctioned(message)

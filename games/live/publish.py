@@ -135,6 +135,12 @@ def publish_user_signed_out(user_id: int) -> None:
     _send(user_group(user_id), {"type": "user.signed_out"})
 
 
+def publish_user_sanctioned(user_id: int, sanction: dict[str, Any]) -> None:
+    """Close every socket the user has open, on every server process, each first telling its page
+    why: `sanction` is {kind, until, reason} (accounts/notices.py, sanction_notice)."""
+    _send(user_group(user_id), {"type": "user.sanctioned", "sanction": sanction})
+
+
 def publish_to_group(group: str, message: dict[str, Any]) -> None:
     """Any other app's message to a group of sockets (the table chat's, for one)."""
     _send(group, message)

@@ -31,6 +31,9 @@ CLOSE_ABUSE = 4008  # policy violation: a socket that keeps sending past its lim
 REFUSALS_BEFORE_CLOSE = 100
 CLOSE_TOO_MANY = 4429
 CLOSE_REFUSED = 4403  # not allowed to see this (an unknown game or table, a private one, signed out)
+# Signed out by a suspension or a ban: the `sanctioned` message just before it says why (its
+# reason and end), and the page says so at once (docs/PROTOCOL.md).
+CLOSE_SANCTIONED = 4401
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -189,6 +192,12 @@ class LimitedSocket:
         try again."""
         await self.accept()
         await self.close(code=code)
+
+    async def close_sanctioned(self, message: dict[str, Any]) -> None:
+        """The user was suspended or banned (publish_user_sanctioned): say why, then close with
+        CLOSE_SANCTIONED. Sent as it is, ahead of anything a socket holds back to batch."""
+        await self.send(text_data=jsontext.dumps({"type": "sanctioned", **message["sanction"]}))
+        await self.close(code=CLOSE_SANCTIONED)
 
     if TYPE_CHECKING:
         scope: dict[str, Any]

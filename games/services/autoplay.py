@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -33,12 +34,21 @@ def bot_command(state: GameState, seat: int, level: str = DEFAULT_LEVEL) -> dict
     return think(level, view_for(state, seat), legal_commands(state, seat))
 
 
-def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
-    """If a bot plays the awaited seat, it moves (guarded: a stale wake-up changes nothing).
+@dataclass(frozen=True)
+class BotChoice:
+    """A bot's command for `seat`, chosen at the game's `seq`: valid only while the game is there."""
 
-    The bot thinks outside any transaction (a hard bot searches for a while): the game is read
-    unlocked, and the command is submitted guarded by the seq it was chosen at, so a game that
-    moved on meanwhile refuses it.
+    seat: int
+    command: dict[str, object]
+
+
+def game_bot_choose(*, game_id: int, guard_seq: int) -> BotChoice | None:
+    """What the bot playing the seat awaited at `guard_seq` plays; None when the game moved on or a
+    person plays that seat.
+
+    The bot thinks outside any transaction (a hard bot searches for a while, in a child process):
+    the game is read unlocked, and the choice is played guarded by the seq it was chosen at
+    (`game_bot_play`), so a game that moved on meanwhile refuses it.
     """
     game = Game.objects.filter(pk=game_id, status=GameStatus.RUNNING, last_seq=guard_seq).first()
     if game is None or game.awaiting_seat is None:
@@ -51,16 +61,42 @@ def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
     if level is None:
         return None
     state = load_state(game)
+    return BotChoice(game.awaiting_seat, bot_command(state, game.awaiting_seat, level))
+
+
+def game_bot_play(*, game_id: int, guard_seq: int, choice: BotChoice) -> CommandOutcome | None:
+    """Play a bot's `choice` if the game is still at `guard_seq`, the seq it was chosen at (else
+    None, nothing written). Every change of who plays a seat appends an event (SeatTakenByBot,
+    SeatReclaimed), so at that seq the seat is still awaited and still the bot's."""
     try:
         return game_command_submit_for_seat(
-            game=game,
-            seat=game.awaiting_seat,
-            command=bot_command(state, game.awaiting_seat, level),
-            guard_seq=guard_seq,
+            game=Game(pk=game_id), seat=choice.seat, command=choice.command, guard_seq=guard_seq
         )
     except ServiceError:
         log.exception("bot move refused in game %s", game_id)
         return None
+
+
+def game_bot_think(*, game_id: int, guard_seq: int, due: datetime) -> BotChoice | None:
+    """The bot awaited at `guard_seq` thinks now, as soon as its decision is due, and its move is
+    armed for `due` (BOT_DELAY_SECONDS after the move before): a hard bot's search runs during the
+    delay instead of after it. Returns the choice to play at once when thinking took the whole
+    delay; None when the move was armed, or there is nothing to play.
+    """
+    choice = game_bot_choose(game_id=game_id, guard_seq=guard_seq)
+    if choice is None or due <= timezone.now():
+        return choice
+    followups.followups_bot_play(game_id, guard_seq, choice.seat, choice.command, due)
+    return None
+
+
+def game_bot_move(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
+    """If a bot plays the awaited seat, it thinks and moves at once (the sweep's, for a bot whose
+    tasks were lost; guarded: a stale wake-up changes nothing)."""
+    choice = game_bot_choose(game_id=game_id, guard_seq=guard_seq)
+    if choice is None:
+        return None
+    return game_bot_play(game_id=game_id, guard_seq=guard_seq, choice=choice)
 
 
 def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | None:

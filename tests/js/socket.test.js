@@ -61,6 +61,7 @@ test("close codes: refusals stop, limits try a few times slowly, a restart sprea
   assert.equal(closeAction(4000), "retry");
 
   assert.deepEqual(afterClose(4403, 0, 0, low), { retry: false, reason: "refused" });
+  assert.deepEqual(afterClose(4401, 0, 0, low), { retry: false, reason: "sanctioned" });
   assert.deepEqual(afterClose(1006, 0, 0, low), { retry: true, delay: 250, slow: false });
   assert.deepEqual(afterClose(1012, 0, 0, low), { retry: true, delay: 250, slow: false });
   assert.deepEqual(afterClose(1013, 0, 0, low), { retry: true, delay: 2625, slow: false });

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts.services import user_token
+from games.live.sockets import CLOSE_SANCTIONED
 from games.models import Game, GameSeat, GameStatus
 from harehra_site.asgi import application
 from moderation import services
@@ -67,8 +68,11 @@ def test_a_ban_closes_the_users_sockets_and_a_bot_takes_their_seat(moderator, tw
             assert (await comm.connect())[0]
             await _until(comm, "state")
         await database_sync_to_async(services.user_ban)(moderator=moderator, user=banned, reason="abuse")
-        assert await _closed(by_token) == 4403
-        assert await _closed(by_session) == 4403
+        # Each socket says why, then closes with the sanction's own code (the page stops there).
+        for comm in (by_token, by_session):
+            said = await _until(comm, "sanctioned")
+            assert said == {"type": "sanctioned", "kind": "ban", "until": None, "reason": "abuse"}
+            assert await _closed(comm) == CLOSE_SANCTIONED
         taken = await _event(watcher, "SeatTakenByBot")
         assert taken["event"] == {"type": "SeatTakenByBot", "version": 1, "seat": seat, "reason": "banned"}
         presence = await _until(watcher, "presence")

@@ -1,10 +1,12 @@
 // The one live socket every page uses (game, watch, lobby, table): it reconnects when lost, with
 // a quick first try and then spread-out, growing waits, so that a server restart does not bring
-// every page back in the same instant; it stops for good when the server refuses it. The table
-// chat rides on it (chatbridge.js). What to ask for on a new connection (a game socket's
+// every page back in the same instant; it stops for good when the server refuses it, and when
+// the person was suspended or banned it says so on the page (sanction.js). The table chat rides
+// on it (chatbridge.js). What to ask for on a new connection (a game socket's
 // ?after=<last seq>) is the caller's url(), asked anew on every connection.
 
 import { chatIncoming, chatOpened } from "./chatbridge.js";
+import { CLOSE_SANCTIONED, showSanction } from "./sanction.js";
 
 export const FIRST_RETRY_MS = 250;
 export const BASE_MS = 3500;
@@ -34,8 +36,9 @@ export function restartDelay(random = Math.random) {
 }
 
 // What a close code means for reconnecting (docs/PROTOCOL.md):
-//   "stop"  — 4403 (refused: not allowed to see it, signed out, unknown) and 4401 (not signed in):
-//             asking again changes nothing;
+//   "stop"  — 4403 (refused: not allowed to see it, signed out, unknown) and 4401 (signed out by
+//             a suspension or ban, said by the "sanctioned" message before it): asking again
+//             changes nothing;
 //   "slow"  — 4429 (too many sockets of this user at this game) and 4008 (closed for sending past
 //             the rate limit): a few slow tries, then stop;
 //   "restart" — 1012 (service restart): every page of that server comes back, spread evenly over
@@ -63,7 +66,7 @@ export function closeAction(code) {
 // something and `slowTries` slow tries: {retry: false, reason} or {retry: true, delay, slow}.
 export function afterClose(code, attempt, slowTries, random = Math.random) {
   const action = closeAction(code);
-  if (action === "stop") return { retry: false, reason: "refused" };
+  if (action === "stop") return { retry: false, reason: code === CLOSE_SANCTIONED ? "sanctioned" : "refused" };
   if (action === "slow") {
     if (slowTries >= SLOW_TRIES) return { retry: false, reason: "limited" };
     return { retry: true, delay: backoffDelay(Math.max(attempt, 4), random), slow: true };
@@ -81,8 +84,9 @@ export function socketUrl(path, loc = location) {
 export class Socket {
   // url(): the socket's path (asked on every connection). Handlers: onMessage(message) for each
   // message but the chat's (a batch frame, a JSON array, is handed over one message at a time);
-  // onOpen() after each connection opens; onStatus("open" | "reconnecting" | "refused" | "limited",
-  // delay or close code). Options: pingEvery (ms, 0: never), keepGoing() (false: don't reconnect).
+  // onOpen() after each connection opens; onStatus("open" | "reconnecting" | "refused" | "limited" |
+  // "sanctioned", delay or close code). A "sanctioned" message is the socket's own: the page shows
+  // it (sanction.js) and the socket stops at the close that follows. Options: pingEvery (ms, 0: never), keepGoing() (false: don't reconnect).
   constructor(url, { onMessage, onOpen = () => {}, onStatus = () => {}, pingEvery = 0, keepGoing = () => true }) {
     this.url = url;
     this.h = { onMessage, onOpen, onStatus };
@@ -129,7 +133,10 @@ export class Socket {
         this.attempt = 0;
         this.slowTries = 0;
       }
-      for (const one of Array.isArray(m) ? m : [m]) if (!chatIncoming(one)) this.h.onMessage(one);
+      for (const one of Array.isArray(m) ? m : [m]) {
+        if (one.type === "sanctioned") showSanction(one);
+        else if (!chatIncoming(one)) this.h.onMessage(one);
+      }
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;

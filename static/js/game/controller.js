@@ -42,6 +42,13 @@ export function startGame(cfg) {
       } else if (status === "reconnecting") {
         c.textContent = fmt(gettext("Connection lost. Reconnecting in %(s)s s…"), { s: Math.ceil(delay / 1000) });
         c.className = "connection warn";
+      } else if (status === "sanctioned") {
+        // The notice at the top of the page says why (core/sanction.js); the seat is no longer
+        // theirs to take back.
+        c.textContent = "";
+        c.className = "connection";
+        S.sanctioned = true;
+        render();
       } else if (status === "limited") {
         c.textContent = gettext("Too many connections or messages: close other tabs of this game and reload the page.");
         c.className = "connection error";
@@ -253,7 +260,7 @@ export function startGame(cfg) {
       S.focusedDecision = decision;
       focusDecision(g);
     }
-    $("away-banner").hidden = !away(g) || !S.view || S.view.over;
+    $("away-banner").hidden = !away(g) || !S.view || S.view.over || S.sanctioned;
     // One more missed turn and a bot plays this seat (the server says so in each view).
     $("away-warning").hidden = !S.awayWarning || away(g) || Boolean(v.over);
     renderOut(g);

@@ -24,6 +24,7 @@ export function newState(cfg) {
     lastPlayLine: null,
     autoAnswer: Boolean(cfg.auto_answer),
     awayWarning: false, // one more missed turn hands this seat to a bot
+    sanctioned: false, // the person was suspended or banned while the page was open
     places: null, // each seat's place once the game has finished, as the server sends them
     outSeen: false,
     stayHere: false, // a tournament's game: the player chose not to go back to the event by itself
