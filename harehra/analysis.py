@@ -18,6 +18,11 @@ computed this way):
   chance *and* more than twice the drop's standard error: noise is never called a blunder.
 - **Accuracy** per seat: the mean over its judged decisions of a per-decision score that is 100
   at no drop and falls with the drop beyond noise (see `decision_accuracy`).
+- **Expected placing per step**, from the same public worlds as the win chance (`public_estimate`);
+  the last step gets the placings of the result (harehra/placings.py).
+- **Luck against skill** per seat (`luck`): its own win chance (from its own view) moved by its own
+  decisions, by its draws (the deal included) and by everything else (the other players'
+  decisions), the three adding up, with the start 1/N, to its result.
 
 Deterministic: each estimate's RNG is seeded from `salt` (the caller's name for the game), the
 step and the view the estimate samples from (public, or the deciding seat's), so the same log and
@@ -31,6 +36,7 @@ import hashlib
 import json
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,19 +47,25 @@ from .decide import advance
 from .events import DECISION_EVENTS, SEAT_EVENTS, EventType, StoredEvent
 from .fold import apply
 from .legal import legal_moves
-from .state import Draft, GameState, Result, private_draft
+from .placings import outcome_from_log
+from .state import VOLLEY_DECISION, Draft, GameState, Result, private_draft
 from .views import view_for
 
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2  # 2: expected placings per step and luck against skill per seat
 DEFAULT_PLAYOUTS = 64  # worlds per step and per option of a decision
 MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
 # (minimum drop in points of win chance, label); a drop must also exceed NOISE_SE standard errors.
 LABELS: tuple[tuple[float, str], ...] = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 NOISE_SE = 2.0
 DIGITS = 4  # every chance is rounded to this many decimals, so the JSON is stable and short
+DEAL_PLAYOUTS = 4  # times the budget for each seat's chance after the deal (one estimate a seat)
+_STILL_IN = -(10**9)  # the placing key of a seat still in the game at the end: ahead of all
 
 Progress = Callable[[int, int], None]
 _COMMAND_OR_SEAT = DECISION_EVENTS | SEAT_EVENTS
+# Where one move ends and the next begins, as harehra/placings.py counts moves (seats eliminated by
+# one move share a place).
+_MOVE_STARTS = DECISION_EVENTS | {EventType.TURN_STARTED.value}
 
 
 class NotFinished(ValueError):
@@ -88,23 +100,165 @@ def play_to_end(d: Draft, rng: random.Random) -> int | None:
     return d.winner if d.result is Result.WIN else None
 
 
-def public_chances(state: GameState, playouts: int, salt: str = "", step: int = 0) -> list[float]:
-    """Each seat's share of wins over `playouts` worlds dealt from the public view of `state`."""
+def _places(players: int, out_at: dict[int, int]) -> list[int]:
+    """Placings by the site's rule (harehra/placings.py): the seats still in share first place
+    (the winner, or everyone left at a turn-limit draw), then the later a seat went out the better;
+    seats out at the same move share a place. `out_at`: seat -> the move it was eliminated at."""
+    key = [-out_at[s] if s in out_at else _STILL_IN for s in range(players)]
+    return [1 + sum(1 for other in key if other < key[s]) for s in range(players)]
+
+
+def play_to_places(
+    d: Draft, rng: random.Random, out_at: dict[int, int], move: int
+) -> tuple[int | None, list[int]]:
+    """`play_to_end`, also placing every seat: `out_at` (seat -> move) holds the eliminations so
+    far, `move` counts the moves so far (later eliminations place better)."""
+    shuffle = _shuffler(rng)
+    out = dict(out_at)
+    limit = d.ruleset.max_damage
+    for s in range(d.players):  # a seat the log did not say was out, but is: out now
+        if s not in out and d.damage[s] >= limit:
+            out[s] = move
+    while d.result is None:
+        awaiting = d.awaiting
+        if awaiting is None:
+            break
+        seat, kind = awaiting.seat, awaiting.kind
+        advance(d, heuristic_move(kind, d.damage, seat, legal_moves(d, seat)), shuffle)
+        move += 1
+        if kind is VOLLEY_DECISION and d.damage[seat] >= limit:  # only a volley taken puts a seat out
+            out[seat] = move
+    return (d.winner if d.result is Result.WIN else None), _places(d.players, out)
+
+
+def public_estimate(
+    state: GameState,
+    playouts: int,
+    salt: str = "",
+    step: int = 0,
+    out_at: dict[int, int] | None = None,
+    move: int = 0,
+) -> tuple[list[float], list[float]]:
+    """Each seat's share of wins and its mean placing over `playouts` worlds dealt from the public
+    view of `state` (`out_at`, `move`: the eliminations and the moves so far, see play_to_places)."""
+    n = state.players
     if state.result is not None:
-        return [
-            1.0 if state.result is Result.WIN and s == state.winner else 0.0 for s in range(state.players)
-        ]
+        chances = [1.0 if state.result is Result.WIN and s == state.winner else 0.0 for s in range(n)]
+        return chances, [float(p) for p in _places(n, out_at or {})]
     view = view_for(state, None)
     rng = _rng(salt, step, "public", view)
-    wins = [0] * state.players
+    wins = [0] * n
+    places = [0] * n
+    dealt = 0
     for _ in range(playouts):
         w = world(view, rng)
         if w is None:  # a view that does not add up; never seen, but not worth a crash
             continue
-        winner = play_to_end(w, random.Random(rng.getrandbits(64)))
+        winner, placed = play_to_places(w, random.Random(rng.getrandbits(64)), out_at or {}, move)
+        dealt += 1
         if winner is not None:
             wins[winner] += 1
-    return [round(n / playouts, DIGITS) for n in wins]
+        for s in range(n):
+            places[s] += placed[s]
+    return (
+        [round(k / playouts, DIGITS) for k in wins],
+        [round(p / dealt, DIGITS) if dealt else float(n) for p in places],
+    )
+
+
+def public_chances(state: GameState, playouts: int, salt: str = "", step: int = 0) -> list[float]:
+    """Each seat's share of wins over `playouts` worlds dealt from the public view of `state`."""
+    return public_estimate(state, playouts, salt, step)[0]
+
+
+def own_chance(state: GameState, seat: int, playouts: int, salt: str = "", step: int = 0) -> float:
+    """`seat`'s share of wins over `playouts` worlds dealt from its own view of `state`."""
+    return _own_chance(state, seat, playouts, salt, step)[0]
+
+
+def _own_chance(state: GameState, seat: int, playouts: int, salt: str, step: int) -> tuple[float, float]:
+    """`own_chance` and its standard error."""
+    if state.result is not None:
+        return (1.0 if state.result is Result.WIN and state.winner == seat else 0.0), 0.0
+    view = view_for(state, seat)
+    rng = _rng(salt, step, "own", view)
+    wins: list[int] = []
+    for _ in range(playouts):
+        w = world(view, rng)
+        if w is None:
+            continue
+        wins.append(play_to_end(w, random.Random(rng.getrandbits(64))) == seat)
+    return (sum(wins) / len(wins) if wins else 0.0), _stderr(wins)
+
+
+def draw_luck(
+    state: GameState, seat: int, drawn: Sequence[str], playouts: int, salt: str = "", step: int = 0
+) -> float:
+    """What seeing the cards it drew (`drawn`, now in its hand in `state`) did to `seat`'s own win
+    chance: its chance in `state` less its chance had those cards still been unseen (the same
+    table with them back among the hidden cards and as many unseen ones in its hand). Paired: each
+    world is dealt once and the unseen twin made from it by dealing the seat's drawn places anew
+    from the hidden places (`_unsee`), both then played out with the same luck."""
+    return _draw_luck(state, seat, drawn, playouts, salt, step)[0]
+
+
+def _draw_luck(
+    state: GameState, seat: int, drawn: Sequence[str], playouts: int, salt: str, step: int
+) -> tuple[float, float]:
+    """`draw_luck` and its standard error."""
+    if state.result is not None or not drawn or Counter(drawn) - Counter(state.hands[seat]):
+        return 0.0, 0.0
+    view = view_for(state, seat)
+    rng = _rng(salt, step, "draw", view)
+    diffs: list[int] = []
+    for _ in range(playouts):
+        w = world(view, rng)
+        if w is None:
+            continue
+        twin = private_draft(w)
+        _unsee(twin, view, seat, drawn, rng)
+        seed = rng.getrandbits(64)
+        seen = play_to_end(w, random.Random(seed)) == seat
+        unseen = play_to_end(twin, random.Random(seed)) == seat
+        diffs.append(seen - unseen)
+    return (sum(diffs) / len(diffs) if diffs else 0.0), _stderr(diffs)
+
+
+def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng: random.Random) -> None:
+    """Deal `seat`'s `drawn` places anew from themselves and every hidden place (the other hands
+    and the draw pile): the first len(drawn) steps of a Fisher-Yates shuffle, so the seat's new
+    cards are a uniform draw from the cards it could not see, and the rest stays where it was.
+    A card never goes to a place the public log rules out for it (an old card of a seat that let a
+    volley land cannot be a Taptap, nor one of a seat that took a skip a Strom; see `world`)."""
+    hand = d.hands[seat]
+    assert isinstance(hand, list)
+    mine: list[int] = []
+    for card in drawn:  # the drawn cards were added last: find them from the end
+        mine.append(max(k for k, c in enumerate(hand) if c == card and k not in mine))
+    places: list[tuple[list[str], int, frozenset[str]]] = [(hand, i, frozenset()) for i in mine]
+    for p in view["players"]:
+        other = p["seat"]
+        if other == seat:
+            continue
+        cards = d.hands[other]
+        assert isinstance(cards, list)
+        since = p["drawn_since_taken"]
+        old_no_taptap = len(cards) - since["volley"] if since["volley"] is not None else 0
+        old_no_strom = len(cards) - since["skip"] if since["skip"] is not None else 0
+        for i in range(len(cards)):
+            places.append(
+                (cards, i, frozenset(("taptap",) * (i < old_no_taptap) + ("strom",) * (i < old_no_strom)))
+            )
+    pile = d.draw_pile
+    assert isinstance(pile, list)
+    places.extend((pile, i, frozenset()) for i in range(len(pile)))
+    for j in range(len(mine)):
+        here, at, _ = places[j]
+        while True:
+            there, to, barred = places[rng.randrange(j, len(places))]
+            if here[at] not in barred:
+                break
+        here[at], there[to] = there[to], here[at]
 
 
 def command_of(e: StoredEvent) -> Command:
@@ -143,9 +297,20 @@ def judge(
 ) -> dict[str, Any] | None:
     """The win chance of each option of `seat`'s decision in `state`, from its own view. None
     when it had no choice."""
+    return _judge(state, seat, chosen, playouts, salt, step)[0]
+
+
+def _judge(
+    state: GameState, seat: int, chosen: Command, playouts: int, salt: str = "", step: int = 0
+) -> tuple[dict[str, Any] | None, float, float]:
+    """`judge`, and what the choice did to the seat's own win chance: the chosen option's win
+    share less the normal bot's (0 when they are one, or there was no choice), paired world by
+    world. The normal bot plays every seat in the playouts, so its option's share is the seat's
+    chance before it chose: the difference is the decision's part of its luck against skill (with
+    its standard error)."""
     moves = legal_moves(state, seat)
     if len(moves) < 2 or chosen not in moves:
-        return None
+        return None, 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "decision", view)
     order = _options(state, seat, moves, moves.index(chosen))
@@ -162,13 +327,15 @@ def judge(
             results[j].append(1 if play_to_end(d, sub) == seat else 0)
     n = len(results[0])
     if n == 0:
-        return None
+        return None, 0.0, 0.0
     means = [sum(r) / n for r in results]
     best = max(range(len(order)), key=lambda j: (means[j], -j))  # ties: the chosen one (j = 0)
     diffs = [b - c for b, c in zip(results[best], results[0], strict=True)]
     drop = means[best] - means[0]
     drop_se = _stderr(diffs)
-    return {
+    # _options puts the normal bot's option second when it is not the chosen one.
+    normal = 0 if chosen == heuristic_move(view["awaiting"]["kind"], state.damage, seat, moves) else 1
+    judged = {
         "seat": seat,
         "kind": state.awaiting.kind.value if state.awaiting else "",
         "options": [
@@ -186,6 +353,8 @@ def judge(
         "label": label(drop, drop_se),
         "accuracy": round(decision_accuracy(drop, drop_se), 1),
     }
+    gained = [c - m for c, m in zip(results[0], results[normal], strict=True)]
+    return judged, means[0] - means[normal], _stderr(gained)
 
 
 def _plain(command: Command) -> dict[str, Any]:
@@ -256,26 +425,64 @@ def analyse(
     players = states[0].players
     total = len(events)
     chances: list[list[float]] = [[] for _ in events]
+    placings: list[list[float]] = [[] for _ in events]
     pending: list[int] = []
     decisions: list[dict[str, Any]] = []
+    # Luck against skill (see `luck`): per seat, the change of its own win chance by its decisions
+    # and by the cards it drew; what is left of its result is the other players' doing.
+    by_decisions = [0.0] * players
+    by_draws = [0.0] * players
+    variance = [[0.0, 0.0] for _ in range(players)]  # of by_decisions and by_draws: the noise
+    drawn: dict[int, list[str]] = {}  # seat -> the cards it drew since the table last settled
+    out_at: dict[int, int] = {}  # seat -> the move it was eliminated at (placings.py's count)
+    move = 0
+    dealt = False
+    final_places = [float(p) for p in outcome_from_log(events).places]
     for i, e in enumerate(events):
-        if e["type"] in DECISION_EVENTS and i > 0:
+        kind = e["type"]
+        if kind in _MOVE_STARTS:
+            move += 1
+        if kind == EventType.PLAYER_ELIMINATED:
+            out_at[e["seat"]] = move
+        elif kind == EventType.CARDS_DRAWN:
+            drawn.setdefault(e["seat"], []).extend(e["cards"])
+        if kind in DECISION_EVENTS and i > 0:
             before = states[i - 1]
             seat = e["seat"]
             if before.awaiting is not None and before.awaiting.seat == seat:
-                judged = judge(before, seat, command_of(e), playouts, salt, i)
+                judged, gained, se = _judge(before, seat, command_of(e), playouts, salt, i)
+                by_decisions[seat] += gained
+                variance[seat][0] += se * se
                 if judged is not None:
                     decisions.append({"step": i, **judged})
         pending.append(i)
         if _settled(states[i], events, i):
-            now = public_chances(states[i], playouts, salt, i)
+            if not dealt:  # the first table anyone decides at: the deal is seen
+                dealt = True
+                for s in range(players):
+                    chance, se = _own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i)
+                    by_draws[s] += chance - 1 / players
+                    variance[s][1] += se * se
+                drawn.clear()  # the deal's own cards are counted just above
+            for s, cards in sorted(drawn.items()):
+                luck_of_draw, se = _draw_luck(states[i], s, cards, playouts, salt, i)
+                by_draws[s] += luck_of_draw
+                variance[s][1] += se * se
+            drawn.clear()
+            now, places = public_estimate(states[i], playouts, salt, i, out_at, move)
+            if (
+                states[i].result is not None
+            ):  # the result: the site's own placings (an abandoned seat is last)
+                places = final_places
             for j in pending:
                 chances[j] = now
+                placings[j] = places
             pending = []
         if progress is not None:
             progress(i + 1, total)
     for j in pending:  # never: the last event ends the game
         chances[j] = chances[pending[0] - 1] if pending[0] > 0 else [round(1 / players, DIGITS)] * players
+        placings[j] = placings[pending[0] - 1] if pending[0] > 0 else [(players + 1) / 2] * players
     accuracy: list[float | None] = []
     for s in range(players):
         mine = [d["accuracy"] for d in decisions if d["seat"] == s]
@@ -285,9 +492,37 @@ def analyse(
         "playouts": playouts,
         "players": players,
         "chances": chances,
+        "placings": placings,
         "decisions": decisions,
         "accuracy": accuracy,
+        "luck": luck(chances[-1], by_decisions, by_draws),
+        # The standard error of each part: decisions and draws add their estimates' variances;
+        # others, what remains of the result, carries both.
+        "luck_se": [
+            {
+                "decisions": round(math.sqrt(dv), DIGITS),
+                "draws": round(math.sqrt(rv), DIGITS),
+                "others": round(math.sqrt(dv + rv), DIGITS),
+            }
+            for dv, rv in variance
+        ],
     }
+
+
+def luck(
+    result: Sequence[float], by_decisions: Sequence[float], by_draws: Sequence[float]
+) -> list[dict[str, float]]:
+    """Per seat, its result (1 won, 0 not) less the start 1/N, in three parts: its own decisions,
+    its draws (the deal included), and the rest, which is the other players' decisions (and
+    what else the seat could not see: their draws, which move its chance by nothing on average)."""
+    n = len(result)
+    out = []
+    for s in range(n):
+        decisions = round(by_decisions[s], DIGITS)
+        draws = round(by_draws[s], DIGITS)
+        others = round(result[s] - 1 / n - decisions - draws, DIGITS)
+        out.append({"decisions": decisions, "draws": draws, "others": others})
+    return out
 
 
 def analysis_json(analysis: dict[str, Any]) -> str:

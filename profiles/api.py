@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.access import access_signed_in
+from analysis.selectors import user_analysis_averages
 from games.selectors import user_game_stats, user_games
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 from tournaments.selectors import user_tournament_results
@@ -29,6 +30,8 @@ def profile(user: Any, viewer: Any) -> dict[str, Any]:
         "rating_history": rating_history(user),
         "stats": user_game_stats(user),
         "statistics": user_placing_stats(user),
+        # Over the latest analysed rated games: accuracy 0-100, luck as shares of 1 (docs/ANALYSIS.md).
+        "analysis": user_analysis_averages(user),
         "tournaments": [
             {
                 "id": r["tournament"].pk,

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from analysis.selectors import user_analysis_averages
 from games.models import GameStatus
 from games.selectors import user_game_stats, user_games, user_recent_games
 from harehra_site.share import share_tags
@@ -26,6 +27,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     for row in games:
         row["placing"] = places.get(row["game"].pk)
     stats = user_game_stats(player)
+    analysis = user_analysis_averages(player)
+    if analysis["luck"] is not None:  # shown in points of win chance, as the replay shows drops
+        analysis["points"] = {part: 100 * share for part, share in analysis["luck"].items()}
     # The picture: the player's latest game that anyone may see (the preview is seen by anyone).
     shown = next(iter(user_games(player, limit=1, viewer=AnonymousUser())), None)
     image = None
@@ -55,5 +59,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "chart": rating_chart(rating_history(player)),
             "statistics": user_placing_stats(player),
             "tournament_results": user_tournament_results(player),
+            "analysis": analysis,
         },
     )

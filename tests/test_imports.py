@@ -127,7 +127,7 @@ MAY_IMPORT = {
     "ratings": {"harehra", "accounts", "games", "harehra_site"},
     "replays": {"harehra", "accounts", "games", "harehra_site"},
     "chat": {"harehra", "accounts", "games", "harehra_site"},
-    "profiles": {"harehra", "accounts", "games", "ratings", "tournaments", "harehra_site"},
+    "profiles": {"harehra", "accounts", "games", "ratings", "tournaments", "analysis", "harehra_site"},
     "moderation": {
         "harehra",
         "accounts",
