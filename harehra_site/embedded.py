@@ -55,9 +55,19 @@ class PromptTimer(Timer):
 
 
 def embedded_worker(concurrency: int = 4, queues: list[str] | None = None, name: str = "embedded") -> Any:
-    """The in-process worker, made but not started: a thread pool, the prompt timer."""
+    """The in-process worker, made but not started: a thread pool, the prompt timer.
+
+    With `queues`, a worker of a Celery app of its own: a worker chooses its queues on its app
+    (`app.amqp.queues.select`), so a second worker on the site's app would choose for both. The
+    memory broker is one per process, so both apps reach the same queues."""
     from harehra_site.celery import app
 
+    if queues is not None:
+        from celery import Celery
+
+        app = Celery(f"harehra-{name}")
+        app.config_from_object("django.conf:settings", namespace="CELERY")
+        app.autodiscover_tasks()
     return app.WorkController(
         pool="threads",
         concurrency=concurrency,
