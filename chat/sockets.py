@@ -8,18 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from channels.db import database_sync_to_async
-
 from games.live.sockets import SocketFeatures
+from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 
 from .publish import chat_group
 from .selectors import chat_channel_of_id, chat_open
 from .services import chat_post, chat_set_enabled
-
-
-def db(func: Any) -> Any:
-    return database_sync_to_async(func, thread_sensitive=False)
 
 
 class ChatSocketMixin(SocketFeatures):

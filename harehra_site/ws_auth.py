@@ -6,16 +6,15 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddleware, get_user
-from channels.db import database_sync_to_async
 from channels.security.websocket import OriginValidator
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth.models import AnonymousUser
 
+from harehra_site.dbthreads import db
 
-def _on_pool(func: Any) -> Any:
-    """Run on the thread pool: Channels' default is one thread shared by the whole process, on
-    which every socket opening at once (a restarted server's pages coming back) would queue."""
-    return database_sync_to_async(func, thread_sensitive=False)
+# On the thread pool: Channels' default is one thread shared by the whole process, on which every
+# socket opening at once (a restarted server's pages coming back) would queue.
+_on_pool = db
 
 
 _session_user = _on_pool(get_user.func)

@@ -6,18 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from channels.db import database_sync_to_async
-
 from games.live.sockets import SocketFeatures
 from games.models import Game
 from harehra_site.client_address import scope_client_address
+from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 
 from .services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
-
-
-def db(func: Any) -> Any:
-    return database_sync_to_async(func, thread_sensitive=False)
 
 
 class WatchersSocketMixin(SocketFeatures):

@@ -6,7 +6,6 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
@@ -20,6 +19,7 @@ from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
 from harehra_site import metrics
+from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
@@ -38,14 +38,6 @@ from .sockets import (
 )
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
-
-
-def db(func: Any) -> Any:
-    """Run ORM work in the thread pool: sockets of one process don't queue behind a single thread.
-
-    Each call is self-contained (its own transaction), so nothing relies on thread affinity.
-    """
-    return database_sync_to_async(func, thread_sensitive=False)
 
 
 RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event

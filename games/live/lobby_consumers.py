@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
-from django.db import close_old_connections
 
 from games.access import AnyUser, access_table_view
 from games.invites import scope_invite
@@ -15,26 +13,11 @@ from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Table
 from games.selectors import lobby_html
+from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 
 from .publish import LOBBY_GROUP, table_group, user_group
 from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
-
-
-def db(func: Any) -> Any:
-    """ORM work in the thread pool, not on Channels' one shared sync thread: each call is its own
-    transaction and needs no thread affinity."""
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        finally:
-            # Channels closes old connections around the call, yet from a consumer the connection
-            # the call used was found still open after it (Channels 4.3, asgiref 3.13): each pool
-            # thread kept one, whatever CONN_MAX_AGE says. Closed here, inside the call, it goes.
-            close_old_connections()
-
-    return database_sync_to_async(call, thread_sensitive=False)
 
 
 class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):

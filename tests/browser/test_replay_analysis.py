@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
@@ -28,6 +30,11 @@ PLAYOUTS = 4  # a tiny budget: the figures are noisy, which is all a page test n
 NAMES = ["ann", "bob", "cat", "dan"]
 # Cards a step forward sent flying: screenshots wait until they have landed.
 LANDED = "() => !document.querySelector('.flying-card')"
+
+
+def _js_round(x: float) -> int:
+    """Math.round: a half goes up (Python's round goes to the even neighbour)."""
+    return math.floor(x + 0.5)
 
 
 def _step(page: Any) -> int:
@@ -166,13 +173,14 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
 
     page = _open(browser, f"{site.url()}/replays/{game.pk}/?step={labelled[0]}")
     page.wait_for_selector("#analysis-luck:not([hidden])")
-    place = analysis["placings"][labelled[0]][0]
-    assert f"ann {round(100 * analysis['chances'][labelled[0]][0])}% (place {place:.1f})" in page.inner_text(
+    # The page rounds a half up, as a browser does (3.25 is "3.3"; Python's format says "3.2").
+    place = Decimal(analysis["placings"][labelled[0]][0]).quantize(Decimal("0.1"), ROUND_HALF_UP)
+    assert f"ann {_js_round(100 * analysis['chances'][labelled[0]][0])}% (place {place})" in page.inner_text(
         "#analysis-figures"
     )
     rows = page.locator("#analysis-luck-rows tr")
     assert rows.count() == 4
-    own = round(100 * analysis["luck"][1]["decisions"])
+    own = _js_round(100 * analysis["luck"][1]["decisions"])
     assert rows.nth(1).locator("td").first.inner_text() == (
         f"+{own}" if own > 0 else f"−{-own}" if own else "0"
     )
