@@ -35,6 +35,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "socket": f"/ws/tournaments/{t.pk}/",
         "format": t.format,
         "status": t.status,
+        "ends_at": detail["ends_at"],
         "me": detail["me"],
         "viewer": request.user.get_username() if request.user.is_authenticated else None,
     }

@@ -35,6 +35,14 @@ def shown_state(html: str) -> str:
     return state[1]
 
 
+def shown(html: str, attribute: str) -> bool:
+    """Whether the element with this attribute (`id="pause-form"`, `data-word="leave"`) is on the
+    page and not hidden (the socket shows and hides the entry panel's parts)."""
+    tag = re.search(rf"<\w+ [^>]*{re.escape(attribute)}[^>]*>", html)
+    assert tag is not None, attribute
+    return re.search(r"\shidden[\s>]", tag[0]) is None
+
+
 def text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
@@ -87,18 +95,27 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     url = f"/tournaments/{t.pk}/"
     page = c.get(url).content.decode()
     assert f'action="{url}join/"' in page and "Enter the tournament" in page
+    # Not in: the entry form; the entry's sentences and buttons are there for the socket, hidden.
+    assert shown(page, 'id="entry-form"')
+    assert not shown(page, 'id="entry-state"') and not shown(page, 'id="entry-actions"')
     r = c.post(url + "join/", follow=True)
     assert r.redirect_chain == [(url, 302)]
     page = r.content.decode()
     assert "You are in. Keep this page open: it takes you to your table as soon as you are seated." in page
     assert shown_state(page) == "entered"
-    assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page and "Leave" in page
+    assert not shown(page, 'id="entry-form"') and shown(page, 'id="entry-actions"')
+    assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page
+    assert shown(page, 'id="pause-form"') and not shown(page, 'id="come-back-form"')
+    assert shown(page, 'data-word="leave"') and not shown(page, 'data-word="withdraw"')  # before the start
     assert '<tr data-rank="1" data-player="ana" class="mine">' in page
-    assert 'id="games-heading"' not in page  # no game played yet: no list of games
+    assert not shown(page, 'id="games-section"')  # no game played yet: no list of games
+    assert 'data-player="ana" data-entry="' in page and 'data-count="0"' in page  # for the socket
     page = c.post(url + "join/", follow=True).content.decode()
     assert "You are already in this tournament." in page
     page = c.post(url + "pause/", follow=True).content.decode()
-    assert shown_state(page) == "paused" and f'action="{url}join/"' in page and "Come back" in page
+    assert shown_state(page) == "paused"
+    assert shown(page, 'id="come-back-form"') and not shown(page, 'id="pause-form"')
+    assert "Come back" in page
     page = c.post(url + "join/", follow=True).content.decode()
     assert shown_state(page) == "entered"
     bo = make_user("bo")
@@ -107,10 +124,10 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     page = c.get(url).content.decode()
     game = Entry.objects.get(user=ana).seats.get().event_table.game_id
     assert shown_state(page) == "playing" and f'id="my-game" href="/games/{game}/"' in page
-    assert "Withdraw" in page
+    assert shown(page, 'data-word="withdraw"') and not shown(page, 'data-word="leave"')
     page = c.post(url + "withdraw/", follow=True).content.decode()
     assert "You have left the tournament." in page and shown_state(page) == "withdrawn"
-    assert 'id="entry-actions"' not in page
+    assert not shown(page, 'id="entry-actions"')
     assert 'data-player="ana" class="mine"><td>1</td><td><a href="#games-' in page and "withdrew" in page
     assert c.post(url + "nonsense/").status_code == 404
     assert c.get(url + "join/").status_code == 405
@@ -135,7 +152,7 @@ def test_standings_games_replays_and_podium_of_a_finished_event(staff: Any, make
     assert sorted(name for _, name in rows) == sorted(entries)
     scores = [entries[name].score for _, name in rows]
     assert scores == sorted(scores, reverse=True) and rows[0][0] == "1"
-    assert 'id="games-heading"' in page and 'aria-labelledby="podium-heading">' in page
+    assert shown(page, 'id="games-section"') and 'aria-labelledby="podium-heading">' in page
     assert '<span class="step-name">' not in page
     first = rows[0][1]
     assert re.search(rf'class="step step-1" data-rank="1">.*?>{first}</a>', page)
