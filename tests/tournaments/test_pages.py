@@ -221,9 +221,18 @@ def test_a_tournament_games_page_leads_back_to_the_event(staff: Any, make_user: 
     back = f'href="/tournaments/{t.pk}/?from={game}">Back to the tournament</a>'
     assert f'id="event-link" {back}' in page and f'id="out-event" {back}' in page
     assert "Stay on this page" in page
+    # The header leads to the event, not to the table the event made.
+    assert (
+        f'<a href="/tournaments/{t.pk}/" class="nav-event" id="nav-event" title="Back cup">Back cup</a>'
+        in page
+    )
+    assert f'href="/tables/{EventTable.objects.get(tournament=t).table_id}/">Table' not in page
     other = start_table([ana, bo], rated=False)  # an ordinary table's game: no event
     page = signed_in(ana).get(f"/games/{other.pk}/").content.decode()
     assert '"event": null' in page and "Back to the tournament" not in page
+    assert (
+        f'<a href="/tables/{other.table_id}/">Table {other.table_id}</a>' in page and "nav-event" not in page
+    )
     cs = signed_in(ana)
     cs.cookies.load({"django_language": "cs"})
     assert "Zpět na turnaj" in cs.get(f"/games/{game}/").content.decode()
