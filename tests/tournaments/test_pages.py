@@ -160,6 +160,14 @@ def test_standings_games_replays_and_podium_of_a_finished_event(staff: Any, make
     for g in games:
         assert f'href="/replays/{g}/"' in page
     assert text(page).count("Round 1:") == 5 and text(page).count("Round 2:") == 5
+    # Each player's own page of the finished event says where they finished.
+    for rank, name in rows:
+        mine = signed_in(entries[name].user).get(f"/tournaments/{t.pk}/").content.decode()
+        assert shown_state(mine) == "played"
+        points = entries[name].score
+        unit = "point" if points == 1 else "points"
+        said = f"You played in this tournament. Your place: {rank} of 5, with {points} {unit}."
+        assert said in text(mine)
 
 
 def test_the_pages_speak_czech(staff: Any, make_user: Any) -> None:

@@ -120,6 +120,13 @@ function renderEntry() {
   box.dataset.state = state;
   for (const p of box.querySelectorAll("[data-entry]")) p.hidden = p.dataset.entry !== state;
   if (me && me.game) $("my-game").href = `/games/${me.game}/`;
+  const mine = standings && standings.find((r) => r.player === cfg.viewer);
+  if (mine) {
+    $("my-place").textContent = ` ${fmt(
+      ngettext("Your place: %(rank)s of %(n)s, with %(points)s point.", "Your place: %(rank)s of %(n)s, with %(points)s points.", mine.points),
+      { rank: mine.rank, n: standings.length, points: mine.points },
+    )}`;
+  }
   const actions = $("entry-actions");
   if (!actions) return; // the event had ended when the page loaded
   actions.hidden = !c.actions;
