@@ -201,6 +201,11 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     leader = watcher.locator("#standings tbody tr").first.get_attribute("data-player")
     assert watcher.locator(".podium-steps .step-1 .step-name").first.inner_text() == leader
     assert [_row(watcher, n)["games"] for n in ("ana", "bohumil")] == ["2", "2"]
+    # The last list opened keeps the focus through the pushes (a keyboard reader's place).
+    assert (
+        watcher.evaluate("document.activeElement.closest('#games-lists details')?.dataset.player")
+        == "bohumil"
+    )
     for name in ("ana", "bohumil"):  # the lists too, the one opened still open
         games = watcher.locator(f'#games-section details[data-player="{name}"]')
         assert games.get_attribute("data-count") == "2" and games.get_attribute("open") is not None

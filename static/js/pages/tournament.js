@@ -163,7 +163,8 @@ function fillGames(entry, games) {
           ...(w.replay ? [" · ", el("a", { href: w.replay, text: gettext("Watch the replay") })] : []));
       }))
     : el("p", { class: "help", text: gettext("No finished games yet.") });
-  box.replaceChildren(box.querySelector("summary"), list);
+  for (const old of [...box.children]) if (old.tagName !== "SUMMARY") old.remove(); // the summary stays (and its focus)
+  box.append(list);
   box.dataset.count = String(games.length);
 }
 
@@ -183,7 +184,15 @@ function askBehind() {
 
 function renderGames(m) {
   standings = m.standings;
-  $("games-lists").replaceChildren(...m.standings.map(gamesBox)); // the same boxes stay open
+  // The same boxes, moved only when the order changed (an open one stays open, a focused one
+  // keeps the focus).
+  const lists = $("games-lists");
+  const boxes = m.standings.map(gamesBox);
+  if (boxes.length !== lists.children.length || boxes.some((b, i) => lists.children[i] !== b)) {
+    const focused = document.activeElement;
+    lists.replaceChildren(...boxes);
+    if (focused && lists.contains(focused)) focused.focus();
+  }
   applyGames(m.games || {});
   $("games-section").hidden = !m.standings.some((r) => r.games + r.byes > 0);
 }
