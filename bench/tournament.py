@@ -25,7 +25,7 @@ import secrets
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from io import StringIO
@@ -109,8 +109,9 @@ def _pushes() -> dict[str, float]:
 
 
 class _Timed:
-    """The standings' reading and encoding, timed where the publisher calls it (the same call, its
-    time kept): the figure a standings update costs the process that made the change."""
+    """The standings' reading and encoding (with the lists of games of the players given a
+    result), timed where the publisher calls it (the same call, its time kept): the figure a
+    standings update costs the process that made the change."""
 
     def __init__(self) -> None:
         self.ms: list[float] = []
@@ -118,9 +119,9 @@ class _Timed:
         self.lock = threading.Lock()
         self.real = publish.tournament_live
 
-    def __call__(self, t: Tournament) -> dict[str, Any]:
+    def __call__(self, t: Tournament, games_of: Iterable[int] = ()) -> dict[str, Any]:
         started = time.perf_counter()
-        live = self.real(t)
+        live = self.real(t, games_of)
         elapsed = (time.perf_counter() - started) * 1000
         with self.lock:
             self.ms.append(elapsed)

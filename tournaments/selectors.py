@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -118,12 +119,17 @@ def _result_row(r: Result) -> dict[str, Any]:
     }
 
 
-def tournament_results_by_entry(t: Tournament) -> dict[int, list[dict[str, Any]]]:
-    """Every entrant's results (games and byes), in the order they came, in one read."""
+def tournament_results_by_entry(
+    t: Tournament, entries: Iterable[int] | None = None
+) -> dict[int, list[dict[str, Any]]]:
+    """Every entrant's results (games and byes), in the order they came, in one read; only those
+    of `entries` when given."""
     out: dict[int, list[dict[str, Any]]] = {}
+    results = Result.objects.filter(tournament=t)
+    if entries is not None:
+        results = results.filter(entry_id__in=list(entries))
     for r in (
-        Result.objects.filter(tournament=t)
-        .select_related("game", "round")
+        results.select_related("game", "round")
         .only("entry_id", "game_id", "game__replay_hidden", "round__number", "place", "players",
               "points", "won", "bot_played")
         .order_by("id")
@@ -204,10 +210,23 @@ def entry_state(status: str, me: dict[str, Any] | None) -> str:
     return {Status.SCHEDULED: "entered", Status.RUNNING: "waiting"}.get(status, "played")
 
 
-def tournament_live(t: Tournament) -> dict[str, Any]:
+def tournament_games(t: Tournament, entries: Iterable[int]) -> dict[str, list[dict[str, Any]]]:
+    """The whole list of games (and byes) of each of these entrants of `t`, keyed by the entry's
+    id as JSON keys are (an entrant with none: an empty list; another event's entry: left out)."""
+    wanted = set(Entry.objects.filter(tournament=t, pk__in=list(entries)).values_list("pk", flat=True))
+    if not wanted:
+        return {}
+    results = tournament_results_by_entry(t, wanted)
+    return {str(e): results.get(e, []) for e in sorted(wanted)}
+
+
+def tournament_live(t: Tournament, games_of: Iterable[int] = ()) -> dict[str, Any]:
     """The event's state and standings as its pages show them, the same for every viewer (nothing
-    of anyone's own): the socket's `standings` message (docs/PROTOCOL.md)."""
+    of anyone's own): the socket's `standings` message (docs/PROTOCOL.md). `games` holds the
+    whole game lists of the entrants `games_of` (those the change gave a result), so the pages'
+    lists of each player's games follow without a read of their own."""
     rows = tournament_rows(t)
+    games_of = list(games_of)
     return {
         "type": "standings",
         "tournament": t.pk,
@@ -220,6 +239,7 @@ def tournament_live(t: Tournament) -> dict[str, Any]:
         "entrants": len(rows),
         "standings": rows,
         "podium": tournament_podium(t, rows),
+        "games": tournament_games(t, games_of) if games_of else {},
     }
 
 

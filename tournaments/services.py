@@ -272,8 +272,19 @@ def _seat_due(t: Tournament, changed: bool = False) -> list[EventTable]:
     seated = EventSeat.objects.filter(event_table__in=tables, entry__isnull=False).values_list(
         "entry__user_id", flat=True
     )
+    # A Swiss round's byes are results: the lists of games of those given one change too.
+    byes = (
+        Result.objects.filter(round__tournament=t, round__number=t.current_round, game__isnull=True)
+        if t.format == Format.SWISS and t.current_round != before[1]
+        else Result.objects.none()
+    )
     if changed or tables:
-        tournament_changed(t.pk, standings=changed, users=list(seated) if tables else [])
+        tournament_changed(
+            t.pk,
+            standings=changed,
+            users=list(seated) if tables else [],
+            games_of=byes.values_list("entry_id", flat=True),
+        )
     return tables
 
 
@@ -499,9 +510,10 @@ def tournament_game_ended(game_id: int) -> None:
             )  # fmt: skip
             entry.free_since = now
             _store(entry, tally)
-    # Its players' pages: the standings with this game's results, and each player free again.
-    people = [s.entry.user_id for s in et.seats.select_related("entry") if s.entry is not None]
-    tournament_changed(t.pk, users=people)
+    # Its players' pages: the standings with this game's results (and its entrants' lists of
+    # games), and each player free again.
+    entries = [s.entry for s in et.seats.select_related("entry") if s.entry is not None]
+    tournament_changed(t.pk, users=[e.user_id for e in entries], games_of=[e.pk for e in entries])
     transaction.on_commit(lambda: _wake(t.pk))
 
 
@@ -573,7 +585,7 @@ def tournament_write(tournament: Tournament, refold: Refold) -> None:
             if want is not None:
                 r.place, r.players, r.points, r.won, r.bot_played = want
                 r.save(update_fields=["place", "players", "points", "won", "bot_played"])
-        tournament_changed(tournament.pk)
+        tournament_changed(tournament.pk, games_of=refold.tallies)  # any result may have changed
 
 
 # --- the beat ----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The tournament socket, `/ws/tournaments/<id>/`: the event page's standings and the viewer's own
-entry, pushed (tournaments/publish.py), so the page never polls. Composed into the site's sockets
+entry, pushed (tournaments/publish.py), so the page never polls; a page whose lists of players'
+games fell behind asks for them (`games`). Composed into the site's sockets
 in harehra_site/routing.py."""
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ from games.live.lobby_consumers import PushConsumer, db
 from games.live.publish import user_group
 from games.live.sockets import CLOSE_REFUSED
 
-from .publish import tournament_group, tournament_hello, tournament_user_group
+from .publish import (
+    GAMES_ASKED_AT_MOST,
+    tournament_games_text,
+    tournament_group,
+    tournament_hello,
+    tournament_user_group,
+)
 
 
 class TournamentConsumer(PushConsumer):
@@ -39,6 +46,29 @@ class TournamentConsumer(PushConsumer):
         await self.accept()
         for text in hello:
             await self.send(text_data=text)
+
+    async def receive_message(self, message: Any) -> None:
+        """`{"type": "games", "entries": [ids]}`: a page whose lists of players' games fell behind
+        the standings (a reconnect, a lost push) asks for those entrants' whole lists. The rest
+        (`ping`, anything unknown) as every push socket."""
+        if not (isinstance(message, dict) and message.get("type") == "games"):
+            await super().receive_message(message)
+            return
+        entries = message.get("entries")
+        if (
+            not isinstance(entries, list)
+            or not 0 < len(entries) <= GAMES_ASKED_AT_MOST
+            or not all(type(e) is int for e in entries)
+        ):
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": "bad_message",
+                    "detail": f"entries: a list of 1 to {GAMES_ASKED_AT_MOST} entry ids",
+                }
+            )
+            return
+        await self.send(text_data=await db(tournament_games_text)(self.tournament_id, entries))
 
     async def tournament_standings(self, message: dict[str, Any]) -> None:
         await self.send(text_data=message["text"])

@@ -30,18 +30,22 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     for row in detail["standings"]:
         row["results"] = results.get(row["entry"], [])
     has_results = any(row["results"] for row in detail["standings"])
+    viewer = request.user.get_username() if request.user.is_authenticated else None
+    mine = next((row for row in detail["standings"] if row["player"] == viewer), None)
     config = {
         "id": t.pk,
         "socket": f"/ws/tournaments/{t.pk}/",
         "format": t.format,
         "status": t.status,
+        "ends_at": detail["ends_at"],
         "me": detail["me"],
-        "viewer": request.user.get_username() if request.user.is_authenticated else None,
+        "viewer": viewer,
     }
     context = {
         "t": t,
         "d": detail,
         "has_results": has_results,
+        "mine": mine,  # the viewer's row of the standings: their place once the event is over
         "entry_state": entry_state(t.status, detail["me"]),
         "can_moderate": is_moderator(request.user, "tournament"),
         "config": config,

@@ -14,7 +14,17 @@ from typing import Any
 
 import pytest
 
-from tests.browser.ui import PASSWORD, Player, api, person, read, sign_in, wait_loaded, wait_newer
+from tests.browser.ui import (
+    PASSWORD,
+    Player,
+    api,
+    english_left,
+    person,
+    read,
+    sign_in,
+    wait_loaded,
+    wait_newer,
+)
 from tests.support.decks import ONE_PERSON_EVADES, STACKED
 
 REDIS_DB = 12
@@ -110,27 +120,6 @@ def test_reduced_motion_moves_during_motion_and_the_title_in_a_hidden_tab(site: 
     assert any(not t.startswith("●") for t in titles) and titles[-1].startswith("●"), titles
     assert page.get_attribute("#favicon", "href").endswith("/static/img/turn.svg")
     ctx.close()
-
-
-def english_left(text: str) -> list[str]:
-    """English sentences of the site's catalogues (those Czech words differently) found in `text`."""
-    import re
-
-    import polib
-
-    root = Path(__file__).resolve().parents[2] / "locale" / "cs" / "LC_MESSAGES"
-    found = []
-    for domain in ("django", "djangojs"):
-        for e in polib.pofile(str(root / f"{domain}.po")):
-            forms = [e.msgstr] if not e.msgid_plural else list(e.msgstr_plural.values())
-            for english in filter(None, [e.msgid, e.msgid_plural]):
-                if english in forms:
-                    continue
-                for part in re.split(r"%\(\w+\)s|%s", english):
-                    part = part.strip(" .,:;·()")
-                    if len(part) >= 8 and " " in part and part in text and not any(part in f for f in forms):
-                        found.append(part)
-    return sorted(set(found))
 
 
 def test_the_game_page_in_czech_has_no_english_left_but_names(

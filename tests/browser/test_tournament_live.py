@@ -9,6 +9,7 @@ as a server's would: the pages learn of them only through their sockets."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -24,7 +25,7 @@ from games.models import Game
 from tests.browser.ui import PASSWORD, sign_in
 from tests.factories import play_out
 from tournaments.models import EventTable, Tournament
-from tournaments.services import tournament_create, tournament_join, tournament_start
+from tournaments.services import tournament_create, tournament_join, tournament_pause, tournament_start
 
 pytestmark = pytest.mark.browser
 REDIS_DB = 15
@@ -110,13 +111,6 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     loaded = len(asked)
     assert watcher.locator("#standings-empty").is_visible()
 
-    _service(tournament_join, tournament=t, user=ana)
-    _service(tournament_join, tournament=t, user=bo)
-    watcher.wait_for_selector('#standings tbody tr[data-player="bohumil"]', timeout=WAIT)
-    assert watcher.locator("#standings tbody tr").count() == 2
-    assert watcher.locator("#t-entrants").inner_text() == "2 players"
-    watcher.screenshot(path=str(screenshots / "tournament-live-entered-desktop.png"), full_page=True)
-
     player = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     visited: list[str] = []
     player.on(
@@ -124,7 +118,33 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     )
     sign_in(player, base, "ana")
     player.goto(f"{base}/tournaments/{t.pk}/")
+    _wait_synced(player, 0)
+    player.evaluate("document.body.dataset.sameLoad = 'yes'")
+    assert player.locator("#entry-form").is_visible() and player.locator("#entry-actions").is_hidden()
+
+    # Her entry, made elsewhere (another tab, the API), pauses and comes back: her open page's
+    # entry panel follows her own pushes, buttons and all.
+    _service(tournament_join, tournament=t, user=ana)
+    player.wait_for_selector('[data-entry="entered"]', timeout=WAIT)
     assert player.get_by_text("keep this page open and it takes you to your table").is_visible()
+    assert player.locator("#entry-form").is_hidden()
+    assert player.locator("#pause-form button").is_visible() and player.locator("#come-back-form").is_hidden()
+    assert player.locator("#withdraw-form button").inner_text() == "Leave"  # before the start
+    _service(tournament_pause, tournament=t, user=ana)
+    player.wait_for_selector('[data-entry="paused"]', timeout=WAIT)
+    assert player.locator("#come-back-form button").is_visible() and player.locator("#pause-form").is_hidden()
+    _service(tournament_join, tournament=t, user=ana)  # back
+    player.wait_for_selector("#pause-form button", state="visible", timeout=WAIT)
+    assert player.locator("#come-back-form").is_hidden()
+    assert player.locator('[data-entry="entered"]').is_visible()
+    assert player.evaluate("document.body.dataset.sameLoad") == "yes"  # never reloaded
+
+    _service(tournament_join, tournament=t, user=bo)
+    watcher.wait_for_selector('#standings tbody tr[data-player="bohumil"]', timeout=WAIT)
+    assert watcher.locator("#standings tbody tr").count() == 2
+    assert watcher.locator("#t-entrants").inner_text() == "2 players"
+    assert watcher.locator("#games-section").is_hidden()  # no game played yet
+    watcher.screenshot(path=str(screenshots / "tournament-live-entered-desktop.png"), full_page=True)
     _wait_synced(player, 0)
 
     _service(tournament_start, tournament=t, user=staff)
@@ -151,6 +171,17 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     )  # each played one game: the results arrived
     points = sorted(int(_row(watcher, n)["points"]) for n in ("ana", "bohumil"))
     assert sum(points) == 12 and points[-1] >= 6
+    # Each player's list of games came with the result, its replay linked.
+    assert watcher.locator("#games-section").is_visible()
+    for name in ("ana", "bohumil"):
+        games = watcher.locator(f'#games-section details[data-player="{name}"]')
+        assert games.get_attribute("data-count") == "1"
+        assert games.locator("summary").inner_text() == f"{name} · 1 game"
+        games.locator("summary").click()
+        line = games.locator("li").inner_text()
+        said = rf"place [12] of 2.* · {_row(watcher, name)['points']} points? · Watch the replay$"
+        assert re.match(said, line), line
+        assert games.locator("a").get_attribute("href") == f"/replays/{first}/"
     watcher.screenshot(path=str(screenshots / "tournament-live-results-desktop.png"), full_page=True)
 
     # Back on the event page by itself, then on to the next table the site's beat seats (before or
@@ -170,6 +201,16 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     leader = watcher.locator("#standings tbody tr").first.get_attribute("data-player")
     assert watcher.locator(".podium-steps .step-1 .step-name").first.inner_text() == leader
     assert [_row(watcher, n)["games"] for n in ("ana", "bohumil")] == ["2", "2"]
+    # The last list opened keeps the focus through the pushes (a keyboard reader's place).
+    assert (
+        watcher.evaluate("document.activeElement.closest('#games-lists details')?.dataset.player")
+        == "bohumil"
+    )
+    for name in ("ana", "bohumil"):  # the lists too, the one opened still open
+        games = watcher.locator(f'#games-section details[data-player="{name}"]')
+        assert games.get_attribute("data-count") == "2" and games.get_attribute("open") is not None
+        replays = [a.get_attribute("href") for a in games.locator("a").all()]
+        assert replays == [f"/replays/{first}/", f"/replays/{second}/"]
     assert (
         watcher.locator('[data-ended="finished"]').is_visible()
         and watcher.locator("#entry-invite").is_hidden()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -213,3 +215,22 @@ def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:
     for _ in range(bots):
         api(base, token, f"/api/tables/{table['id']}/add-bot/")
     return table["id"], api(base, token, f"/api/tables/{table['id']}/start/")["current_game"]
+
+
+def english_left(text: str) -> list[str]:
+    """English sentences of the site's catalogues (those Czech words differently) found in `text`."""
+    import polib
+
+    root = Path(__file__).resolve().parents[2] / "locale" / "cs" / "LC_MESSAGES"
+    found = []
+    for domain in ("django", "djangojs"):
+        for e in polib.pofile(str(root / f"{domain}.po")):
+            forms = [e.msgstr] if not e.msgid_plural else list(e.msgstr_plural.values())
+            for english in filter(None, [e.msgid, e.msgid_plural]):
+                if english in forms:
+                    continue
+                for part in re.split(r"%\(\w+\)s|%s", english):
+                    part = part.strip(" .,:;·()")
+                    if len(part) >= 8 and " " in part and part in text and not any(part in f for f in forms):
+                        found.append(part)
+    return sorted(set(found))

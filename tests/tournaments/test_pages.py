@@ -35,6 +35,14 @@ def shown_state(html: str) -> str:
     return state[1]
 
 
+def shown(html: str, attribute: str) -> bool:
+    """Whether the element with this attribute (`id="pause-form"`, `data-word="leave"`) is on the
+    page and not hidden (the socket shows and hides the entry panel's parts)."""
+    tag = re.search(rf"<\w+ [^>]*{re.escape(attribute)}[^>]*>", html)
+    assert tag is not None, attribute
+    return re.search(r"\shidden[\s>]", tag[0]) is None
+
+
 def text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
@@ -87,18 +95,27 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     url = f"/tournaments/{t.pk}/"
     page = c.get(url).content.decode()
     assert f'action="{url}join/"' in page and "Enter the tournament" in page
+    # Not in: the entry form; the entry's sentences and buttons are there for the socket, hidden.
+    assert shown(page, 'id="entry-form"')
+    assert not shown(page, 'id="entry-state"') and not shown(page, 'id="entry-actions"')
     r = c.post(url + "join/", follow=True)
     assert r.redirect_chain == [(url, 302)]
     page = r.content.decode()
     assert "You are in. Keep this page open: it takes you to your table as soon as you are seated." in page
     assert shown_state(page) == "entered"
-    assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page and "Leave" in page
+    assert not shown(page, 'id="entry-form"') and shown(page, 'id="entry-actions"')
+    assert f'action="{url}pause/"' in page and f'action="{url}withdraw/"' in page
+    assert shown(page, 'id="pause-form"') and not shown(page, 'id="come-back-form"')
+    assert shown(page, 'data-word="leave"') and not shown(page, 'data-word="withdraw"')  # before the start
     assert '<tr data-rank="1" data-player="ana" class="mine">' in page
-    assert 'id="games-heading"' not in page  # no game played yet: no list of games
+    assert not shown(page, 'id="games-section"')  # no game played yet: no list of games
+    assert 'data-player="ana" data-entry="' in page and 'data-count="0"' in page  # for the socket
     page = c.post(url + "join/", follow=True).content.decode()
     assert "You are already in this tournament." in page
     page = c.post(url + "pause/", follow=True).content.decode()
-    assert shown_state(page) == "paused" and f'action="{url}join/"' in page and "Come back" in page
+    assert shown_state(page) == "paused"
+    assert shown(page, 'id="come-back-form"') and not shown(page, 'id="pause-form"')
+    assert "Come back" in page
     page = c.post(url + "join/", follow=True).content.decode()
     assert shown_state(page) == "entered"
     bo = make_user("bo")
@@ -107,10 +124,10 @@ def test_enter_pause_come_back_and_withdraw_through_the_buttons(staff: Any, make
     page = c.get(url).content.decode()
     game = Entry.objects.get(user=ana).seats.get().event_table.game_id
     assert shown_state(page) == "playing" and f'id="my-game" href="/games/{game}/"' in page
-    assert "Withdraw" in page
+    assert shown(page, 'data-word="withdraw"') and not shown(page, 'data-word="leave"')
     page = c.post(url + "withdraw/", follow=True).content.decode()
     assert "You have left the tournament." in page and shown_state(page) == "withdrawn"
-    assert 'id="entry-actions"' not in page
+    assert not shown(page, 'id="entry-actions"')
     assert 'data-player="ana" class="mine"><td>1</td><td><a href="#games-' in page and "withdrew" in page
     assert c.post(url + "nonsense/").status_code == 404
     assert c.get(url + "join/").status_code == 405
@@ -135,7 +152,7 @@ def test_standings_games_replays_and_podium_of_a_finished_event(staff: Any, make
     assert sorted(name for _, name in rows) == sorted(entries)
     scores = [entries[name].score for _, name in rows]
     assert scores == sorted(scores, reverse=True) and rows[0][0] == "1"
-    assert 'id="games-heading"' in page and 'aria-labelledby="podium-heading">' in page
+    assert shown(page, 'id="games-section"') and 'aria-labelledby="podium-heading">' in page
     assert '<span class="step-name">' not in page
     first = rows[0][1]
     assert re.search(rf'class="step step-1" data-rank="1">.*?>{first}</a>', page)
@@ -143,6 +160,14 @@ def test_standings_games_replays_and_podium_of_a_finished_event(staff: Any, make
     for g in games:
         assert f'href="/replays/{g}/"' in page
     assert text(page).count("Round 1:") == 5 and text(page).count("Round 2:") == 5
+    # Each player's own page of the finished event says where they finished.
+    for rank, name in rows:
+        mine = signed_in(entries[name].user).get(f"/tournaments/{t.pk}/").content.decode()
+        assert shown_state(mine) == "played"
+        points = entries[name].score
+        unit = "point" if points == 1 else "points"
+        said = f"You played in this tournament. Your place: {rank} of 5, with {points} {unit}."
+        assert said in text(mine)
 
 
 def test_the_pages_speak_czech(staff: Any, make_user: Any) -> None:
@@ -204,9 +229,18 @@ def test_a_tournament_games_page_leads_back_to_the_event(staff: Any, make_user: 
     back = f'href="/tournaments/{t.pk}/?from={game}">Back to the tournament</a>'
     assert f'id="event-link" {back}' in page and f'id="out-event" {back}' in page
     assert "Stay on this page" in page
+    # The header leads to the event, not to the table the event made.
+    assert (
+        f'<a href="/tournaments/{t.pk}/" class="nav-event" id="nav-event" title="Back cup">Back cup</a>'
+        in page
+    )
+    assert f'href="/tables/{EventTable.objects.get(tournament=t).table_id}/">Table' not in page
     other = start_table([ana, bo], rated=False)  # an ordinary table's game: no event
     page = signed_in(ana).get(f"/games/{other.pk}/").content.decode()
     assert '"event": null' in page and "Back to the tournament" not in page
+    assert (
+        f'<a href="/tables/{other.table_id}/">Table {other.table_id}</a>' in page and "nav-event" not in page
+    )
     cs = signed_in(ana)
     cs.cookies.load({"django_language": "cs"})
     assert "Zpět na turnaj" in cs.get(f"/games/{game}/").content.decode()

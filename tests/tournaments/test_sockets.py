@@ -161,6 +161,68 @@ def test_a_reconnecting_page_gets_the_whole_state_and_a_swiss_round_is_pushed(
     asyncio.run(run())
 
 
+def test_each_players_games_come_with_the_results_and_a_page_behind_asks_for_them(
+    staff: Any, make_user: Any
+) -> None:
+    t = event(staff, format="arena", table_size=2, min_table_size=2, bots_fill=False, rated=False)
+    ana, bo = make_user("ana"), make_user("bo")
+    entries = [tournament_join(tournament=t, user=u).pk for u in (ana, bo)]
+    other = event(staff, name="Other")
+    stranger = tournament_join(tournament=other, user=make_user()).pk
+
+    async def run() -> None:
+        watcher = _socket(t.pk)
+        assert (await watcher.connect())[0]
+        assert (await _next(watcher, "standings"))["games"] == {}  # a page asks for what it lacks
+        await call(tournament_start)(tournament=t, user=staff)
+        assert (await _next(watcher, "standings"))["games"] == {}  # started: no result yet
+        table = await call(lambda: EventTable.objects.get(tournament=t))()
+        await call(play_out)(await call(Game.objects.get)(pk=table.game_id), random.Random(5))
+        ended = await _next(watcher, "standings")
+        games = ended["games"]
+        assert sorted(games) == sorted(str(e) for e in entries)  # the whole lists of the game's players
+        by_entry = {r["entry"]: r for r in ended["standings"]}
+        for e in entries:
+            (row,) = games[str(e)]
+            assert (row["game"], row["replay"], row["bye"], row["players"]) == (
+                table.game_id, f"/replays/{table.game_id}/", False, 2
+            )  # fmt: skip
+            assert row["points"] == by_entry[e]["points"] and row["won"] == (by_entry[e]["wins"] == 1)
+
+        # A page whose lists fell behind asks: those entrants' whole lists (another event's left out).
+        await watcher.send_json_to({"type": "games", "entries": [entries[0], stranger]})
+        answer = await _next(watcher, "games")
+        first = str(entries[0])
+        assert answer == {"type": "games", "tournament": t.pk, "games": {first: games[first]}}
+        for entries_asked in (None, [], ["1"], list(range(51)), [True]):
+            bad = {"type": "games"} if entries_asked is None else {"type": "games", "entries": entries_asked}
+            await watcher.send_json_to(bad)
+            error = await watcher.receive_json_from(timeout=3)
+            assert error["type"] == "error" and error["code"] == "bad_message", bad
+        await watcher.disconnect()
+
+    asyncio.run(run())
+
+
+def test_a_swiss_bye_is_in_its_players_list_of_games(staff: Any, make_user: Any) -> None:
+    t = event(staff, table_size=2, min_table_size=2, bots_fill=False, rounds=1, rated=False)
+    for _ in range(3):
+        tournament_join(tournament=t, user=make_user())
+
+    async def run() -> None:
+        watcher = _socket(t.pk)
+        assert (await watcher.connect())[0]
+        await _next(watcher, "standings")
+        await call(tournament_start)(tournament=t, user=staff)
+        games = (await _next(watcher, "standings"))["games"]
+        (bye,) = games.values()  # three players at tables of 2: one sits the round out
+        assert bye == [{"game": None, "round": 1, "bye": True, "place": None, "players": None, "points": 6,
+                        "won": False, "bot_played": False, "replay": None}]  # fmt: skip
+        await watcher.disconnect()
+
+    asyncio.run(run())
+
+
 def test_an_unknown_event_is_refused_bad_messages_answered_and_signing_out_closes(
     staff: Any, make_user: Any
 ) -> None:

@@ -25,3 +25,26 @@ export function gameToOpen(me, { shown = null, left = null } = {}) {
   if (me.game === shown || me.game === left) return null;
   return me.game;
 }
+
+// Whether a new player may enter now, as far as the page can tell (tournaments/selectors.py
+// `tournament_entry_open`; the page offers entry only if it was open when it loaded): before the
+// start, and in an arena until its end.
+export function entryOpen(status, format, endsAt, now = Date.now()) {
+  if (status === "scheduled") return true;
+  return status === "running" && format === "arena" && Boolean(endsAt) && now < Date.parse(endsAt);
+}
+
+// The entry panel's controls a signed-in viewer sees: the entry form (not in, entry open); for an
+// entrant still in a scheduled or running event the actions: pause or come back (an arena), and
+// withdraw, worded "leave" before the start (the entry is taken back) and "withdraw" after it.
+export function entryControls(status, format, me, open) {
+  const entered = Boolean(me && me.entered);
+  const actions = entered && !me.withdrawn && (status === "scheduled" || status === "running");
+  return {
+    enter: !entered && open,
+    actions,
+    pause: actions && format === "arena" && !me.paused,
+    comeBack: actions && format === "arena" && me.paused,
+    withdrawWord: status === "scheduled" ? "leave" : "withdraw",
+  };
+}
