@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from harehra import analysis
 from harehra.analysis import DEFAULT_PLAYOUTS, label
 from harehra.positions import check_position, judge_position, load_position
 
@@ -43,3 +44,14 @@ def test_a_verdict_that_differs_is_reported() -> None:
 def test_the_same_position_gives_the_same_verdict() -> None:
     data = load_position(FILES[0])
     assert judge_position(data) == judge_position(data)
+
+
+def test_a_label_in_doubt_gets_a_second_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """p05 at 64 worlds: the first look leaves the drop's lower bound near the blunder threshold,
+    so the chosen and the best options get more worlds and the drop's standard error shrinks."""
+    data = load_position(next(f for f in FILES if f.stem.startswith("p05")))
+    second = judge_position(data, DEFAULT_PLAYOUTS)
+    monkeypatch.setattr(analysis, "EXTRA_ROUNDS", 0)
+    first = judge_position(data, DEFAULT_PLAYOUTS)
+    assert second["se"] < 0.75 * first["se"]
+    assert second["options"][second["best"]]["command"] == {"seat": 1, "discard": ["mini"]}
