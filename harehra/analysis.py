@@ -14,8 +14,11 @@ computed this way):
   it could not see), every option is played in each world with the same luck afterwards (common
   random numbers), and played to the end. The option with the highest win share is the best; the
   drop is best − chosen, and its standard error is that of the paired differences.
-- **Labels.** inaccuracy / mistake / blunder at a drop of at least 5 / 10 / 15 points of win
-  chance *and* more than twice the drop's standard error: noise is never called a blunder.
+- **Labels.** inaccuracy / mistake / blunder when the drop less twice its standard error (its
+  lower bound) is at least 5 / 10 / 15 points of win chance: noise is never called a blunder, and
+  a drop near a threshold gets the weaker label. A decision whose lower bound lies within two
+  standard errors of a threshold gets a second look: more worlds for the chosen option and the
+  two best others, until its label stands or the extra rounds are spent.
 - **Accuracy** per seat: the mean over its judged decisions of a per-decision score that is 100
   at no drop and falls with the drop beyond noise (see `decision_accuracy`).
 - **Expected placing per step**, from the same public worlds as the win chance (`public_estimate`);
@@ -51,12 +54,20 @@ from .placings import outcome_from_log
 from .state import VOLLEY_DECISION, Draft, GameState, Result, private_draft
 from .views import view_for
 
-ANALYSIS_VERSION = 2  # 2: expected placings per step and luck against skill per seat
+ANALYSIS_VERSION = 3  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
+# a second look at a decision whose label is in doubt
 DEFAULT_PLAYOUTS = 64  # worlds per step and per option of a decision
 MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
-# (minimum drop in points of win chance, label); a drop must also exceed NOISE_SE standard errors.
+# (minimum in points of win chance, label) of the drop's lower bound: the drop less NOISE_SE standard
+# errors (see `label`).
 LABELS: tuple[tuple[float, str], ...] = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 NOISE_SE = 2.0
+# The second look at a decision whose label is in doubt (see _judge): at most EXTRA_ROUNDS more
+# rounds of the budget's worlds for the chosen option and the EXTRA_OPTIONS best others, while the
+# drop's lower bound lies within DOUBT_SE standard errors of a threshold.
+EXTRA_ROUNDS = 7
+EXTRA_OPTIONS = 2
+DOUBT_SE = 2.0
 DIGITS = 4  # every chance is rounded to this many decimals, so the JSON is stable and short
 DEAL_PLAYOUTS = 4  # times the budget for each seat's chance after the deal (one estimate a seat)
 _STILL_IN = -(10**9)  # the placing key of a seat still in the game at the end: ahead of all
@@ -315,24 +326,36 @@ def _judge(
     rng = _rng(salt, step, "decision", view)
     order = _options(state, seat, moves, moves.index(chosen))
     results: list[list[int]] = [[] for _ in order]
-    for _ in range(playouts):
-        w = world(view, rng)
-        if w is None:
-            continue
-        seed = rng.getrandbits(64)
-        for j, i in enumerate(order):
-            d = private_draft(w)
-            sub = random.Random(seed)  # the same luck after every option in this world
-            advance(d, moves[i], _shuffler(sub))
-            results[j].append(1 if play_to_end(d, sub) == seat else 0)
-    n = len(results[0])
-    if n == 0:
+
+    def play_worlds(count: int, playing: Sequence[int]) -> None:
+        """`count` more worlds, each option of `playing` (indexes into `order`) played in each
+        with the same luck after (common random numbers)."""
+        for _ in range(count):
+            w = world(view, rng)
+            if w is None:
+                continue
+            seed = rng.getrandbits(64)
+            for j in playing:
+                d = private_draft(w)
+                sub = random.Random(seed)  # the same luck after every option in this world
+                advance(d, moves[order[j]], _shuffler(sub))
+                results[j].append(1 if play_to_end(d, sub) == seat else 0)
+
+    play_worlds(playouts, range(len(order)))
+    if not results[0]:
         return None, 0.0, 0.0
-    means = [sum(r) / n for r in results]
-    best = max(range(len(order)), key=lambda j: (means[j], -j))  # ties: the chosen one (j = 0)
-    diffs = [b - c for b, c in zip(results[best], results[0], strict=True)]
-    drop = means[best] - means[0]
-    drop_se = _stderr(diffs)
+    best, drop, drop_se = _verdict(results, range(len(order)))
+    # A second look where the label is in doubt: the chosen option and the two best after the
+    # first look (the best one among them is the likeliest to be a lucky one) get more worlds,
+    # a round of `playouts` at a time, until the label stands or EXTRA_ROUNDS are spent.
+    top = sorted(range(1, len(order)), key=lambda j: (-sum(results[j]), j))[:EXTRA_OPTIONS]
+    looked = [0, *top]
+    rounds = 0
+    while rounds < EXTRA_ROUNDS and _in_doubt(drop, drop_se):
+        play_worlds(playouts, looked)
+        rounds += 1
+        best, drop, drop_se = _verdict(results, looked)
+    means = [sum(r) / len(r) for r in results]
     # _options puts the normal bot's option second when it is not the chosen one.
     normal = 0 if chosen == heuristic_move(view["awaiting"]["kind"], state.damage, seat, moves) else 1
     judged = {
@@ -353,8 +376,26 @@ def _judge(
         "label": label(drop, drop_se),
         "accuracy": round(decision_accuracy(drop, drop_se), 1),
     }
-    gained = [c - m for c, m in zip(results[0], results[normal], strict=True)]
-    return judged, means[0] - means[normal], _stderr(gained)
+    shared = min(len(results[0]), len(results[normal]))  # the worlds both were played in
+    gained = [c - m for c, m in zip(results[0][:shared], results[normal][:shared], strict=True)]
+    return judged, sum(gained) / shared, _stderr(gained)
+
+
+def _verdict(results: Sequence[Sequence[int]], among: Sequence[int]) -> tuple[int, float, float]:
+    """The best of the options `among` (the chosen one is 0; a tie goes to it), the drop to it
+    and the drop's standard error, from the worlds the best and the chosen option share."""
+    means = [sum(r) / len(r) if r else 0.0 for r in results]
+    best = max(among, key=lambda j: (means[j], -j))
+    n = min(len(results[best]), len(results[0]))
+    diffs = [b - c for b, c in zip(results[best][:n], results[0][:n], strict=True)]
+    return best, sum(diffs) / n, _stderr(diffs)
+
+
+def _in_doubt(drop: float, se: float) -> bool:
+    """Whether one more standard error either way of the drop's lower bound (the drop less
+    NOISE_SE standard errors) would change its label: it lies within DOUBT_SE of a threshold."""
+    bound = drop - NOISE_SE * se
+    return se > 0 and label_of(bound - DOUBT_SE * se) != label_of(bound + DOUBT_SE * se)
 
 
 def _plain(command: Command) -> dict[str, Any]:
@@ -372,13 +413,18 @@ def _stderr(xs: Sequence[float]) -> float:
 
 
 def label(drop: float, se: float) -> str | None:
-    """inaccuracy / mistake / blunder, or None: the drop must reach the threshold (in points of
-    win chance) and exceed NOISE_SE standard errors."""
-    points = 100 * drop
-    if points <= 100 * NOISE_SE * se:
-        return None
+    """inaccuracy / mistake / blunder, or None: the highest band whose threshold (in points of
+    win chance) the drop's lower bound reaches, the drop less NOISE_SE standard errors. So a
+    label is one the estimate is confident of, and a drop near a threshold gets the weaker label
+    in every run, rather than this label in one and that in the next."""
+    return label_of(drop - NOISE_SE * se)
+
+
+def label_of(bound: float) -> str | None:
+    """The label of a drop known to be at least `bound` (a share of 1)."""
+    points = 100 * bound
     for threshold, name in LABELS:
-        if points >= threshold:
+        if points >= threshold - 1e-9:
             return name
     return None
 

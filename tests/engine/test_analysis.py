@@ -110,13 +110,15 @@ def test_passing_up_the_winning_volley_is_a_blunder_with_the_better_option_named
     assert analysis["accuracy"][0] < 100.0
 
 
-def test_labels_need_both_the_threshold_and_twice_the_standard_error() -> None:
+def test_a_label_is_the_band_of_the_drop_less_twice_its_standard_error() -> None:
     assert label(0.04, 0.001) is None
-    assert label(0.05, 0.01) == "inaccuracy"
-    assert label(0.12, 0.01) == "mistake"
+    assert label(0.05, 0.0) == "inaccuracy"
+    assert label(0.12, 0.01) == "mistake"  # at least 10 points
     assert label(0.30, 0.01) == "blunder"
     assert label(0.30, 0.16) is None  # within noise: never a blunder
-    assert label(0.20, 0.09) == "blunder"
+    assert label(0.20, 0.02) == "blunder"  # at least 16 points
+    assert label(0.20, 0.03) == "mistake"  # at least 14: the weaker label, whichever run
+    assert label(0.20, 0.09) is None  # at least 2
 
 
 def test_a_bot_game_has_a_chance_per_step_and_judges_only_real_choices() -> None:
