@@ -8,8 +8,9 @@ import ast
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "harehra"
-# The pure game's tools around the rules: they may use a clock, seeded RNGs and files.
-TOOLS = {"simulation.py", "scenarios.py", "analysis.py"}
+# The pure game's tools around the rules (the simulator, the scenario and position runners, the
+# analysis): they may use a clock, seeded RNGs and files.
+TOOLS = {"simulation.py", "scenarios.py", "analysis.py", "positions.py"}
 FRAMEWORKS = {"django", "rest_framework", "channels", "celery", "redis", "psycopg", "games", "harehra_site"}
 FORBIDDEN_MODULES = FRAMEWORKS | {
     "random",
