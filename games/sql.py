@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.standing import sanction_in_force_params, sanction_in_force_sql
 from harehra import StoredEvent
-from harehra_site.rawsql import cursor, statement
+from harehra_site.rawsql import Rows, cursor, field_converters, statement
 
 from .models import CommandRecord, Game, GameEvent, GameSeat, Table
 
@@ -40,44 +40,6 @@ def _for_update(db: BaseDatabaseWrapper, of: str | None = None) -> str:
     if of and db.features.has_select_for_update_of:
         return f" FOR UPDATE OF {of}"
     return " FOR UPDATE"
-
-
-def _converters(db: BaseDatabaseWrapper, field: models.Field[Any, Any]) -> tuple[list[Any], Any]:
-    col = field.get_col(field.model._meta.db_table)
-    return db.ops.get_db_converters(col) + field.get_db_converters(db), col
-
-
-class Rows:
-    """Selecting whole rows of one model and turning them into instances, as the ORM would."""
-
-    def __init__(self, model: type[models.Model], alias: str) -> None:
-        self.model = model
-        self.alias = alias
-        self.fields = list(model._meta.concrete_fields)
-        self.names = [f.attname for f in self.fields]
-        self._by_vendor: dict[str, list[tuple[int, list[Any], Any]]] = {}
-
-    def columns(self, db: BaseDatabaseWrapper) -> str:
-        return ", ".join(f"{self.alias}.{db.ops.quote_name(f.column)}" for f in self.fields)
-
-    def _converters(self, db: BaseDatabaseWrapper) -> list[tuple[int, list[Any], Any]]:
-        """(index, converters, column) for the fields whose database values need converting."""
-        found = self._by_vendor.get(db.vendor)
-        if found is None:
-            found = []
-            for i, field in enumerate(self.fields):
-                converters, col = _converters(db, field)
-                if converters:
-                    found.append((i, converters, col))
-            self._by_vendor[db.vendor] = found
-        return found
-
-    def build(self, db: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
-        row = list(values)
-        for i, converters, col in self._converters(db):
-            for convert in converters:
-                row[i] = convert(row[i], col, db)
-        return self.model.from_db(db.alias, self.names, row)
 
 
 _GAME = Rows(Game, "g")
@@ -178,7 +140,7 @@ def events_between(game_id: int, after: int, upto: int) -> list[StoredEvent]:
             "WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
         ),
     )
-    converters, col = _converters(db, GameEvent._meta.get_field("payload"))
+    converters, col = field_converters(db, GameEvent._meta.get_field("payload"))
     with cursor(db) as cur:
         cur.execute(sql, [game_id, after, upto])
         rows = cur.fetchall()
