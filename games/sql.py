@@ -22,7 +22,7 @@ from accounts.standing import sanction_in_force_params, sanction_in_force_sql
 from harehra import StoredEvent
 from harehra_site.rawsql import Rows, cursor, field_converters, statement
 
-from .models import CommandRecord, Game, GameEvent, GameSeat, Table
+from .models import CommandRecord, Game, GameEvent, GameSeat, GameSnapshot, Table
 
 _DB = "default"
 
@@ -223,6 +223,26 @@ def game_read(game_id: int, user_id: int | None = None, connect: int | None = No
             if connected and seat.seat == connect:
                 seat.connections, seat.disconnected_at = connected[1], None
     return GameRead(game, seats, bool(first[username_at + 1]), connections)
+
+
+def snapshot_of(game_id: int) -> tuple[int, dict[str, Any]] | None:
+    """The game's snapshot as stored: (its seq, its state's dict), None if it has none. Read when
+    a process first needs a game's state (games/eventlog.py), as every page of a restarted
+    server's games comes back to a server that has never held them."""
+    db = _db()
+    sql = statement(
+        db, "snapshot_of", lambda db: f"SELECT seq, state FROM {_table(db, GameSnapshot)} WHERE game_id = %s"
+    )
+    converters, col = field_converters(db, GameSnapshot._meta.get_field("state"))
+    with cursor(db) as cur:
+        cur.execute(sql, [game_id])
+        row = cur.fetchone()
+    if row is None:
+        return None
+    seq, state = row
+    for convert in converters:
+        state = convert(state, col, db)
+    return int(seq), state
 
 
 def events_between(game_id: int, after: int, upto: int) -> list[StoredEvent]:
