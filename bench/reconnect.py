@@ -65,6 +65,9 @@ class ReconnectConfig:
     # How the pages sign in: an API token in the address, or a session cookie as browsers do
     # (the session's row and its user are read at every open).
     auth: Literal["token", "session"] = "token"
+    # Also reconnect every page to a server just started (as after a deploy: no game of theirs
+    # in its memory), after the reconnect to the server that served them.
+    fresh: bool = False
 
 
 @dataclass
@@ -73,6 +76,7 @@ class Page:
     token: str
     url: str
     session: str | None = None  # a session key: signed in by cookie instead of the token
+    server: int = 0  # which of its side's servers it opens on
     seq: int = 0
     ws: Any = None
     back_s: float | None = None  # from the storm's start until its view arrived
@@ -128,14 +132,26 @@ class Side:
     name: str
     root: Path
     pages: list[Page]
-    urls: list[str]
-    pids: list[int]
+    stack: Any  # tests.support.stack.Stack
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p, _ in self.stack.servers]
+
+    def restart(self) -> None:
+        """Every server of the side stopped and a new one started, the pages sent to the new ones."""
+        for i in range(len(self.stack.servers)):
+            self.stack.restart_server(i)
+        for page in self.pages:
+            page.url = self.stack.ws_url(page.server)
 
 
 @dataclass
 class Phase:
     side: str
-    name: str  # "open" (a page loads) or "reconnect" (every page at once, naming its last seq)
+    # "open" (a page loads), "reconnect" (every page at once, naming its last seq), "fresh" (the
+    # same to a server just started)
+    name: str
     round: int
     pages: int
     wall_s: float
@@ -216,7 +232,7 @@ async def _phase(
 
     async def one(page: Page) -> None:
         page.back_s = None
-        delay = rng.uniform(0, cfg.jitter) if name == "reconnect" else 0.0
+        delay = rng.uniform(0, cfg.jitter) if name != "open" else 0.0
         if sem is None:
             await page.open(started, delay)
             return
@@ -232,8 +248,11 @@ async def _phase(
         wall = time.monotonic() - started
         cpu = sum(process_cpu_seconds(p) for p in side.pids) - cpu0
         client = process_cpu_seconds(os.getpid()) - client0
+    # Redis counts at once (it answers for itself); PostgreSQL's once its backends have reported.
+    redis1 = await asyncio.to_thread(snapshot)
     await asyncio.sleep(cfg.settle)
     shared1 = await asyncio.to_thread(snapshot)
+    shared1.update({k: v for k, v in redis1.items() if k.startswith("redis ")})
     back = [p.back_s for p in pages if p.back_s is not None]
     per = {k: (shared1.get(k, 0.0) - shared0.get(k, 0.0)) for k in shared1}
     for p in pages:
@@ -260,6 +279,9 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
     probe = {
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROBE), os.environ.get("PYTHONPATH")])),
         "HAREHRA_BENCH_COUNTS": str(counts),
+        # The presence heartbeat renews every seat of the server once per period: not a cost of
+        # an open, and it would fall into one phase or another.
+        "PRESENCE_HEARTBEAT_SECONDS": "3600",
     }
     sessions = (
         _sessions_of([t for spec in prepared.specs for t in spec.tokens]) if cfg.auth == "session" else {}
@@ -282,14 +304,14 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
                         **probe,
                     )
                 )
-                urls = [stack.ws_url(j) for j in range(len(stack.servers))]
                 specs = prepared.specs[i * cfg.games : (i + 1) * cfg.games]
                 pages = [
-                    Page(spec.game_id, token, urls[(g + s) % len(urls)], sessions.get(token))
+                    Page(spec.game_id, token, stack.ws_url(j), sessions.get(token), j)
                     for g, spec in enumerate(specs)
                     for s, token in enumerate(spec.tokens)
+                    for j in [(g + s) % cfg.servers]
                 ]
-                sides.append(Side(name, root, pages, urls, [p.pid for p, _ in stack.servers]))
+                sides.append(Side(name, root, pages, stack))
 
             async def drive() -> list[Phase]:
                 phases = []
@@ -297,10 +319,15 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
                     # Old, new; then new, old: neither side always meets the machine first.
                     for side in sides if r % 2 else sides[::-1]:
                         # The first opens as the live bench makes them, a few at a time per server.
-                        phases.append(await _phase(cfg, side, "open", r, counts, 4 * len(side.urls)))
+                        done = len(phases)
+                        phases.append(await _phase(cfg, side, "open", r, counts, 4 * cfg.servers))
                         phases.append(await _phase(cfg, side, "reconnect", r, counts, None))
-                        for line in format_phase(phases[-2]) + format_phase(phases[-1]):
-                            write(line)
+                        if cfg.fresh:
+                            await asyncio.to_thread(side.restart)
+                            phases.append(await _phase(cfg, side, "fresh", r, counts, None))
+                        for ph in phases[done:]:
+                            for line in format_phase(ph):
+                                write(line)
                 return phases
 
             phases = uvloop.run(drive())
@@ -374,7 +401,10 @@ def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: Reconnect
             cells.append(fmt.format(_mean(values)) if values else "")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
 
-    for kind, label in (("open", "first open"), ("reconnect", "reconnecting")):
+    kinds = [("open", "first open"), ("reconnect", "reconnecting")]
+    if cfg.fresh:
+        kinds.append(("fresh", "reconnecting to a fresh server"))
+    for kind, label in kinds:
         row(f"{label}: server CPU (ms)", kind, lambda p: 1000 * p.server_cpu_s / max(p.opens, 1))
         row(f"{label}: statements sent", kind, lambda p: p.per_open("sent statements"))
         row(f"{label}: transactions sent", kind, lambda p: p.per_open("sent transactions"))
@@ -382,14 +412,16 @@ def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: Reconnect
         row(f"{label}: Redis commands", kind, lambda p: sum(p.redis_commands.values()))
         row(f"{label}: opens/s", kind, lambda p: p.opens / p.wall_s, "{:.0f}")
     row(f"all {cfg.games * 4} pages back after a reconnect (s)", "reconnect", lambda p: p.wall_s)
-    storms = [p for p in phases if p.name == "reconnect"]
+    if cfg.fresh:
+        row(f"all {cfg.games * 4} pages back on a fresh server (s)", "fresh", lambda p: p.wall_s)
+    storms = [p for p in phases if p.name != "open"]
     for n in names:
-        walls = ", ".join(f"{p.wall_s:.2f}" for p in storms if p.side == n)
+        walls = ", ".join(f"{p.wall_s:.2f} ({p.name})" for p in storms if p.side == n)
         failed = sum(p.failed for p in storms if p.side == n)
-        lines.append(f"{n}: every page back after {walls} s (round by round); {failed} not back")
+        lines.append(f"{n}: every page back after {walls} s, in order; {failed} not back")
     if cfg.profile:
         for n in names:
-            for kind in ("open", "reconnect"):
+            for kind, _ in kinds:
                 lines += profile_lines(cfg.profile, f"{n}-{kind}-")
     new = [p for p in storms if p.side == names[-1]]
     ok = bool(new) and not any(p.failed for p in new) and max(p.wall_s for p in new) <= 5.0

@@ -57,6 +57,11 @@ class Command(BaseCommand):
             "--py-spy", default="py-spy", help="the py-spy program (not a dependency of the site)"
         )
         parser.add_argument(
+            "--fresh",
+            action="store_true",
+            help="then reconnect every page again, to servers just started (nothing of theirs in memory)",
+        )
+        parser.add_argument(
             "--auth",
             choices=["token", "session"],
             default="token",
@@ -81,5 +86,6 @@ class Command(BaseCommand):
             profile=options["profile"],
             py_spy=options["py_spy"],
             auth=options["auth"],
+            fresh=options["fresh"],
         )
         run_reconnect_bench(cfg, write=self.stdout.write)
