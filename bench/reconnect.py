@@ -257,8 +257,27 @@ async def _phase(
     per = {k: (shared1.get(k, 0.0) - shared0.get(k, 0.0)) for k in shared1}
     for p in pages:
         await p.close()
-    await asyncio.sleep(cfg.settle)  # the closes' own work settles before the next phase counts
+    # The closes' own work (each seat's count back to 0) is done before the next phase counts: a
+    # seat still counted would reconnect without telling the game's sockets, which costs less.
+    await asyncio.to_thread(_seats_let_go, cfg.database_url, sorted({p.game_id for p in pages}), cfg.timeout)
+    await asyncio.sleep(cfg.settle)
     return Phase(side.name, name, round_, len(pages), wall, back, len(pages) - len(back), cpu, client, per)
+
+
+def _seats_let_go(database_url: str, game_ids: list[int], timeout: float) -> None:
+    """Wait until no seat of these games counts a socket."""
+    import psycopg
+
+    end = time.monotonic() + timeout
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        while time.monotonic() < end:
+            row = conn.execute(
+                "SELECT count(*) FROM games_gameseat WHERE game_id = ANY(%s) AND connections > 0", [game_ids]
+            ).fetchone()
+            if row is None or not row[0]:
+                return
+            time.sleep(0.2)
+    raise TimeoutError(f"seats still counted {timeout:g} s after their sockets closed")
 
 
 def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = print) -> list[Phase]:
