@@ -40,9 +40,13 @@ def access_table_view(table: Table, user: AnyUser, invite_code: str | None = Non
     raise ServiceError("not_found", "no such table", 404)
 
 
-def game_seat_of(game: Game, user: AnyUser) -> int | None:
+def game_seat_of(game: Game, user: AnyUser, seats: list[GameSeat] | None = None) -> int | None:
+    """The seat `user` plays in `game` (read from `seats`, the game's seat rows, when the caller
+    has them), None for anyone else."""
     if not user.is_authenticated:
         return None
+    if seats is not None:
+        return next((r.seat for r in seats if r.user_id == user.pk), None)
     return GameSeat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True).first()
 
 
@@ -65,16 +69,27 @@ def access_game_seat(game: Game, user: AnyUser) -> int:
     return access_game_seat_row(game, user).seat
 
 
-def access_game_socket(game: Game, user: AnyUser, invite_code: str | None = None) -> int | None:
+def access_game_socket(
+    game: Game,
+    user: AnyUser,
+    invite_code: str | None = None,
+    seats: list[GameSeat] | None = None,
+    sanctioned: bool | None = None,
+) -> int | None:
     """Who may open a game's live socket: whoever may view the game (anonymous spectators too);
-    a signed-in user only while the account is active and not suspended or banned."""
+    a signed-in user only while the account is active and not suspended or banned (`seats` and
+    `sanctioned`: the game's seat rows and the user's standing, when the caller read them)."""
     if user.is_authenticated:
-        access_signed_in(user)
-    return access_game_view(game, user, invite_code)
+        access_signed_in(user, sanctioned)
+    return access_game_view(game, user, invite_code, seats=seats)
 
 
 def access_game_view(
-    game: Game, user: AnyUser, invite_code: str | None = None, replay_key: str | None = None
+    game: Game,
+    user: AnyUser,
+    invite_code: str | None = None,
+    replay_key: str | None = None,
+    seats: list[GameSeat] | None = None,
 ) -> int | None:
     """The one rule for who may see a game: the seat whose view `user` gets (None: a spectator),
     or not_found. The game page, the watch page, the live socket, the replay pages and the API all
@@ -87,11 +102,11 @@ def access_game_view(
     setting (public, link-only, players only) and moderation (hidden) allow
     (`access_finished_game`), at a private table too.
     """
-    seat = game_seat_of(game, user)
+    seat = game_seat_of(game, user, seats)
     if seat is not None:
         return seat
     if game.status != GameStatus.RUNNING:
-        access_finished_game(game, user, replay_key)
+        access_finished_game(game, user, replay_key, seats)
         return None
     access_table_view(game.table, user, invite_code)
     if game.replay_hidden and not is_moderator(user, "hide"):
@@ -99,11 +114,13 @@ def access_game_view(
     return None
 
 
-def access_finished_game(game: Game, user: AnyUser, key: str | None = None) -> None:
+def access_finished_game(
+    game: Game, user: AnyUser, key: str | None = None, seats: list[GameSeat] | None = None
+) -> None:
     """Who may see a finished game (its replay): its players and moderators always; others as the
     table's replay setting says (`key`: the request came with the replay's key), never while
     moderation hides it. not_found otherwise, so a replay's existence is never revealed."""
-    if game_seat_of(game, user) is not None or is_moderator(user, "hide"):
+    if game_seat_of(game, user, seats) is not None or is_moderator(user, "hide"):
         return
     mode = game.table.replay_access
     if not game.replay_hidden and (

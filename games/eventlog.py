@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from harehra import GameState, StoredEvent, replay, snapshot_is_current, state_from_dict
 
 from . import sql
-from .models import Game, GameEvent, GameSnapshot
+from .models import Game, GameEvent
 
 # The newest state of recently used games in this process: (seq, state) by game. Every read
 # checks the seq against the database, so a stale entry is never used, only replaced. The key
@@ -51,9 +51,9 @@ def load_state(game: Game, use_snapshot: bool = True) -> GameState:
         if seq == game.last_seq:
             return state
     elif use_snapshot:
-        snap = GameSnapshot.objects.filter(game=game).first()
-        if snap is not None and snap.seq <= game.last_seq and snapshot_is_current(snap.state):
-            state, seq = state_from_dict(snap.state), snap.seq
+        snap = sql.snapshot_of(game.pk)
+        if snap is not None and snap[0] <= game.last_seq and snapshot_is_current(snap[1]):
+            seq, state = snap[0], state_from_dict(snap[1])
     state = replay(sql.events_between(game.pk, seq, game.last_seq), state)
     remember_state(game, state)
     return state

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -138,37 +139,43 @@ def seat_names(game_id: int) -> list[str]:
     return names
 
 
-def game_view(game: Game, user: AnyUser, invite: str | None = None) -> dict[str, Any]:
+def game_read_now(game: Game | int, user: AnyUser | None = None) -> sql.GameRead:
+    """The game, its table and its seats as they are now, in one statement (callers may hold an
+    old row), with whether `user` is suspended or banned; Game.DoesNotExist if there is none."""
+    game_id = game if isinstance(game, int) else game.pk
+    read = sql.game_read(game_id, user.pk if user is not None and user.is_authenticated else None)
+    if read is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return read
+
+
+def game_view(
+    game: Game, user: AnyUser, invite: str | None = None, read: sql.GameRead | None = None
+) -> dict[str, Any]:
     """The game as `user` may see it: their seat's view, or a spectator's, with its seq (`invite`:
-    the table's invite the request came with)."""
-    game = Game.objects.select_related("table").get(pk=game.pk)  # callers may hold an old row
-    rows = _seat_rows(game)
-    return _view_of(game, _viewer_seat(game, rows, user, invite), rows)
+    the table's invite the request came with; `read`: the game as the caller has just read it)."""
+    read = read or game_read_now(game)
+    return _view_of(read.game, _viewer_seat(read, user, invite), read.seats)
 
 
-def game_catch_up(game: Game, user: AnyUser, after: int, invite: str | None = None) -> dict[str, Any]:
+def game_catch_up(
+    game: Game, user: AnyUser, after: int, invite: str | None = None, read: sql.GameRead | None = None
+) -> dict[str, Any]:
     """What a socket that has seen the log up to `after` needs, from one read of the game and its
-    seats: the events after it as `user` may see them (to the log's end now: callers may hold an
-    old row, and a socket that missed a push must catch up) and the view they lead to."""
-    game = Game.objects.select_related("table").get(pk=game.pk)
-    rows = _seat_rows(game)
-    seat = _viewer_seat(game, rows, user, invite)
-    events = (
-        [{"seq": seq, "event": event_for(e, seat)} for seq, e in events_with_seq(game, after, game.last_seq)]
-        if after < game.last_seq
-        else []
-    )
-    return {"events": events, "view": _view_of(game, seat, rows)}
+    seats (`read`, when the caller has just made it): the events after it as `user` may see them
+    (to the log's end now: callers may hold an old row, and a socket that missed a push must catch
+    up) and the view they lead to."""
+    read = read or game_read_now(game)
+    game, seat = read.game, _viewer_seat(read, user, invite)
+    missed = sql.events_with_seq_between(game.pk, after, game.last_seq) if after < game.last_seq else []
+    events = [{"seq": seq, "event": event_for(e, seat)} for seq, e in missed]
+    return {"events": events, "view": _view_of(game, seat, read.seats)}
 
 
-def _viewer_seat(game: Game, rows: list[GameSeat], user: AnyUser, invite: str | None) -> int | None:
+def _viewer_seat(read: sql.GameRead, user: AnyUser, invite: str | None) -> int | None:
     """The seat `user` plays (read from the game's seat rows), else what the access rule says a
     spectator may see (not_found for a stranger to a private game)."""
-    if user.is_authenticated:
-        for r in rows:
-            if r.user_id == user.pk:
-                return r.seat
-    return access_game_view(game, user, invite)
+    return access_game_view(read.game, user, invite, seats=read.seats)
 
 
 def _view_of(game: Game, seat: int | None, rows: list[GameSeat]) -> dict[str, Any]:
@@ -258,7 +265,11 @@ def user_games(user: AnyUser, limit: int = 50, viewer: AnyUser | None = None) ->
 
 def presence_of(game_id: int) -> list[dict[str, Any]]:
     """Per seat: connected, away (its person gone while a bot plays it), or a bot's own seat."""
-    rows = GameSeat.objects.filter(game_id=game_id).order_by("seat")
+    return seats_presence(GameSeat.objects.filter(game_id=game_id).order_by("seat"))
+
+
+def seats_presence(rows: Iterable[GameSeat]) -> list[dict[str, Any]]:
+    """`presence_of` from the game's seat rows, in seat order, as the caller read them."""
     out = []
     for r in rows:
         if r.is_bot:

@@ -13,15 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from accounts.standing import sanction_in_force_params, sanction_in_force_sql
 from harehra import StoredEvent
-from harehra_site.rawsql import cursor, statement
+from harehra_site.rawsql import Rows, cursor, field_converters, statement
 
-from .models import CommandRecord, Game, GameEvent, GameSeat, Table
+from .models import CommandRecord, Game, GameEvent, GameSeat, GameSnapshot, Table
 
 _DB = "default"
 
@@ -40,44 +41,6 @@ def _for_update(db: BaseDatabaseWrapper, of: str | None = None) -> str:
     if of and db.features.has_select_for_update_of:
         return f" FOR UPDATE OF {of}"
     return " FOR UPDATE"
-
-
-def _converters(db: BaseDatabaseWrapper, field: models.Field[Any, Any]) -> tuple[list[Any], Any]:
-    col = field.get_col(field.model._meta.db_table)
-    return db.ops.get_db_converters(col) + field.get_db_converters(db), col
-
-
-class Rows:
-    """Selecting whole rows of one model and turning them into instances, as the ORM would."""
-
-    def __init__(self, model: type[models.Model], alias: str) -> None:
-        self.model = model
-        self.alias = alias
-        self.fields = list(model._meta.concrete_fields)
-        self.names = [f.attname for f in self.fields]
-        self._by_vendor: dict[str, list[tuple[int, list[Any], Any]]] = {}
-
-    def columns(self, db: BaseDatabaseWrapper) -> str:
-        return ", ".join(f"{self.alias}.{db.ops.quote_name(f.column)}" for f in self.fields)
-
-    def _converters(self, db: BaseDatabaseWrapper) -> list[tuple[int, list[Any], Any]]:
-        """(index, converters, column) for the fields whose database values need converting."""
-        found = self._by_vendor.get(db.vendor)
-        if found is None:
-            found = []
-            for i, field in enumerate(self.fields):
-                converters, col = _converters(db, field)
-                if converters:
-                    found.append((i, converters, col))
-            self._by_vendor[db.vendor] = found
-        return found
-
-    def build(self, db: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
-        row = list(values)
-        for i, converters, col in self._converters(db):
-            for convert in converters:
-                row[i] = convert(row[i], col, db)
-        return self.model.from_db(db.alias, self.names, row)
 
 
 _GAME = Rows(Game, "g")
@@ -167,26 +130,146 @@ def move_read(game_id: int, user_id: int | None, client_cmd_id: str) -> MoveRead
     return MoveRead(seats, bool(sanctioned), record, int(log_seq))
 
 
+@dataclass(frozen=True)
+class GameRead:
+    """A game as a socket open (or a view of it) reads it, in one statement: the game row with its
+    table's, its seat rows in seat order (each person's row holding only the username, for the
+    seat's name), and whether the reader is suspended or banned now."""
+
+    game: Game
+    seats: list[GameSeat]
+    sanctioned: bool
+    # With `connect`: the seat's sockets once this one was counted (0 if the seat has no row).
+    connections: int | None = None
+
+
+def _game_read_sql(db: BaseDatabaseWrapper, with_clause: str = "", extra: str = "") -> str:
+    User = get_user_model()
+    username = db.ops.quote_name(User._meta.get_field(User.USERNAME_FIELD).column)
+    return (
+        f"{with_clause}SELECT {_GAME.columns(db)}, {_TABLE.columns(db)}, {_SEAT.columns(db)}, "
+        f"u.{username}, {sanction_in_force_sql(db)}{extra} "
+        f"FROM {_table(db, Game)} g JOIN {_table(db, Table)} t ON t.id = g.table_id "
+        f"LEFT JOIN {_table(db, GameSeat)} s ON s.game_id = g.id "
+        f"LEFT JOIN {_table(db, User)} u ON u.id = s.user_id "
+        "WHERE g.id = %s ORDER BY s.seat"
+    )
+
+
+def _seat_connect_sql(db: BaseDatabaseWrapper) -> str:
+    return (
+        f"UPDATE {_table(db, GameSeat)} SET connections = connections + 1, disconnected_at = NULL "
+        "WHERE game_id = %s AND seat = %s RETURNING seat, connections"
+    )
+
+
+def game_read(game_id: int, user_id: int | None = None, connect: int | None = None) -> GameRead | None:
+    """The game, its table and its seats (`GameRead`), None if there is no such game; `user_id`:
+    whose sanctions to look up. With `connect` (a seat), first count one more socket on that seat
+    (presence: games/services/presence.py), and read what that leaves: on PostgreSQL as one
+    statement (the update a data-modifying WITH clause), elsewhere as two."""
+    db = _db()
+    sql = statement(db, "game_read", _game_read_sql)
+    params = [*sanction_in_force_params(db, user_id), game_id]
+    connected: tuple[int, int] | None = None
+    with cursor(db) as cur:
+        if connect is not None and db.vendor == "postgresql":
+            # The read sees the seat rows as they were before the update: its count comes from it.
+            sql = statement(
+                db,
+                "game_read_connect",
+                lambda db: _game_read_sql(
+                    db, f"WITH up AS ({_seat_connect_sql(db)}) ", ", (SELECT up.connections FROM up)"
+                ),
+            )
+            cur.execute(sql, [game_id, connect, *params])
+        elif connect is not None:
+            cur.execute(statement(db, "seat_connect", _seat_connect_sql), [game_id, connect])
+            connected = cur.fetchone()
+            cur.execute(sql, params)
+        else:
+            cur.execute(sql, params)
+        rows = cur.fetchall()
+    if not rows:
+        return None
+    ng, nt, ns = len(_GAME.fields), len(_TABLE.fields), len(_SEAT.fields)
+    first = rows[0]
+    game = _GAME.build(db, first[:ng])
+    game.table = _TABLE.build(db, first[ng : ng + nt])
+    username_at = ng + nt + ns
+    seats = []
+    User = get_user_model()
+    for row in rows:
+        if row[ng + nt] is None:
+            continue  # a game without seat rows (none is made so; the left join keeps the game)
+        seat = _SEAT.build(db, row[ng + nt : username_at])
+        if seat.user_id is not None:
+            # The person's row as far as the seat's name needs it (labels.seat_name).
+            GameSeat.user.field.set_cached_value(
+                seat,
+                User.from_db(
+                    db.alias, [User._meta.pk.attname, User.USERNAME_FIELD], [seat.user_id, row[username_at]]
+                ),
+            )
+        seat.game = game
+        seats.append(seat)
+    connections = None
+    if connect is not None:
+        if db.vendor == "postgresql":
+            count = first[username_at + 2]
+            connected = (connect, count) if count is not None else None
+        connections = connected[1] if connected else 0
+        for seat in seats:
+            if connected and seat.seat == connect:
+                seat.connections, seat.disconnected_at = connected[1], None
+    return GameRead(game, seats, bool(first[username_at + 1]), connections)
+
+
+def snapshot_of(game_id: int) -> tuple[int, dict[str, Any]] | None:
+    """The game's snapshot as stored: (its seq, its state's dict), None if it has none. Read when
+    a process first needs a game's state (games/eventlog.py), as every page of a restarted
+    server's games comes back to a server that has never held them."""
+    db = _db()
+    sql = statement(
+        db, "snapshot_of", lambda db: f"SELECT seq, state FROM {_table(db, GameSnapshot)} WHERE game_id = %s"
+    )
+    converters, col = field_converters(db, GameSnapshot._meta.get_field("state"))
+    with cursor(db) as cur:
+        cur.execute(sql, [game_id])
+        row = cur.fetchone()
+    if row is None:
+        return None
+    seq, state = row
+    for convert in converters:
+        state = convert(state, col, db)
+    return int(seq), state
+
+
 def events_between(game_id: int, after: int, upto: int) -> list[StoredEvent]:
     """The events with after < seq <= upto, in order, as logged (a deadline kept)."""
+    return [event for _, event in events_with_seq_between(game_id, after, upto)]
+
+
+def events_with_seq_between(game_id: int, after: int, upto: int) -> list[tuple[int, StoredEvent]]:
+    """`events_between` with each event's seq: what a socket that missed them is sent."""
     db = _db()
     sql = statement(
         db,
         "events_between",
         lambda db: (
-            f"SELECT type, version, payload FROM {_table(db, GameEvent)} "
+            f"SELECT seq, type, version, payload FROM {_table(db, GameEvent)} "
             "WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
         ),
     )
-    converters, col = _converters(db, GameEvent._meta.get_field("payload"))
+    converters, col = field_converters(db, GameEvent._meta.get_field("payload"))
     with cursor(db) as cur:
         cur.execute(sql, [game_id, after, upto])
         rows = cur.fetchall()
-    events: list[StoredEvent] = []
-    for type_, version, data in rows:
+    events: list[tuple[int, StoredEvent]] = []
+    for seq, type_, version, data in rows:
         for convert in converters:
             data = convert(data, col, db)
-        events.append({**data, "type": type_, "version": version})
+        events.append((seq, {**data, "type": type_, "version": version}))
     return events
 
 

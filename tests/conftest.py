@@ -72,6 +72,28 @@ def _fresh_cache() -> None:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _pool_back_after_sockets() -> Iterator[None]:
+    """A test leaves the next one a database connection pool with room in it.
+
+    Channels' test communicator turns off the closing of database connections in the threads a
+    socket's calls run on (channels/testing/application.py), so each of those threads ends with
+    its pooled connection still checked out, and the pool (DB_POOL_SIZE, 16) runs dry after a few
+    dozen socket tests in one run: a socket then waits 20 s for a connection and its test fails.
+    When more connections are out than this thread's own, the pool is closed (those connections
+    with it) and the next use makes a new one."""
+    yield
+    from django.db import connections
+
+    conn = connections["default"]
+    pool = getattr(type(conn), "_connection_pools", {}).get(conn.alias)
+    if pool is None:
+        return
+    stats = pool.get_stats()
+    if stats.get("pool_size", 0) - stats.get("pool_available", 0) > 1:
+        conn.close_pool()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     def make(name: str | None = None, password: str = "correct-horse-battery") -> Any:

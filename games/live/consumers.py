@@ -14,7 +14,7 @@ from games.invites import scope_invite
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Game
-from games.selectors import game_catch_up, game_view, presence_of
+from games.selectors import game_catch_up, game_read_now, game_view, presence_of, seats_presence
 from games.services.moves import game_command_submit
 from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
 from games.services.seats import seat_reclaim
@@ -45,12 +45,14 @@ RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead o
 
 def _open(game_id: int, user: Any, scope: dict[str, Any]) -> tuple[Game, int | None, str | None]:
     """The game, the seat whose view the socket gets, and the table's invite it came with (a
-    private table's game: `?invite=` or the one the session remembers, games/invites.py)."""
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None:
-        raise ServiceError("not_found", "no such game", 404)
-    invite = scope_invite(scope, game.table_id)
-    return game, access_game_socket(game, user, invite), invite
+    private table's game: `?invite=` or the one the session remembers, games/invites.py). One
+    statement reads the game, its table, its seats and the user's standing (sql.game_read)."""
+    try:
+        read = game_read_now(game_id, user)
+    except Game.DoesNotExist:
+        raise ServiceError("not_found", "no such game", 404) from None
+    invite = scope_invite(scope, read.game.table_id)
+    return read.game, access_game_socket(read.game, user, invite, read.seats, read.sanctioned), invite
 
 
 def _join(
@@ -58,15 +60,17 @@ def _join(
 ) -> dict[str, Any]:
     """Once the socket is in the game's group, in one trip to the database thread: count its
     seat's presence (or mark a watch page's game watched), and read what it needs first: the
-    whole state, or (a reconnecting page naming its last seq) what it missed and the view."""
-    if seat is not None:
-        presence_connect(game_id=game.pk, seat=seat)
-    elif frames:
+    whole state, or (a reconnecting page naming its last seq) what it missed and the view; and
+    the seats' presence, unless counting this socket told the game's sockets (this one among them).
+    A seated socket's count and read are one statement (presence_connect), a spectator's read one."""
+    read, told = presence_connect(game_id=game.pk, seat=seat) if seat is not None else (None, False)
+    if seat is None and frames:
         game_mark_watched(game_id=game.pk)
+    read = read or game_read_now(game)
     return {
-        "state": game_view(game, user, invite) if after is None else None,
-        "caught": game_catch_up(game, user, after, invite) if after is not None else None,
-        "presence": presence_of(game.pk) if seat is None else None,
+        "state": game_view(game, user, invite, read) if after is None else None,
+        "caught": game_catch_up(game, user, after, invite, read) if after is not None else None,
+        "presence": None if told else seats_presence(read.seats),
     }
 
 

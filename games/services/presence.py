@@ -16,14 +16,16 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from games.live.publish import publish_game_meta
 
+from .. import sql
 from ..followups import followups_check_away
 from ..models import Game, GameSeat, GameStatus
-from ..selectors import presence_of
+from ..selectors import presence_of, seats_presence
+from ..sql import GameRead
 from .faults import set_aside
 from .moves import game_lock
 from .seats import seat_hand_to_bot
@@ -48,6 +50,10 @@ def _lease_timeout() -> float:
 def presence_renew(seats: set[tuple[int, int]] | list[tuple[int, int]]) -> None:
     """A server process's heartbeat: its seated sockets are alive now (one cache write)."""
     now = time.time()
+    if len(seats) == 1:  # a socket opening: one command (SET with EX), not MULTI, MSET, EXPIRE, EXEC
+        ((game_id, seat),) = seats
+        cache.set(_lease_key(game_id, seat), now, timeout=_lease_timeout())
+        return
     cache.set_many({_lease_key(g, s): now for g, s in seats}, timeout=_lease_timeout())
 
 
@@ -61,13 +67,18 @@ def _alive(game_id: int, seat: int) -> bool:
     return seen is not None and seen > time.time() - settings.PRESENCE_LEASE_SECONDS
 
 
-def presence_connect(*, game_id: int, seat: int) -> None:
+def presence_connect(*, game_id: int, seat: int) -> tuple[GameRead | None, bool]:
+    """One more socket on the seat. Returns the game as that leaves it, read with the count (one
+    statement on PostgreSQL, games/sql.py), which is what a socket opening reads next anyway; and
+    whether the game's sockets were told (only when the seat had none: otherwise its presence is
+    unchanged, and the opening socket is told by its caller)."""
     presence_renew([(game_id, seat)])  # before the count: the sweep never sees a count without a lease
-    with transaction.atomic():
-        GameSeat.objects.filter(game_id=game_id, seat=seat).update(
-            connections=F("connections") + 1, disconnected_at=None
-        )
-        _announce(game_id)
+    read = sql.game_read(game_id, connect=seat)
+    if read is None or read.connections != 1:
+        return read, False
+    presence = seats_presence(read.seats)
+    transaction.on_commit(lambda: publish_game_meta(game_id, "presence", {"seats": presence}))
+    return read, True
 
 
 def presence_disconnect(*, game_id: int, seat: int) -> None:

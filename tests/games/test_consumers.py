@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 
 from accounts.services import user_register, user_token
 from games.eventlog import events_with_seq, load_state
-from games.models import Game, GameEvent
-from harehra import legal_commands
+from games.models import Game, GameEvent, GameSeat
+from harehra import event_for, legal_commands
 from harehra_site import metrics
 from harehra_site.asgi import application
 from tests.factories import end_with_seat_1_abandoned, seat_1_to_the_brink, seated_game
@@ -526,3 +526,125 @@ def test_the_end_of_a_game_sends_the_places_by_the_one_placing_rule():
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[1]}")
     assert client.get(f"/api/games/{game_id}/").json()["places"] == [1, 3, 2]
+
+
+def _messages(frames: list[Any]) -> list[dict[str, Any]]:
+    return [m for frame in frames for m in (frame if isinstance(frame, list) else [frame])]
+
+
+def test_a_page_reconnecting_with_its_last_seq_gets_only_what_it_missed_then_the_view():
+    """A page back after its server restarted names the last seq it saw: it gets the events after
+    it (as its seat sees them), then the view they lead to, and no whole state; one that missed
+    nothing gets the view alone."""
+    game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
+    game = Game.objects.get(pk=game_id)
+    mover_seat = game.awaiting_seat
+    other_seat = next(s for s in tokens if s != mover_seat)
+
+    def reconnecting(seat: int, after: int) -> WebsocketCommunicator:
+        path = f"/ws/games/{game_id}/?batch=1&token={tokens[seat]}&after={after}"
+        return WebsocketCommunicator(application, path, headers=[ORIGIN])
+
+    async def run() -> tuple[int, int, list[dict[str, Any]], list[dict[str, Any]]]:
+        page = _connect(game_id, tokens[other_seat])
+        assert (await page.connect())[0]
+        seen = (await _until(page, "state"))["seq"]
+        await page.disconnect()  # its server went away
+        mover = _connect(game_id, tokens[mover_seat])
+        assert (await mover.connect())[0]
+        await _until(mover, "state")
+        last = await _move(mover, game_id, "r1")
+        await mover.disconnect()
+        back = reconnecting(other_seat, seen)
+        assert (await back.connect())[0]
+        missed = _messages(await _drain(back))
+        await back.disconnect()
+        again = reconnecting(other_seat, last)
+        assert (await again.connect())[0]
+        nothing = _messages(await _drain(again))
+        await again.disconnect()
+        return seen, last, missed, nothing
+
+    seen, last, missed, nothing = asyncio.run(run())
+    assert last > seen
+    kinds = [m["type"] for m in missed if m["type"] != "presence"]
+    assert kinds == ["event"] * (last - seen) + ["view"], kinds
+    assert [m["seq"] for m in missed if m["type"] == "event"] == list(range(seen + 1, last + 1))
+    game = Game.objects.get(pk=game_id)
+    expected = [
+        event_for(e, other_seat) for _, e in events_with_seq(game, after=seen, upto=last)
+    ]  # as its seat sees them: no other seat's hidden cards
+    assert [m["event"] for m in missed if m["type"] == "event"] == expected
+    assert next(m for m in missed if m["type"] == "view")["seq"] == last
+    assert [m["type"] for m in nothing if m["type"] != "presence"] == ["view"]
+
+
+def test_a_second_socket_on_a_seat_is_told_the_presence_and_the_game_is_not_told_again():
+    """Presence is announced to the game's sockets when a seat goes from no socket to one; a
+    seat's second socket (another tab) changes nobody's presence, so only it is told."""
+    game_id, _users, tokens = _setup()
+
+    async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        first = _connect(game_id, tokens[0])
+        assert (await first.connect())[0]
+        opened = _messages(await _drain(first))
+        second = _connect(game_id, tokens[0])
+        assert (await second.connect())[0]
+        told = _messages(await _drain(second))
+        heard = _messages(await _drain(first))
+        await first.disconnect()
+        await second.disconnect()
+        return opened, told, heard
+
+    opened, told, heard = asyncio.run(run())
+    connected = [
+        s["seat"] for m in opened if m["type"] == "presence" for s in m["seats"] if s["status"] == "connected"
+    ]
+    assert connected == [0]  # the first socket heard its seat arrive
+    presence = [m for m in told if m["type"] == "presence"]
+    assert len(presence) == 1 and presence[0]["seats"][0]["status"] == "connected"
+    assert [m for m in heard if m["type"] == "presence"] == []
+
+
+def test_a_socket_opens_in_three_statements_a_thread_hop_each():
+    """Signing in, the access check and the first read, then the seat's count with what the page
+    needs: one statement each, by token or by session; a spectator's the same, less the sign-in."""
+    from django.test import Client
+
+    from tests.support.statements import statements_sent
+
+    game_id, users, tokens = _setup(2)
+    browser = Client()
+    browser.force_login(users[0])
+    session = browser.cookies["sessionid"].value
+
+    def all_gone() -> bool:
+        return not GameSeat.objects.filter(game_id=game_id, connections__gt=0).exists()
+
+    async def opened(comm: WebsocketCommunicator) -> list[str]:
+        with statements_sent() as sent:
+            assert (await comm.connect(timeout=5))[0]
+            await _until(comm, "state")
+            await comm.receive_nothing(timeout=0.3)
+        await comm.disconnect(timeout=5)
+        # Its goodbye (the seat's count) is done before the next socket's statements are counted.
+        await until(database_sync_to_async(all_gone), "the socket's seat counted no socket")
+        return list(sent)
+
+    async def run() -> dict[str, list[str]]:
+        await opened(_connect(game_id, tokens[0]))  # the game's state now in the process's memory
+        by_cookie = WebsocketCommunicator(
+            application,
+            f"/ws/games/{game_id}/",
+            headers=[ORIGIN, (b"cookie", f"sessionid={session}".encode())],
+        )
+        return {
+            "token": await opened(_connect(game_id, tokens[1])),
+            "session": await opened(by_cookie),
+            "spectator": await opened(_connect(game_id)),
+        }
+
+    sent = asyncio.run(run())
+    assert len(sent["token"]) == 3, sent["token"]
+    assert len(sent["session"]) == 3, sent["session"]
+    assert len(sent["spectator"]) == 2, sent["spectator"]

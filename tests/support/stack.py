@@ -96,6 +96,13 @@ class Stack:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGUSR1)
 
+    def restart_server(self, i: int) -> None:
+        """Stop server `i` (SIGTERM: it drains) and start a new one in its place (on a new port)."""
+        proc, _ = self.servers[i]
+        proc.terminate()
+        proc.wait(30)
+        self.servers[i] = self._server("none")
+
     def kill_server(self, i: int) -> None:
         proc, _ = self.servers[i]
         proc.kill()
