@@ -404,9 +404,20 @@ def _out_pages(pages: Sequence[SocketPage | LobbyPage]) -> int:
     return sum(1 for p in pages if p.lost is not None)
 
 
+@dataclass(repr=False)
+class _Driven:
+    """What the run found. Its repr is kept short on purpose: as the run ends, Python 3.11's
+    asyncio runner may format the main task's repr, its result included (signal.getsignal with a
+    partial handler), and at 600 games the repr of the pages' records took longer than the run."""
+
+    phases: list[Phase]
+    connect_s: float
+    ledger: Ledger
+
+
 async def _drive(
     cfg: DeployConfig, specs: list[GameSpec], stack: ProdStack, write: Callable[[str], None]
-) -> tuple[list[Phase], float, Ledger, list[BrowserGame]]:
+) -> _Driven:
     bcfg = cfg.browser()
     ctx = RunContext(bcfg, BrowserStats())
     ctx.ledger = Ledger()
@@ -500,7 +511,7 @@ async def _drive(
                 stats = ctx.ledger.phase_of.get(m.cmd_id)
                 if stats is not None:
                     stats.unfinished += 1
-        return phases, connect_s, ctx.ledger, games
+        return _Driven(phases, connect_s, ctx.ledger)
     finally:
         ctx.playing = False
         await asyncio.gather(*(p.close() for p in everyone), return_exceptions=True)
@@ -612,7 +623,8 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     write(f"set up in {prepared.setup_s:.1f} s; starting scripts/prod's processes in {stack.run_dir} ...")
     try:
         stack.start()
-        phases, connect_s, ledger, _ = uvloop.run(_drive(cfg, prepared.specs, stack, write))
+        driven = uvloop.run(_drive(cfg, prepared.specs, stack, write))
+        phases, connect_s, ledger = driven.phases, driven.connect_s, driven.ledger
     finally:
         stack.stop()
     anomalies = check_against_log(phases, ledger, game_ids)
