@@ -5,13 +5,15 @@ stored (without it: the page fetches it once) or failed. A replay one may not se
 game that is not finished are refused with 4403 (docs/PROTOCOL.md).
 
 The worker's part runs in this process (analysis_work, as the analysis task runs it), whose channel
-layer is pointed at the server's Redis: what it publishes reaches the server's sockets."""
+layer is pointed at the server's Redis: what it publishes reaches the server's sockets. The read
+again after a silence (a dead worker) is tested through Channels' communicator, its wait cut short."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -197,4 +199,49 @@ def test_a_replay_one_may_not_see_is_refused(stack: Stack, make_user: Any) -> No
         "no such game": CLOSE_REFUSED,
         "bad ref": CLOSE_REFUSED,
         "running": CLOSE_REFUSED,
+    }
+
+
+@pytest.mark.usefixtures("end_lingering_connections")
+def test_a_silent_analysis_is_read_again_and_a_dead_workers_request_said_lost(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through Channels' communicator on the full ASGI application: the worker of a running
+    analysis died, so nothing more is published; after QUIET_SECONDS of silence the socket reads
+    the status again and says the request was given up."""
+    from channels.testing import WebsocketCommunicator
+
+    from analysis import sockets
+    from harehra_site.asgi import application
+
+    monkeypatch.setattr(sockets, "QUIET_SECONDS", 0.5)
+    two = [make_user("ann"), make_user("bob")]
+    game = finished_game(two, seed=5, rated=False, replay_access="public")
+    now = timezone.now()
+    row = AnalysisRequest.objects.create(
+        game=game, version=ANALYSIS_VERSION, requested_by=two[0], status=RequestStatus.RUNNING,
+        done=40, total=game.last_seq, asked_at=now, updated_at=now,
+    )  # fmt: skip
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        comm = WebsocketCommunicator(
+            application, f"/ws/replays/{game.pk}/analysis/", headers=[(b"origin", b"http://localhost")]
+        )
+        assert (await comm.connect())[0]
+        first = await comm.receive_json_from(timeout=5)
+        await asyncio.to_thread(
+            lambda: AnalysisRequest.objects.filter(pk=row.pk).update(updated_at=now - timedelta(minutes=10))
+        )
+        lost = await comm.receive_json_from(timeout=5)
+        assert await comm.receive_nothing(timeout=1)  # given up: no more reads
+        await comm.disconnect()
+        return first, lost
+
+    first, lost = asyncio.run(run())
+    assert first["status"] == "running"
+    assert lost == {
+        "type": "analysis",
+        "version": ANALYSIS_VERSION,
+        "status": "none",
+        "code": "analysis_lost",
     }
