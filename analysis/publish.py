@@ -19,6 +19,8 @@ from games.live import jsontext
 from games.live.publish import publish_to_group
 from harehra.analysis import ANALYSIS_VERSION
 
+from .selectors import analysis_status
+
 log = logging.getLogger(__name__)
 
 
@@ -46,8 +48,6 @@ def analysis_state_changed(game_id: int) -> None:
 
 def analysis_state_publish(game_id: int) -> None:
     """Read and send now. A commit hook: what fails is logged, never raised to the worker."""
-    from .selectors import analysis_status  # the selectors import the services, which import this
-
     try:
         _publish(game_id, analysis_status(game_id, body=False))
     except Exception:

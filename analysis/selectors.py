@@ -13,7 +13,7 @@ from games.models import Game
 from harehra.analysis import ANALYSIS_VERSION
 
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
-from .services import request_is_pending, request_is_stale
+from .pending import request_is_pending, request_is_stale
 
 # The profile averages the latest analysed rated games, this many: each analysis is a text of
 # 100 kB or so, and only two short lists of it are read.
@@ -101,3 +101,14 @@ def analysis_status(game: Game | int, *, body: bool = True) -> dict[str, Any]:
     if row is not None and request_is_stale(row):
         return {**base, "status": "none", "code": "analysis_lost"}
     return {**base, "status": "none"}
+
+
+def analysis_export(game_id: int) -> dict[str, Any]:
+    """The replay export's `analysis` (replays.selectors.export_extras): the game's analysis at
+    today's version as the API gives it under `analysis` (the stored body), or nothing."""
+    body = (
+        GameAnalysis.objects.filter(game_id=game_id, version=ANALYSIS_VERSION)
+        .values_list("body", flat=True)
+        .first()
+    )
+    return {"analysis": json.loads(body)} if body is not None else {}

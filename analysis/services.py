@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,6 +24,7 @@ from replays.access import ReplayGrant
 from .access import access_analysis_request
 from .apart import analyse_apart
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
+from .pending import request_is_pending
 from .publish import analysis_progress_changed, analysis_state_changed
 
 Progress = Callable[[int, int], None]
@@ -82,29 +82,7 @@ def analysis_game_ended(game_id: int) -> None:
 
 # --- requests: "Analyse this game" and its progress -----------------------------------------------
 
-# A request nobody has worked on this long is given up (its worker died, or the queue lost it), so
-# the game may be asked for again and its asker is free: a running analysis writes its progress
-# every PROGRESS_STEP of the game (seconds apart); a queued one may wait behind others a while.
-RUNNING_STALE = timedelta(minutes=3)
-QUEUED_STALE = timedelta(hours=1)
 PROGRESS_STEP = 0.02  # progress is written every 2% of the game's steps
-
-
-def request_is_stale(row: AnalysisRequest, now: Any = None) -> bool:
-    now = now or timezone.now()
-    if row.status == RequestStatus.RUNNING:
-        return now - row.updated_at > RUNNING_STALE
-    if row.status == RequestStatus.QUEUED:
-        return now - row.asked_at > QUEUED_STALE
-    return False
-
-
-def request_is_pending(row: AnalysisRequest | None) -> bool:
-    return (
-        row is not None
-        and row.status in (RequestStatus.QUEUED, RequestStatus.RUNNING)
-        and not request_is_stale(row)
-    )
 
 
 class AnalysisThrottle(SimpleRateThrottle):

@@ -18,9 +18,9 @@ from harehra_site.errors import ServiceError
 from replays.access import open_replay
 
 from .access import access_analysis_view
+from .pending import RUNNING_STALE
 from .publish import analysis_group, analysis_message, analysis_pending
 from .selectors import analysis_status
-from .services import RUNNING_STALE
 
 # A pending analysis silent this long is read again, so a page whose worker died hears that its
 # request was given up (`analysis_lost`) without asking: one read per socket per silence.
