@@ -171,6 +171,9 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
             for s in range(4)
         ]
         GameAnalysis.objects.filter(game=game).update(body=analysis_json(analysis))
+    if "luck_se" not in analysis:
+        analysis["luck_se"] = [{"decisions": 0.0974, "draws": 0.2311, "others": 0.2505} for _ in range(4)]
+        GameAnalysis.objects.filter(game=game).update(body=analysis_json(analysis))
 
     # A phone, in Czech: nothing wider than the screen, the graph and the tables fit.
     phone = _open(browser, f"{site.url()}/replays/{game.pk}/?step={labelled[0]}", width=360, locale="cs-CZ")
@@ -183,6 +186,16 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
         right = phone.locator(selector).bounding_box()
         assert right["x"] >= 0 and right["x"] + right["width"] <= 360, selector
     assert phone.locator("#replay-verdict").is_visible() and phone.locator("#analysis-luck").is_visible()
+    # Each luck figure ± its standard error, in points with a decimal comma; and why it is noisy.
+    se = analysis["luck_se"][1]["draws"]
+    cs_se = f"{_js_round(1000 * se) / 10:.1f}".replace(".", ",")
+    cs_cell = phone.locator('#analysis-luck-rows tr[data-seat="1"] td[data-part="draws"]')
+    assert cs_cell.locator(".luck-se").inner_text() == f"±\u00a0{cs_se}"
+    assert "směrodatná chyba" in phone.inner_text("#analysis-luck-note")
+    assert phone.locator("#analysis-luck-note").is_visible()
+    for selector in ("#analysis-luck-note", "#analysis-luck .luck-se >> nth=-1"):
+        right = phone.locator(selector).bounding_box()
+        assert right["x"] >= 0 and right["x"] + right["width"] <= 360, selector
     phone.screenshot(path=str(screenshots / "replay-analysis-360.png"), full_page=True)
     assert not serious_violations(phone)
     phone.close()
@@ -197,9 +210,14 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
     rows = page.locator("#analysis-luck-rows tr")
     assert rows.count() == 4
     own = _js_round(100 * analysis["luck"][1]["decisions"])
-    assert rows.nth(1).locator("td").first.inner_text() == (
+    first = rows.nth(1).locator("td").first
+    assert first.locator(".luck-figure").inner_text() == (
         f"+{own}" if own > 0 else f"−{-own}" if own else "0"
     )
+    own_se = f"{_js_round(1000 * analysis['luck_se'][1]['decisions']) / 10:.1f}"
+    assert first.locator(".luck-se").inner_text() == f"±\u00a0{own_se}"  # a decimal point in English
+    assert "standard error" in page.inner_text("#analysis-luck-note")
+    assert "profile" in page.inner_text("#analysis-luck-note")
     page.locator(".analysis-tables").screenshot(path=str(screenshots / "replay-analysis-tables.png"))
     page.close()
 

@@ -15,6 +15,7 @@ import {
   figuresText,
   labelWord,
   labelledOf,
+  plusMinusPoints,
   progressText,
   shownUnderFilter,
   signedPoints,
@@ -282,17 +283,20 @@ export class AnalysisView {
       ),
     );
     const luck = rows.every((r) => r.luck);
+    const noise = luck && rows.every((r) => r.luckSe);
     $("analysis-luck").hidden = !luck;
+    $("analysis-luck-note").hidden = !noise;
+    // Each figure, then its standard error: each part kept whole, the line free to break between them.
+    const cell = (r, part) => {
+      const se = noise ? r.luckSe[part] : null;
+      return el("td", { "data-part": part },
+        el("span", { class: "luck-figure", text: signedPoints(r.luck[part]) }),
+        ...(se === null ? [] : [" ", el("span", { class: "luck-se", text: plusMinusPoints(se, this.decimal) })]),
+      );
+    };
     if (luck) {
       $("analysis-luck-rows").replaceChildren(
-        ...rows.map((r) =>
-          el("tr", { "data-seat": r.seat },
-            name(r),
-            el("td", { text: signedPoints(r.luck.decisions) }),
-            el("td", { text: signedPoints(r.luck.draws) }),
-            el("td", { text: signedPoints(r.luck.others) }),
-          ),
-        ),
+        ...rows.map((r) => el("tr", { "data-seat": r.seat }, name(r), cell(r, "decisions"), cell(r, "draws"), cell(r, "others"))),
       );
     }
   }
