@@ -79,7 +79,8 @@ class ReplayAnalysisView(APIView):
             NOTE + " Signed in. Queues the analysis (202) unless it exists (200) or is under way (202, "
             "the same request: not counted again). One pending request per person "
             "(`analysis_pending`, 409); a few per hour (`throttled`, 429 with Retry-After: "
-            "settings THROTTLE_ANALYSIS). Then poll GET for its progress."
+            "settings THROTTLE_ANALYSIS). Then follow its progress over the websocket "
+            "/ws/replays/<ref>/analysis/ (docs/PROTOCOL.md), or GET it."
         ),
         request=None,
         responses={200: STATUS, 202: STATUS},

@@ -7,7 +7,10 @@ class AnalysisConfig(AppConfig):
 
     def ready(self) -> None:
         from games.ended import game_ended
+        from replays.selectors import export_extras
 
+        from .selectors import analysis_export
         from .services import analysis_game_ended
 
         game_ended.subscribe(analysis_game_ended)
+        export_extras.subscribe(analysis_export)  # a finished game's export carries its analysis

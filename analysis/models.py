@@ -34,8 +34,9 @@ class RequestStatus(models.TextChoices):
 
 class AnalysisRequest(models.Model):
     """A game's analysis asked for (the replay page's "Analyse" button) or begun by a worker (an
-    automatic one): where it stands and how far it got, which the replay page polls. One per game
-    and version: a second person asking for the same game waits for the same analysis."""
+    automatic one): where it stands and how far it got, which the replay page is told over its
+    analysis socket (analysis/publish.py). One per game and version: a second person asking for
+    the same game waits for the same analysis."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analysis_requests")
     version = models.PositiveSmallIntegerField()

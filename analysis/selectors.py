@@ -13,7 +13,7 @@ from games.models import Game
 from harehra.analysis import ANALYSIS_VERSION
 
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
-from .services import request_is_pending, request_is_stale
+from .pending import request_is_pending, request_is_stale
 
 # The profile averages the latest analysed rated games, this many: each analysis is a text of
 # 100 kB or so, and only two short lists of it are read.
@@ -74,25 +74,25 @@ def user_analysis_averages(user: Any, limit: int = PROFILE_GAMES) -> dict[str, A
     }
 
 
-def analysis_status(game: Game) -> dict[str, Any]:
+def analysis_status(game: Game | int, *, body: bool = True) -> dict[str, Any]:
     """{status: done, analysis, playouts, made_at} when the analysis at today's version exists;
     {status: queued | running, progress: {done, total}} while one is made; {status: failed, code}
-    when the last try failed; {status: none} otherwise (a request given up counts as none)."""
-    made = (
-        GameAnalysis.objects.filter(game=game, version=ANALYSIS_VERSION)
-        .values("body", "playouts", "created_at")
-        .first()
-    )
+    when the last try failed; {status: none} otherwise (a request given up counts as none).
+    Without `body` a done analysis is said without its `analysis` (the socket's messages: the
+    page fetches it once), and its body is not read."""
+    game_id = game if isinstance(game, int) else game.pk
+    fields = ("body", "playouts", "created_at") if body else ("playouts", "created_at")
+    made = GameAnalysis.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).values(*fields).first()
     base: dict[str, Any] = {"version": ANALYSIS_VERSION}
     if made is not None:
-        return {
+        done = {
             **base,
             "status": RequestStatus.DONE.value,
             "playouts": made["playouts"],
             "made_at": made["created_at"].isoformat(),
-            "analysis": json.loads(made["body"]),
         }
-    row = AnalysisRequest.objects.filter(game=game, version=ANALYSIS_VERSION).first()
+        return {**done, "analysis": json.loads(made["body"])} if body else done
+    row = AnalysisRequest.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).first()
     if request_is_pending(row):
         assert row is not None
         return {**base, "status": row.status, "progress": {"done": row.done, "total": row.total}}
@@ -101,3 +101,14 @@ def analysis_status(game: Game) -> dict[str, Any]:
     if row is not None and request_is_stale(row):
         return {**base, "status": "none", "code": "analysis_lost"}
     return {**base, "status": "none"}
+
+
+def analysis_export(game_id: int) -> dict[str, Any]:
+    """The replay export's `analysis` (replays.selectors.export_extras): the game's analysis at
+    today's version as the API gives it under `analysis` (the stored body), or nothing."""
+    body = (
+        GameAnalysis.objects.filter(game_id=game_id, version=ANALYSIS_VERSION)
+        .values_list("body", flat=True)
+        .first()
+    )
+    return {"analysis": json.loads(body)} if body is not None else {}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,6 +24,8 @@ from replays.access import ReplayGrant
 from .access import access_analysis_request
 from .apart import analyse_apart
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
+from .pending import request_is_pending
+from .publish import analysis_progress_changed, analysis_state_changed
 
 Progress = Callable[[int, int], None]
 
@@ -81,29 +82,7 @@ def analysis_game_ended(game_id: int) -> None:
 
 # --- requests: "Analyse this game" and its progress -----------------------------------------------
 
-# A request nobody has worked on this long is given up (its worker died, or the queue lost it), so
-# the game may be asked for again and its asker is free: a running analysis writes its progress
-# every PROGRESS_STEP of the game (seconds apart); a queued one may wait behind others a while.
-RUNNING_STALE = timedelta(minutes=3)
-QUEUED_STALE = timedelta(hours=1)
 PROGRESS_STEP = 0.02  # progress is written every 2% of the game's steps
-
-
-def request_is_stale(row: AnalysisRequest, now: Any = None) -> bool:
-    now = now or timezone.now()
-    if row.status == RequestStatus.RUNNING:
-        return now - row.updated_at > RUNNING_STALE
-    if row.status == RequestStatus.QUEUED:
-        return now - row.asked_at > QUEUED_STALE
-    return False
-
-
-def request_is_pending(row: AnalysisRequest | None) -> bool:
-    return (
-        row is not None
-        and row.status in (RequestStatus.QUEUED, RequestStatus.RUNNING)
-        and not request_is_stale(row)
-    )
 
 
 class AnalysisThrottle(SimpleRateThrottle):
@@ -174,8 +153,10 @@ def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisReq
 
 def analysis_progress_writer(row_id: int) -> Progress:
     """The `progress` of analysis_run for a request: written to its row every PROGRESS_STEP of the
-    game (and at the end), so the page polling it sees the bar move without a write per step."""
+    game (and at the end), and pushed to the replay pages waiting for it once written (the
+    analysis socket), so their bar moves without a write or a message per step."""
     last = -1
+    game_id = AnalysisRequest.objects.values_list("game_id", flat=True).get(pk=row_id)
 
     def write(done: int, total: int) -> None:
         nonlocal last
@@ -183,6 +164,7 @@ def analysis_progress_writer(row_id: int) -> Progress:
             return
         last = done
         AnalysisRequest.objects.filter(pk=row_id).update(done=done, total=total, updated_at=timezone.now())
+        analysis_progress_changed(game_id, done, total)
 
     return write
 
@@ -196,6 +178,7 @@ def analysis_work(game_id: int, *, rebuild: bool = False) -> GameAnalysis:
             AnalysisRequest.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).update(
                 status=RequestStatus.DONE, updated_at=timezone.now()
             )
+            analysis_state_changed(game_id)
             return found
     if not Game.objects.filter(pk=game_id, status=GameStatus.FINISHED).exists():  # no request row then
         raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")
@@ -206,17 +189,22 @@ def analysis_work(game_id: int, *, rebuild: bool = False) -> GameAnalysis:
         defaults={"status": RequestStatus.RUNNING, "done": 0, "code": "", "updated_at": now},
         create_defaults={"status": RequestStatus.RUNNING, "asked_at": now, "updated_at": now},
     )
+    analysis_state_changed(game_id)
     try:
         made = analysis_run(game_id, rebuild=rebuild, progress=analysis_progress_writer(row.pk))
     except AnalysisRefused as refused:
         AnalysisRequest.objects.filter(pk=row.pk).update(
             status=RequestStatus.FAILED, code=refused.code, updated_at=timezone.now()
         )
+        analysis_state_changed(game_id)
         raise
     except Exception:
         AnalysisRequest.objects.filter(pk=row.pk).update(
             status=RequestStatus.FAILED, code="error", updated_at=timezone.now()
         )
+        analysis_state_changed(game_id)
         raise
+    # The analysis is stored (analysis_run committed it): the pages waiting for it fetch it now.
     AnalysisRequest.objects.filter(pk=row.pk).update(status=RequestStatus.DONE, updated_at=timezone.now())
+    analysis_state_changed(game_id)
     return made

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -192,12 +192,35 @@ class ReplayFramesView(APIView):
         return Response(payload)
 
 
+EXPORT = inline_serializer(
+    "ReplayExport",
+    {
+        "format": serializers.CharField(help_text="harehra-replay"),
+        "version": serializers.IntegerField(help_text="the document's version: 1"),
+        "game": serializers.DictField(
+            help_text="{id, table, number, status, result, winner_seat, players: [{seat, name, is_bot}], "
+            "created_at, finished_at}"
+        ),
+        "events": serializers.ListField(
+            child=serializers.DictField(), help_text="every event of the log, each with its seq"
+        ),
+        "analysis": serializers.DictField(
+            required=False,
+            help_text=(
+                "the game's analysis at today's version, when one exists: the analysis API's "
+                "`analysis` (docs/ANALYSIS.md). An import ignores it: it is never trusted"
+            ),
+        ),
+    },
+)
+
+
 class ReplayExportView(APIView):
     @extend_schema(
-        summary="The game's events as a JSON document (finished games)",
+        summary="The game's events as a JSON document (finished games), with its analysis if made",
         description=REF_NOTE,
         responses={
-            200: OpenApiResponse(description="{format, version, game, events}"),
+            200: EXPORT,
             404: ERROR,
             409: ERROR,
         },
@@ -215,7 +238,10 @@ class ReplayImportView(APIView):
         summary="Check an exported document by the rules and return its frames (nothing is stored)",
         parameters=[PERSPECTIVE],
         request={"application/json": OpenApiTypes.OBJECT},
-        description="The body is an export document: {format, version, game, events}.",
+        description=(
+            "The body is an export document: {format, version, game, events}; an `analysis` it "
+            "carries (an export's) is ignored: never trusted, stored or returned."
+        ),
         responses={200: FRAMES, 400: IMPORT_ERROR},
     )
     def post(self, request: Request) -> Response:

@@ -5,6 +5,11 @@ must be what `step` produces from the command the document implies (CardsPlayed,
 ReactionDeclined, CardBurned and CardsDiscarded each start one command's events). Reshuffles take
 the document's recorded order, after checking it is the discard pile minus its top card. Keys the
 rules do not produce (a deadline) are ignored. Nothing is ever stored: the result is only viewed.
+
+Only `format`, `version`, `events` and the players' names in `game` are read. Whatever else a
+document carries is never trusted: the game's analysis an export adds (`analysis`) is ignored, so
+a document whose analysis was forged (or made for another game) is checked and shown as one
+without it, and nothing of it is stored or sent back.
 """
 
 from __future__ import annotations

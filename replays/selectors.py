@@ -21,11 +21,16 @@ from games.models import Game, GameEvent, GameSeat, GameStatus, ReplayAccess
 from games.selectors import seat_labels
 from harehra import make_ruleset
 from harehra_site.errors import ServiceError
+from harehra_site.hooks import Hook
 
 from .access import ALL, SPECTATOR, ReplayGrant
 
 EXPORT_FORMAT = "harehra-replay"
 EXPORT_VERSION = 1
+
+# What a finished game's export carries besides its log, from apps above replays (the game's
+# analysis: analysis/apps.py): each subscriber, given the game's id, returns keys to add (or none).
+export_extras = Hook("what a replay's export carries besides its log")
 
 
 def parse_perspective(value: str | None, grant: ReplayGrant | None, players: int) -> int | str | None:
@@ -165,10 +170,15 @@ def replay_list_rows(games: Iterable[Game]) -> list[dict[str, Any]]:
 
 
 def replay_export(grant: ReplayGrant) -> dict[str, Any]:
-    """The whole log as a JSON document (the draw pile's order included: the game is over)."""
+    """The whole log as a JSON document (the draw pile's order included: the game is over), with
+    what other apps add to it (`export_extras`: the game's analysis at today's version, key
+    `analysis`, when one exists). An importer never trusts those keys (replays/importing.py)."""
     if grant.live:
         raise ServiceError("game_running", "a game is exported once it is over", 409)
-    return export_document(grant.game)
+    document = export_document(grant.game)
+    for extra in export_extras.send(grant.game.pk):
+        document.update({k: v for k, v in (extra or {}).items() if k not in document})
+    return document
 
 
 def export_document(game: Game) -> dict[str, Any]:

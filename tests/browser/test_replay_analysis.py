@@ -1,7 +1,8 @@
 """The replay's analysis in Chromium, against a real server: the win-chance graph under a finished
 game's replay (click and keys to jump), the verdicts in the log, "next mistake" and the player
 filter, on a desktop and a phone; and "Analyse this game" with its progress, made by a worker on
-the analysis queue while the page waits, shown without a reload."""
+the analysis queue while the page waits, pushed over the replay analysis socket (no polling) and
+shown without a reload."""
 
 from __future__ import annotations
 
@@ -73,6 +74,21 @@ def analysis_worker(site: Stack) -> Iterator[subprocess.Popen[bytes]]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def _watch_analysis(page: Any, api: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """The page's requests to the analysis API (their methods, in order) and the messages its
+    analysis socket receives, as they happen."""
+    asked: list[str] = []
+    pushed: list[dict[str, Any]] = []
+    page.on("request", lambda r: asked.append(r.method) if r.url.split("?")[0].endswith(api) else None)
+
+    def on_socket(ws: Any) -> None:
+        if "/analysis/" in ws.url:
+            ws.on("framereceived", lambda frame: pushed.append(json.loads(frame)))
+
+    page.on("websocket", on_socket)
+    return asked, pushed
 
 
 def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, screenshots: Any) -> None:
@@ -155,6 +171,9 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
             for s in range(4)
         ]
         GameAnalysis.objects.filter(game=game).update(body=analysis_json(analysis))
+    if "luck_se" not in analysis:
+        analysis["luck_se"] = [{"decisions": 0.0974, "draws": 0.2311, "others": 0.2505} for _ in range(4)]
+        GameAnalysis.objects.filter(game=game).update(body=analysis_json(analysis))
 
     # A phone, in Czech: nothing wider than the screen, the graph and the tables fit.
     phone = _open(browser, f"{site.url()}/replays/{game.pk}/?step={labelled[0]}", width=360, locale="cs-CZ")
@@ -167,6 +186,16 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
         right = phone.locator(selector).bounding_box()
         assert right["x"] >= 0 and right["x"] + right["width"] <= 360, selector
     assert phone.locator("#replay-verdict").is_visible() and phone.locator("#analysis-luck").is_visible()
+    # Each luck figure ± its standard error, in points with a decimal comma; and why it is noisy.
+    se = analysis["luck_se"][1]["draws"]
+    cs_se = f"{_js_round(1000 * se) / 10:.1f}".replace(".", ",")
+    cs_cell = phone.locator('#analysis-luck-rows tr[data-seat="1"] td[data-part="draws"]')
+    assert cs_cell.locator(".luck-se").inner_text() == f"±\u00a0{cs_se}"
+    assert "směrodatná chyba" in phone.inner_text("#analysis-luck-note")
+    assert phone.locator("#analysis-luck-note").is_visible()
+    for selector in ("#analysis-luck-note", "#analysis-luck .luck-se >> nth=-1"):
+        right = phone.locator(selector).bounding_box()
+        assert right["x"] >= 0 and right["x"] + right["width"] <= 360, selector
     phone.screenshot(path=str(screenshots / "replay-analysis-360.png"), full_page=True)
     assert not serious_violations(phone)
     phone.close()
@@ -181,9 +210,14 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
     rows = page.locator("#analysis-luck-rows tr")
     assert rows.count() == 4
     own = _js_round(100 * analysis["luck"][1]["decisions"])
-    assert rows.nth(1).locator("td").first.inner_text() == (
+    first = rows.nth(1).locator("td").first
+    assert first.locator(".luck-figure").inner_text() == (
         f"+{own}" if own > 0 else f"−{-own}" if own else "0"
     )
+    own_se = f"{_js_round(1000 * analysis['luck_se'][1]['decisions']) / 10:.1f}"
+    assert first.locator(".luck-se").inner_text() == f"±\u00a0{own_se}"  # a decimal point in English
+    assert "standard error" in page.inner_text("#analysis-luck-note")
+    assert "profile" in page.inner_text("#analysis-luck-note")
     page.locator(".analysis-tables").screenshot(path=str(screenshots / "replay-analysis-tables.png"))
     page.close()
 
@@ -201,6 +235,8 @@ def test_analyse_a_game_and_watch_its_progress(site: Stack, browser: Any, screen
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     sign_in(page, site.url(), "eve")
+    api = f"/api/replays/{game.pk}/analysis/"
+    asked, pushed = _watch_analysis(page, api)
     page.goto(f"{site.url()}/replays/{game.pk}/")
     page.wait_for_selector("#analysis-request:visible")
     page.evaluate("window.sameDocument = true")  # gone if the page reloads
@@ -210,11 +246,29 @@ def test_analyse_a_game_and_watch_its_progress(site: Stack, browser: Any, screen
     assert "Waiting for a worker" in page.inner_text("#analysis-progress-text")
     assert AnalysisRequest.objects.get(game=game).status == RequestStatus.QUEUED
     page.locator("#replay-analysis").screenshot(path=str(screenshots / "replay-analysis-queued.png"))
+    # A page opened while it waits follows it too: its socket opens on load.
+    late = context.new_page()
+    late_asked, late_pushed = _watch_analysis(late, api)
+    late.goto(f"{site.url()}/replays/{game.pk}/")
+    late.wait_for_selector("#analysis-progress:not([hidden])")
+    for each in (page, late):  # both sockets have said where it stands: the worker may start
+        each.wait_for_selector('#replay-analysis[data-socket="following"]')
     with analysis_worker(site):
         page.wait_for_selector("#analysis-chart svg", timeout=60_000)
+        late.wait_for_selector("#analysis-chart svg", timeout=60_000)
     assert page.evaluate("window.sameDocument") is True
     assert page.locator("#analysis-ask").is_hidden()
     assert page.locator("#analysis-accuracy-rows tr").count() == 4
     row = AnalysisRequest.objects.get(game=game)
     assert row.status == RequestStatus.DONE and row.done == row.total == game.last_seq
+    # The progress came over the socket: the page asked the API on load, asked for the analysis
+    # (POST) and fetched it once when told it was stored; nothing in between.
+    assert asked == ["GET", "POST", "GET"]
+    assert late_asked == ["GET", "GET"]
+    for got in (pushed, late_pushed):
+        statuses = [m["status"] for m in got]
+        assert statuses[0] == "queued" and statuses[-1] == "done", statuses
+        running = [m["progress"]["done"] for m in got if m["status"] == "running"]
+        assert running and max(running) == game.last_seq  # the worker's progress, pushed
+        assert all("analysis" not in m for m in got)
     context.close()

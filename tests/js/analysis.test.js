@@ -12,8 +12,10 @@ import {
   decisionsOf,
   figuresText,
   labelledOf,
+  luckText,
   nextMistake,
   optionWords,
+  plusMinusPoints,
   prevMistake,
   progressText,
   shownUnderFilter,
@@ -105,6 +107,29 @@ test("the graph marks labelled decisions on their player's line, with the verdic
   assert.match(svg, /<title>ann: \?\? Blunder: better: 2 × Hare Cumi at bob, \+18%<\/title>/);
   // A mark past the game's steps is left out, not drawn off the graph.
   assert.doesNotMatch(winChartSvg({ chances, names: ctx.names, marks: [{ step: 99, seat: 0, label: "blunder" }] }), /win-mark/);
+});
+
+test("each luck figure with its standard error, in points, per language", () => {
+  const decimal = (lang) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format;
+  const en = decimal("en"), cs = decimal("cs");
+  // Shares of 1, as `luck_se` holds them: 0.0974 is 9.7 points; a no-break space after the sign.
+  assert.equal(plusMinusPoints(0.0974, en), "±\u00a09.7");
+  assert.equal(plusMinusPoints(0.0974, cs), "±\u00a09,7"); // Czech: decimal comma
+  assert.equal(plusMinusPoints(0.2345, cs), "±\u00a023,5");
+  assert.equal(plusMinusPoints(0.1, cs), "±\u00a010,0");
+  assert.equal(plusMinusPoints(0.004, en), "±\u00a00.4"); // a small error is not rounded away
+  assert.equal(plusMinusPoints(0.0974), "±\u00a09.7"); // the default: a point
+  assert.equal(luckText(0.124, 0.0974, cs), "+12 ±\u00a09,7");
+  assert.equal(luckText(-0.036, 0.2311, en), "−4 ±\u00a023.1");
+  assert.equal(luckText(0.124, undefined, en), "+12"); // no standard error: the figure alone
+  // The rows carry each seat's errors beside its luck, when the analysis has both.
+  const base = { players: 2, chances: [[0.5, 0.5]], decisions: [], accuracy: [null, null] };
+  const luck = [{ decisions: 0.1, draws: -0.05, others: 0.45 }, { decisions: -0.1, draws: 0.05, others: -0.45 }];
+  const se = [{ decisions: 0.097, draws: 0.23, others: 0.25 }, { decisions: 0.05, draws: 0.2, others: 0.21 }];
+  const rows = summaryRows({ ...base, luck, luck_se: se }, ["ann", "bob"]);
+  assert.deepEqual(rows.map((r) => r.luckSe), se);
+  assert.deepEqual(summaryRows({ ...base, luck }, ["ann", "bob"]).map((r) => r.luckSe), [null, null]);
+  assert.deepEqual(summaryRows({ ...base, luck_se: se }, ["ann", "bob"]).map((r) => r.luckSe), [null, null]);
 });
 
 test("the accuracy and luck tables' rows, and one step's figures", () => {

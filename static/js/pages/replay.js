@@ -96,7 +96,7 @@ function bootReplay(boot, cards) {
     onRebuild: () => analysis && analysis.decorateLog(),
   });
   if (boot.analysis_url && document.getElementById("replay-analysis")) {
-    analysis = new AnalysisView(viewer, { url: boot.analysis_url, cardNames: cards });
+    analysis = new AnalysisView(viewer, { url: boot.analysis_url, socketPath: boot.analysis_socket, cardNames: cards });
   }
   viewer.syncClip = bindClip(boot, viewer);
   followStep(boot, viewer);

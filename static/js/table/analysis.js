@@ -142,9 +142,24 @@ export function signedPoints(share) {
   return "0";
 }
 
+// A standard error (a share of win chance, as `luck_se` holds it: 0.0974) in points to a tenth,
+// written in the page's language by `decimal` ("9.7"; Czech "9,7"): "± 9.7", the sign and the
+// figure joined by a no-break space.
+export function plusMinusPoints(se, decimal = (x) => x.toFixed(1)) {
+  return `±\u00a0${decimal(Math.round(1000 * se) / 10)}`;
+}
+
+// One luck figure with its noise: "+12 ± 9.7" (whole points, then the standard error to a tenth);
+// the figure alone when the analysis has no standard error for it.
+export function luckText(share, se, decimal) {
+  const figure = signedPoints(share);
+  return typeof se === "number" ? `${figure} ${plusMinusPoints(se, decimal)}` : figure;
+}
+
 // The accuracy table's rows: per seat its accuracy (null: no judged decision), how many of each
 // label, and, when the analysis has `luck`, the win chance its own decisions, its draws and the
-// others' decisions gained or lost it (shares of 1, as `chances`).
+// others' decisions gained or lost it (shares of 1, as `chances`), with their standard errors
+// (`luckSe`, from `luck_se`) when it has them.
 export function summaryRows(analysis, names) {
   const players = analysis.players ?? names.length;
   const rows = [];
@@ -152,6 +167,7 @@ export function summaryRows(analysis, names) {
     const mine = decisionsOf(analysis.decisions, seat);
     const counts = Object.fromEntries(LABELS.map((l) => [l, mine.filter((d) => d.label === l).length]));
     const luck = analysis.luck && analysis.luck[seat] ? analysis.luck[seat] : null;
+    const luckSe = luck && analysis.luck_se && analysis.luck_se[seat] ? analysis.luck_se[seat] : null;
     rows.push({
       seat,
       name: names[seat] ?? `#${seat + 1}`,
@@ -159,6 +175,7 @@ export function summaryRows(analysis, names) {
       judged: mine.length,
       counts,
       luck,
+      luckSe,
     });
   }
   return rows;

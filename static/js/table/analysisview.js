@@ -5,6 +5,7 @@
 // The viewer (table/replayviewer.js) tells this view each step and each rebuilt log.
 
 import { $, csrfToken, el, gettext, interpolate } from "../core/dom.js";
+import { Socket, backoffDelay } from "../core/socket.js";
 import {
   MARKS,
   analysisErrorWords,
@@ -14,6 +15,7 @@ import {
   figuresText,
   labelWord,
   labelledOf,
+  plusMinusPoints,
   progressText,
   shownUnderFilter,
   signedPoints,
@@ -27,11 +29,11 @@ import { stepAt, winChartSvg, xOf } from "./winchart.js";
 
 const CHART_HEIGHT = 150;
 const CHART_PAD = 7;
-// The replay page of a finished game opens no socket (the game socket serves running games: its
-// moves and chat), and an analysis is made in seconds to a minute: while one is queued or running,
-// the page asks the analysis API once a second, then stops. A socket opened for that minute alone
-// would cost more than the requests.
-const POLL_MS = 1000;
+// While an analysis is queued or running the page follows it over the replay analysis socket
+// (/ws/replays/<ref>/analysis/, docs/PROTOCOL.md): its first message on every (re)connection is
+// the status as it stands, then the worker's progress is pushed, then a last message says the
+// analysis is stored (the page fetches it once) or failed. The page never polls.
+const PENDING = new Set(["queued", "running"]);
 
 // One request to the analysis API: {ok, status, body, retryAfter}; status 0 when the network failed.
 async function call(url, method) {
@@ -46,14 +48,17 @@ async function call(url, method) {
 }
 
 export class AnalysisView {
-  // viewer: the ReplayViewer; url: /api/replays/<ref>/analysis/; cardNames: {id: name}.
-  constructor(viewer, { url, cardNames }) {
+  // viewer: the ReplayViewer; url: /api/replays/<ref>/analysis/; socketPath:
+  // /ws/replays/<ref>/analysis/; cardNames: {id: name}.
+  constructor(viewer, { url, socketPath, cardNames }) {
     this.viewer = viewer;
     this.url = url;
+    this.socketPath = socketPath;
     this.section = $("replay-analysis");
     this.analysis = null;
     this.seat = null; // the filter: one seat's decisions, or everyone's (null)
-    this.polling = null;
+    this.socket = null; // open while an analysis is queued or running
+    this.fetching = false;
     this.ctx = { names: viewer.names, cardName: (c) => cardNames[c] || c };
     const lang = document.documentElement.lang || undefined;
     this.decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format;
@@ -89,21 +94,63 @@ export class AnalysisView {
     this.show(r.body);
   }
 
-  poll() {
-    clearTimeout(this.polling);
-    this.polling = setTimeout(async () => {
-      const r = await call(this.url, "GET");
-      if (r.ok) this.show(r.body);
-      else if (r.status === 0 || r.status >= 500) this.poll(); // the network or the server: again
-      else $("analysis-error").textContent = analysisErrorWords(r.body.code);
-    }, POLL_MS);
+  // Follow the analysis under way over its socket (one socket, reconnecting with jittered
+  // backoff: core/socket.js), until it says the analysis is stored or failed.
+  follow() {
+    if (this.socket || !this.socketPath) return;
+    this.socket = new Socket(() => this.socketPath, {
+      onMessage: (m) => m.type === "analysis" && this.pushed(m),
+      onStatus: (what) => {
+        if (what === "refused" || what === "limited" || what === "sanctioned") this.unfollow();
+      },
+    }).start();
   }
 
-  // One answer of the API: the analysis, its progress, or the offer to ask.
+  unfollow() {
+    if (this.socket) this.socket.stop();
+    this.socket = null;
+    delete this.section.dataset.socket;
+  }
+
+  // A message of the socket: the status as it stands (the API's answer without the analysis).
+  // `data-socket="following"`: the socket has said where the analysis stands (it had joined the
+  // analysis's messages before), so nothing the worker writes from now on is missed.
+  pushed(status) {
+    this.section.dataset.socket = "following";
+    if (PENDING.has(status.status)) {
+      this.show(status);
+      return;
+    }
+    this.unfollow();
+    if (status.status === "done") this.fetchDone();
+    else this.show(status); // failed, or given up (none, analysis_lost)
+  }
+
+  // The analysis is stored: fetch it, once (again only when the network or the server failed).
+  async fetchDone(attempt = 0) {
+    if (this.fetching && attempt === 0) return;
+    this.fetching = true;
+    const r = await call(this.url, "GET");
+    if (r.ok) {
+      this.fetching = false;
+      this.show(r.body);
+    } else if (r.status === 0 || r.status >= 500) {
+      setTimeout(() => this.fetchDone(attempt + 1), backoffDelay(attempt));
+    } else {
+      this.fetching = false;
+      $("analysis-error").textContent = analysisErrorWords(r.body.code);
+    }
+  }
+
+  // One answer of the API (or message of the socket): the analysis, its progress, or the offer to ask.
   show(status) {
     this.section.dataset.status = status.status;
     if (status.status === "done") {
-      clearTimeout(this.polling);
+      this.unfollow();
+      if (!status.analysis) {
+        this.fetchDone();
+        return;
+      }
       this.analysis = status.analysis;
       $("analysis-ask").hidden = true;
       $("analysis-body").hidden = false;
@@ -130,9 +177,10 @@ export class AnalysisView {
         bar.removeAttribute("value"); // indeterminate while it waits for a worker
       }
       $("analysis-progress-text").textContent = progressText(status);
-      this.poll();
-    } else if (status.code) {
-      $("analysis-error").textContent = analysisErrorWords(status.code);
+      this.follow();
+    } else {
+      this.unfollow();
+      if (status.code) $("analysis-error").textContent = analysisErrorWords(status.code);
     }
   }
 
@@ -235,17 +283,20 @@ export class AnalysisView {
       ),
     );
     const luck = rows.every((r) => r.luck);
+    const noise = luck && rows.every((r) => r.luckSe);
     $("analysis-luck").hidden = !luck;
+    $("analysis-luck-note").hidden = !noise;
+    // Each figure, then its standard error: each part kept whole, the line free to break between them.
+    const cell = (r, part) => {
+      const se = noise ? r.luckSe[part] : null;
+      return el("td", { "data-part": part },
+        el("span", { class: "luck-figure", text: signedPoints(r.luck[part]) }),
+        ...(se === null ? [] : [" ", el("span", { class: "luck-se", text: plusMinusPoints(se, this.decimal) })]),
+      );
+    };
     if (luck) {
       $("analysis-luck-rows").replaceChildren(
-        ...rows.map((r) =>
-          el("tr", { "data-seat": r.seat },
-            name(r),
-            el("td", { text: signedPoints(r.luck.decisions) }),
-            el("td", { text: signedPoints(r.luck.draws) }),
-            el("td", { text: signedPoints(r.luck.others) }),
-          ),
-        ),
+        ...rows.map((r) => el("tr", { "data-seat": r.seat }, name(r), cell(r, "decisions"), cell(r, "draws"), cell(r, "others"))),
       );
     }
   }
