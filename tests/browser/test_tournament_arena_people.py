@@ -10,6 +10,7 @@ standings are then those `rebuild_tournament` folds from the games' logs."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections import Counter
@@ -25,7 +26,7 @@ from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 
 from accounts.services import user_register, user_token
-from tests.browser.ui import PASSWORD, Player, api, english_left, read, sign_in
+from tests.browser.ui import PASSWORD, Player, api, english_left, read, sign_in, wait_still
 from tournaments.models import Entry, EventSeat, Result, Tournament
 from tournaments.scoring import Line, standings
 from tournaments.services import tournament_refold
@@ -102,6 +103,35 @@ class Person:
         except PlaywrightError:
             pass  # the page was going to another one (taken to a table, back to the event)
         return False
+
+
+# What a page shows that a person acts on, or waits for: where it is, the game's last event and
+# decision, the event's state. `playing`: a game in play, which bots or timers move on by themselves.
+SHOWN = """() => {
+  const game = document.getElementById('game');
+  const prompt = document.getElementById('prompt');
+  const end = document.getElementById('end');
+  const podium = document.getElementById('podium');
+  const event = document.getElementById('tournament-state');
+  const shown = [location.href, game?.dataset.seq, game?.dataset.loading,
+    prompt?.hidden ? '' : prompt?.dataset.kind, end?.hidden, podium?.hidden, event?.dataset.status];
+  return { shown: JSON.stringify(shown), playing: !!game && game.dataset.loading === '' && !!end?.hidden };
+}"""
+NEWS = f"(before) => ({SHOWN})().shown !== before"
+
+
+def _wait_for_news(people: list[Person], timeout: float = 5) -> None:
+    """Wait until a page shows something new: a move, a decision, the end, another page, the
+    podium. The page watched is one at a game in play if there is one (its bots move within
+    moments), else the first (the end screen takes it back, the event page to a table, or the
+    podium shows); after `timeout` seconds without news the test reads every page again."""
+    try:
+        shown = [p.page.evaluate(SHOWN) for p in people]
+    except PlaywrightError:
+        return  # a page was going to another one: that is news
+    watched = next((i for i, s in enumerate(shown) if s["playing"]), 0)
+    with contextlib.suppress(PlaywrightError):  # no news in time, or the page left meanwhile
+        people[watched].page.wait_for_function(NEWS, arg=shown[watched]["shown"], timeout=timeout * 1000)
 
 
 def _standings_on(page: Any) -> list[tuple[str, str, str, str, str]]:
@@ -190,7 +220,7 @@ def test_four_people_and_bots_play_an_arena_to_its_podium(site: Any, browser: An
             pytest.fail(f"no podium on every page in time: {state}")
         acted = [p.step(shots) for p in people]  # every page its turn, whoever acted before it
         if not any(acted):
-            people[0].page.wait_for_timeout(150)  # nobody had a decision: the bots' moves, a seating
+            _wait_for_news(people)  # nobody had a decision: the bots' moves, a seating
 
     t.refresh_from_db()
     assert t.status == "finished"
@@ -241,7 +271,7 @@ def test_four_people_and_bots_play_an_arena_to_its_podium(site: Any, browser: An
         assert place.startswith(said), place
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= page.viewport_size["width"], f"{p.label}: the page scrolls sideways ({width}px)"
-        page.wait_for_timeout(300)  # the podium's fonts settle before the picture
+        wait_still(page)  # the podium's fonts settle before the picture
         shot = screenshots / f"tournament-arena-podium-{p.name}-{p.label}.png"
         page.screenshot(path=str(shot), full_page=True)
     assert english_left(czech.page.inner_text("body")) == []

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
@@ -22,7 +21,7 @@ from django.utils import timezone
 
 from accounts.services import user_register
 from games.models import Game
-from tests.browser.ui import PASSWORD, sign_in
+from tests.browser.ui import PASSWORD, sign_in, wait_still
 from tests.factories import play_out
 from tournaments.models import EventTable, Tournament
 from tournaments.services import tournament_create, tournament_join, tournament_pause, tournament_start
@@ -161,7 +160,7 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     assert back.is_visible() and back.get_attribute("href") == f"/tournaments/{t.pk}/?from={first}"
     assert player.locator("#next-game").is_hidden() and player.locator("#event-stay").is_visible()
     assert "Back to the tournament in a few seconds" in player.locator("#end-text").inner_text()
-    player.wait_for_timeout(600)  # the last cards' motion and the panel's rise end before the picture
+    wait_still(player)  # the last cards' motion and the panel's rise end before the picture
     player.screenshot(path=str(screenshots / "tournament-live-game-end-phone.png"), full_page=True)
 
     watcher.wait_for_function(
@@ -223,5 +222,5 @@ def test_standings_and_seating_reach_open_pages_by_their_sockets(
     player.wait_for_url(lambda url: f"/tournaments/{t.pk}/" in url, timeout=WAIT)  # back at the end
     player.wait_for_selector("#podium:not([hidden])", timeout=WAIT)
     assert player.locator('#entry-state [data-entry="played"]').is_visible()
-    time.sleep(0.3)  # the podium's fonts settle before the picture
+    wait_still(player)  # the podium's fonts settle before the picture
     player.screenshot(path=str(screenshots / "tournament-live-podium-phone.png"), full_page=True)

@@ -89,6 +89,16 @@ def wait_newer(page: Any, seq: int | None = None, timeout: float = 0.5) -> bool:
     return True
 
 
+STILL = """() => document.fonts.status === 'loaded'
+  && document.getAnimations().every((a) => a.playState !== 'running')"""
+
+
+def wait_still(page: Any, timeout: float = 10) -> None:
+    """Wait until nothing moves on the page (cards in flight, a panel rising: its animations and
+    transitions) and its fonts are loaded, as before a picture of it."""
+    page.wait_for_function(STILL, timeout=timeout * 1000)
+
+
 def wait_moved(page: Any, seq: int, timeout: float = 5) -> None:
     """Wait until the page shows a newer seq than `seq` (the move went through)."""
     wait_newer(page, seq, timeout)
