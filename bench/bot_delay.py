@@ -51,7 +51,10 @@ from bench.live import (
     end_bench_games,
     ensure_database,
     flush_redis,
+    ref_worktree,
+    reported,
     vacuum,
+    write_report,
 )
 from bench.service import percentile
 
@@ -484,11 +487,7 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
     finally:
         connections.close_all()
         shutil.rmtree(scratch, ignore_errors=True)
-    result.lines = format_report(result)
-    write("")
-    for line in result.lines:
-        write(line)
-    return result
+    return reported(result, format_report(result), write)
 
 
 def run_compare(
@@ -501,32 +500,20 @@ def run_compare(
     """`rounds` times, for each mode: REF's code (from a detached worktree, removed at the end),
     then this checkout's, back to back; then each run's summary and, per mode and code, all of
     their bot moves together (the machine's load drifts from one run to the next)."""
-    from bench.browser import _git
-
     if rounds < 1:
         raise ValueError("rounds is at least 1")
-    sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
-    here = _git("rev-parse", "--short", "HEAD").strip()
-    tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
-    tree = tmp / "code"
-    write(f"checking out {ref} ({sha[:9]}) into {tree} ...")
-    _git("worktree", "add", "--detach", str(tree), sha)
     results = []
-    try:
+    with ref_worktree(ref, write) as ref_code:
         for r in range(rounds):
             for mode in modes:
-                for root, label in ((tree, f"{ref} ({sha[:9]})"), (ROOT, f"this checkout ({here})")):
+                codes = (("old", ref_code.tree, ref_code.label), ("new", ROOT, ref_code.here))
+                for role, root, label in codes:
                     write("")
                     write(f"=== round {r + 1} of {rounds}, {mode}: {label} ===")
-                    log_dir = cfg.log_dir / f"round{r + 1}-{mode}-{'old' if root == tree else 'new'}"
+                    log_dir = cfg.log_dir / f"round{r + 1}-{mode}-{role}"
                     run_cfg = replace(cfg, mode=mode, code_root=root, code_label=label, log_dir=log_dir)
                     results.append(run_bot_delay(run_cfg, write))
-    finally:
-        _git("worktree", "remove", "--force", str(tree), check=False)
-        shutil.rmtree(tmp, ignore_errors=True)
-    write("")
-    for line in format_comparison(results):
-        write(line)
+    write_report(format_comparison(results), write)
     return results
 
 

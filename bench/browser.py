@@ -37,9 +37,7 @@ import math
 import os
 import random
 import secrets
-import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from collections import Counter, deque
@@ -61,7 +59,10 @@ from bench.live import (
     pids_named,
     prepared_stack,
     raise_file_limit,
+    ref_worktree,
+    reported,
     stack_processes,
+    write_report,
 )
 from bench.service import percentile, process_cpu_seconds
 
@@ -1262,11 +1263,7 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
     result = BrowserResult(
         cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
     )
-    result.lines = format_browser_report(result)
-    write("")
-    for line in result.lines:
-        write(line)
-    return result
+    return reported(result, format_browser_report(result), write)
 
 
 # --- old against new, alternating ----------------------------------------------------------------------
@@ -1288,15 +1285,8 @@ def run_browser_compare(
     """
     if rounds < 1:
         raise ValueError("rounds is at least 1")
-    sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
-    here = _git("rev-parse", "--short", "HEAD").strip()
-    old_label = sha[:9] if sha.startswith(ref) else f"{ref} ({sha[:9]})"
-    tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
-    tree = tmp / "code"
-    write(f"checking out {ref} ({sha[:9]}) into {tree} ...")
-    _git("worktree", "add", "--detach", str(tree), sha)
     results: list[BrowserResult] = []
-    try:
+    with ref_worktree(ref, write) as ref_code:
         for r in range(rounds):
             for role in ("old", "new"):
                 client: Client = ref_client if role == "old" else "new"
@@ -1304,27 +1294,15 @@ def run_browser_compare(
                     cfg,
                     client=client,
                     migrate=cfg.migrate and not results,
-                    code_root=tree if role == "old" else ROOT,
-                    code_label=old_label if role == "old" else f"this checkout ({here})",
+                    code_root=ref_code.tree if role == "old" else ROOT,
+                    code_label=ref_code.label if role == "old" else ref_code.here,
                     log_dir=cfg.log_dir / f"round{r + 1}-{role}",
                 )
                 write("")
                 write(f"=== round {r + 1} of {rounds}: {role} code, {client} client ===")
                 results.append(run_browser_bench(run_cfg, write))
-    finally:
-        _git("worktree", "remove", "--force", str(tree), check=False)
-        shutil.rmtree(tmp, ignore_errors=True)
-    write("")
-    for line in format_comparison(results):
-        write(line)
+    write_report(format_comparison(results), write)
     return results
-
-
-def _git(*args: str, check: bool = True) -> str:
-    done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
-    if check and done.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
 
 
 # --- reports -------------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from bench.live import (
     pids_named,
     prepare_games,
     raise_file_limit,
+    reported,
 )
 from bench.service import percentile
 
@@ -632,11 +633,7 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     end_bench_games(game_ids)
     connection.close()
     result = DeployResult(cfg, phases, prepared.setup_s, connect_s, anomalies=anomalies)
-    result.lines = format_report(result)
-    write("")
-    for line in result.lines:
-        write(line)
-    return result
+    return reported(result, format_report(result), write)
 
 
 # --- the report ----------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import os
 import random
 import resource
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 from urllib.parse import urlparse
 
 import uvloop
@@ -749,6 +750,62 @@ def prepared_stack(
     end_bench_games([spec.game_id for spec in prepared.specs])
 
 
+def write_report(lines: Sequence[str], write: Callable[[str], None]) -> None:
+    """A report's lines, after a blank line (what a run or a comparison of runs ends with)."""
+    write("")
+    for line in lines:
+        write(line)
+
+
+class Reported(Protocol):
+    lines: list[str]
+
+
+R = TypeVar("R", bound=Reported)
+
+
+def reported(result: R, lines: list[str], write: Callable[[str], None]) -> R:
+    """A run's result with its report's lines, which are written (`write_report`)."""
+    result.lines = lines
+    write_report(lines, write)
+    return result
+
+
+def git(*args: str, check: bool = True) -> str:
+    """A git command in this checkout; its output."""
+    done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout
+
+
+@dataclass(frozen=True)
+class RefCode:
+    """REF's code, checked out beside this checkout, and how a report names each."""
+
+    tree: Path
+    label: str  # e.g. "main (5153904ab)", or the commit alone when REF is one
+    here: str  # "this checkout (<short HEAD>)"
+
+
+@contextmanager
+def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
+    """REF's code in a detached `git worktree` of its own, removed at the end (the benches that
+    compare an older commit's servers with this checkout's, on the same database and Redis)."""
+    sha = git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
+    here = git("rev-parse", "--short", "HEAD").strip()
+    tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
+    tree = tmp / "code"
+    write(f"checking out {ref} ({sha[:9]}) into {tree} ...")
+    git("worktree", "add", "--detach", str(tree), sha)
+    label = sha[:9] if sha.startswith(ref) else f"{ref} ({sha[:9]})"
+    try:
+        yield RefCode(tree, label, f"this checkout ({here})")
+    finally:
+        git("worktree", "remove", "--force", str(tree), check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
     """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
     if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
@@ -774,11 +831,7 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
     result = LiveResult(
         cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
     )
-    result.lines = format_report(result)
-    write("")
-    for line in result.lines:
-        write(line)
-    return result
+    return reported(result, format_report(result), write)
 
 
 def _ms(values: Sequence[float], p: float) -> str:

@@ -73,15 +73,17 @@ def _fresh_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _pool_back_after_sockets() -> Iterator[None]:
+def _pool_with_room() -> Iterator[None]:
     """A test leaves the next one a database connection pool with room in it.
 
-    Channels' test communicator turns off the closing of database connections in the threads a
-    socket's calls run on (channels/testing/application.py), so each of those threads ends with
-    its pooled connection still checked out, and the pool (DB_POOL_SIZE, 16) runs dry after a few
-    dozen socket tests in one run: a socket then waits 20 s for a connection and its test fails.
-    When more connections are out than this thread's own, the pool is closed (those connections
-    with it) and the next use makes a new one."""
+    The sockets' ORM calls give their connections back (harehra_site/dbthreads.py), even under
+    Channels' test communicator, which turns Channels' own closing off. A test's own thread that
+    uses the ORM and ends without closing its connection keeps it checked out for good (seen in
+    tests/moderation/test_sanction_sockets_servers.py and tests/browser/test_sanction_notice.py;
+    tests/support/waits.py's `db_thread` closes it), and over a whole run the pool (DB_POOL_SIZE,
+    16) could run dry: a socket would then wait 20 s for a connection and its test fail. When more
+    connections are out than this thread's own, the pool is closed (those connections with it) and
+    the next use makes a new one."""
     yield
     from django.db import connections
 

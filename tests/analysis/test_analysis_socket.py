@@ -29,7 +29,7 @@ from games.models import Game
 from harehra.analysis import ANALYSIS_VERSION
 from tests.factories import finished_game, start_table
 from tests.support.stack import Stack
-from tests.support.waits import until
+from tests.support.waits import db_thread, until
 
 pytestmark = [
     pytest.mark.server,
@@ -98,7 +98,7 @@ def test_a_socket_gets_the_status_then_the_progress_then_that_it_is_stored(
         async with websockets.connect(base, origin=ORIGIN) as ws:  # signed out: the replay's link opens it
             first = await _next(ws)
             await _subscribed(stack, game.pk)
-            work = asyncio.create_task(asyncio.to_thread(analysis_work, game.pk))
+            work = asyncio.create_task(db_thread(lambda: analysis_work(game.pk)))
             got = []
             while not got or got[-1]["status"] != "done":
                 got.append(await _next(ws))
@@ -154,7 +154,7 @@ def test_a_reconnecting_page_gets_the_progress_so_far_and_a_failure_is_said(
             await _subscribed(stack, game.pk)
             # Its worker died; another takes it up, and the analysis raises.
             with pytest.raises(RuntimeError, match="out of memory"):
-                await asyncio.to_thread(analysis_work, game.pk)
+                await db_thread(lambda: analysis_work(game.pk))
             return first, await _next(ws), await _next(ws)
 
     first, restarted, failed = asyncio.run(run())
@@ -229,7 +229,7 @@ def test_a_silent_analysis_is_read_again_and_a_dead_workers_request_said_lost(
         )
         assert (await comm.connect())[0]
         first = await comm.receive_json_from(timeout=5)
-        await asyncio.to_thread(
+        await db_thread(
             lambda: AnalysisRequest.objects.filter(pk=row.pk).update(updated_at=now - timedelta(minutes=10))
         )
         lost = await comm.receive_json_from(timeout=5)

@@ -16,8 +16,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import Game, GameStatus
-from harehra_site.asgi import application
 from tests.factories import play_out, start_table
+from tests.support.sockets import game_socket
 
 
 def _private_game(make_user: Callable[..., Any], **settings: Any) -> Game:
@@ -113,13 +113,6 @@ def test_once_over_the_game_follows_its_replay_setting_invite_or_not(make_user: 
         assert c.get(url).status_code == 404, url
 
 
-def _socket(game_id: int, cookie: str | None = None, query: str = "") -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://localhost")]
-    if cookie:
-        headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    return WebsocketCommunicator(application, f"/ws/games/{game_id}/{query}", headers=headers)
-
-
 async def _first(comm: WebsocketCommunicator) -> dict[str, Any]:
     """The socket's first message; a refused socket is accepted, then closed: {"closed": code}."""
     assert (await comm.connect())[0]
@@ -138,10 +131,11 @@ def test_the_invitees_browser_opens_the_games_live_socket(make_user: Callable[..
     session = c.cookies["sessionid"].value
 
     async def run() -> None:
-        stranger = await _first(_socket(game.pk))
+        stranger = await _first(game_socket(game.pk))
         assert stranger == {"closed": 4403}
-        assert await _first(_socket(game.pk, query="?invite=not-the-code")) == {"closed": 4403}
-        for comm in (_socket(game.pk, session), _socket(game.pk, query=f"?invite={game.table.invite_code}")):
+        assert await _first(game_socket(game.pk, invite="not-the-code")) == {"closed": 4403}
+        invited = game_socket(game.pk, invite=game.table.invite_code)
+        for comm in (game_socket(game.pk, session=session), invited):
             state = await _first(comm)
             assert state["type"] == "state", state
             assert state["view"]["hand"] is None and state["legal"] == []

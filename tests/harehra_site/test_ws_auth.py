@@ -10,31 +10,16 @@ from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, UserSession
 from accounts.services import user_token
 from games.models import Game, GameSeat
-from harehra_site.asgi import application
 from tests.factories import seated_game
 from tests.moderation.conftest import make_moderator
+from tests.support.sockets import game_socket, session_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("end_lingering_connections")]
-
-
-def _socket(game_id: int, session: str | None = None, token: str | None = None) -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://localhost")]
-    if session:
-        headers.append((b"cookie", f"sessionid={session}".encode()))
-    path = f"/ws/games/{game_id}/" + (f"?token={token}" if token else "")
-    return WebsocketCommunicator(application, path, headers=headers)
-
-
-def _session_of(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return str(client.cookies["sessionid"].value)
 
 
 async def _first(comm: WebsocketCommunicator) -> dict[str, Any]:
@@ -48,7 +33,7 @@ async def _first(comm: WebsocketCommunicator) -> dict[str, Any]:
 
 
 def _first_of(game_id: int, **credentials: str) -> dict[str, Any]:
-    return asyncio.run(_first(_socket(game_id, **credentials)))
+    return asyncio.run(_first(game_socket(game_id, **credentials)))
 
 
 @pytest.fixture
@@ -60,7 +45,7 @@ def player(make_user: Any, client_for: Any) -> tuple[Game, Any]:
 def test_a_signed_in_session_and_a_token_each_open_their_seat(player):
     game, user = player
     seat = GameSeat.objects.get(game=game, user=user).seat
-    for credentials in ({"session": _session_of(user)}, {"token": user_token(user=user)}):
+    for credentials in ({"session": session_of(user)}, {"token": user_token(user=user)}):
         state = _first_of(game.pk, **credentials)
         assert state["type"] == "state" and state["view"]["seat"] == seat, credentials
         assert state["view"]["hand"] is not None
@@ -70,7 +55,7 @@ def test_a_session_whose_password_changed_signs_in_no_one_and_is_ended(player):
     """Changing the password ends the account's other sessions (Django's session hash): the socket
     is a spectator's and the session is flushed, as Django's own sign-in check does."""
     game, user = player
-    session = _session_of(user)
+    session = session_of(user)
     user.set_password("a-new-horse-battery")
     user.save()
     state = _first_of(game.pk, session=session)
@@ -80,9 +65,9 @@ def test_a_session_whose_password_changed_signs_in_no_one_and_is_ended(player):
 
 def test_an_expired_or_unknown_session_and_an_inactive_account_sign_in_no_one(player):
     game, user = player
-    expired = _session_of(user)
+    expired = session_of(user)
     UserSession.objects.filter(session_key=expired).update(expire_date=timezone.now() - timedelta(seconds=1))
-    inactive = _session_of(user)
+    inactive = session_of(user)
     for session in (expired, "no-such-session-key"):
         state = _first_of(game.pk, session=session)
         assert state["type"] == "state" and state["view"]["hand"] is None, session
@@ -96,7 +81,7 @@ def test_a_suspended_or_banned_player_is_refused_by_session_and_by_token(player,
     table: the moderation service would end them too) still refuses the socket."""
     game, user = player
     moderator = make_moderator(make_user)
-    session, token = _session_of(user), user_token(user=user)
+    session, token = session_of(user), user_token(user=user)
     Sanction.objects.create(
         user=user,
         kind=SanctionKind.SUSPEND,

@@ -8,29 +8,14 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from accounts.services import user_token
 from games.live.sockets import CLOSE_SANCTIONED
 from games.models import Game, GameSeat, GameStatus
-from harehra_site.asgi import application
 from moderation import services
+from tests.support.sockets import game_socket, session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _connect(game_id: int, token: str | None = None, session: str | None = None) -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://localhost")]
-    if session:
-        headers.append((b"cookie", f"sessionid={session}".encode()))
-    path = f"/ws/games/{game_id}/" + (f"?token={token}" if token else "")
-    return WebsocketCommunicator(application, path, headers=headers)
-
-
-def _session_of(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
 
 
 async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
@@ -58,12 +43,12 @@ def test_a_ban_closes_the_users_sockets_and_a_bot_takes_their_seat(moderator, tw
     game, users = two_player_game
     banned, other = users
     seat = GameSeat.objects.get(game=game, user=banned).seat
-    token, session = user_token(user=banned), _session_of(banned)
+    token, session = user_token(user=banned), session_of(banned)
     other_token = user_token(user=other)
 
     async def run() -> None:
-        by_token, by_session = _connect(game.pk, token=token), _connect(game.pk, session=session)
-        watcher = _connect(game.pk, token=other_token)
+        by_token, by_session = game_socket(game.pk, token=token), game_socket(game.pk, session=session)
+        watcher = game_socket(game.pk, token=other_token)
         for comm in (by_token, by_session, watcher):
             assert (await comm.connect())[0]
             await _until(comm, "state")
@@ -79,11 +64,11 @@ def test_a_ban_closes_the_users_sockets_and_a_bot_takes_their_seat(moderator, tw
         assert any(s["seat"] == seat for s in presence["seats"])
         # Coming back with the old session is coming back signed out: the ban ended the session,
         # so the socket is a spectator's at this public game (and a token is refused outright).
-        again = _connect(game.pk, session=session)
+        again = game_socket(game.pk, session=session)
         assert (await again.connect())[0]
         assert (await _until(again, "state"))["view"]["hand"] is None
         await again.disconnect()
-        by_old_token = _connect(game.pk, token=token)
+        by_old_token = game_socket(game.pk, token=token)
         connected, _ = await by_old_token.connect()
         if connected:
             assert (await _until(by_old_token, "state"))["view"]["hand"] is None
@@ -99,7 +84,8 @@ def test_an_abort_reaches_every_client_live(moderator, two_player_game):
     tokens = [user_token(user=u) for u in users]
 
     async def run() -> None:
-        comms = [_connect(game.pk, token=t) for t in tokens] + [_connect(game.pk)]  # players and a spectator
+        # The players and a spectator.
+        comms = [game_socket(game.pk, token=t) for t in tokens] + [game_socket(game.pk)]
         for comm in comms:
             assert (await comm.connect())[0]
             await _until(comm, "state")
@@ -111,7 +97,7 @@ def test_an_abort_reaches_every_client_live(moderator, two_player_game):
             assert got["seq"] == seq
             assert got["event"] == {"type": "GameAborted", "version": 1}
         # A client that reconnects gets a state that says the game is over, with no winner.
-        late = _connect(game.pk, token=tokens[0])
+        late = game_socket(game.pk, token=tokens[0])
         await late.connect()
         state = await _until(late, "state")
         assert state["seq"] == seq and state["view"]["over"] is True
