@@ -290,6 +290,13 @@ SENTENCES: dict[EventType, tuple[Say, ...]] = {
             you=gettext_noop("you left; a bot plays your seat"),
             other=gettext_noop("%(name)s left; a bot plays the seat"),
         ),
+        # A suspension or ban took the person off the table. They read why; the others read that
+        # they left (as the table shows them: their chair is empty), not why.
+        Say(
+            when={"reason": "banned"},
+            you=gettext_noop("your account was suspended or banned; a bot plays your seat"),
+            other=gettext_noop("%(name)s left; a bot plays the seat"),
+        ),
         Say(
             you=gettext_noop("you are away; a bot plays your seat"),
             other=gettext_noop("%(name)s is away; a bot plays the seat"),

@@ -1,7 +1,8 @@
 """A ban said at once on the pages the person has open (issue 27): the game and table pages in
 English and the lobby in Czech, each in another browser session, show why they were signed out
 (the words of the next page: accounts/notices.py) as soon as the moderator acts, and stop
-reconnecting. The page's clock is run ahead to show that no reconnection waits to happen."""
+reconnecting; the game page's log says why a bot now plays the seat. The page's clock is run ahead
+to show that no reconnection waits to happen."""
 
 from __future__ import annotations
 
@@ -91,6 +92,12 @@ def test_the_pages_open_when_a_ban_happens_say_why_at_once_and_stop(
     # The game page's own lines do not say the game cannot be watched, nor offer the seat back.
     game.wait_for_selector("#away-banner", state="hidden")  # hidden at the close after the notice
     assert game.inner_text("#connection") == ""
+    # Its log says why a bot plays the seat (the hand-over is pushed before the socket closes),
+    # not that its person is away, as if they could come back and take it.
+    handed = game.wait_for_selector("#log li:has-text('a bot plays your seat')").inner_text()
+    assert handed == "Your account was suspended or banned; a bot plays your seat", handed
+    assert "You are away" not in game.inner_text("#log")
+    assert game.inner_text("#me .presence") == "a bot plays"  # their own seat's label: not "away"
     game.screenshot(path=str(screenshots / "sanction-game-page.png"))
     lobby.screenshot(path=str(screenshots / "sanction-lobby-cs.png"))
 

@@ -72,7 +72,8 @@ def test_the_server_says_the_reader_as_you() -> None:
 
 def _play(players: int, seed: int, packs: tuple[str, ...] = (), turn_limit: int = 500) -> list[Any]:
     """A game of random legal moves, with a seat handed to a bot (away, then left) and taken back
-    as the services log it; cut short by the turn limit (a draw) when that is small."""
+    as the services log it, then handed to a bot for good (a ban); cut short by the turn limit (a
+    draw) when that is small."""
     rng = random.Random(seed)
 
     def shuffle(cards: Any) -> list[str]:
@@ -86,6 +87,8 @@ def _play(players: int, seed: int, packs: tuple[str, ...] = (), turn_limit: int 
     while not state.over:
         if state.turn_number in (3, 9) and events[-1]["type"] == EventType.TURN_STARTED:
             events.append(dict(seat_taken_by_bot(1, "away" if state.turn_number == 3 else "left")))
+        if state.turn_number == 15 and events[-1]["type"] == EventType.TURN_STARTED:
+            events.append(dict(seat_taken_by_bot(1, "banned")))  # a suspension or ban: to the end
         if state.turn_number in (6, 12) and events[-1]["type"] == EventType.TURN_STARTED:
             events.append(dict(seat_reclaimed(1)))
         seat = state.awaiting.seat

@@ -141,6 +141,12 @@ test("the case is the first whose fields the event has, a missing field being nu
   assert.equal(describe({ ...ctx, standalone: true }, { type: "DirectionChanged", direction: "cw" }).text, "Play now goes clockwise");
   assert.equal(describe(ctx, { type: "SeatTakenByBot", seat: 1, reason: "left" }).text, "bob left; a bot plays the seat");
   assert.equal(describe(ctx, { type: "SeatTakenByBot", seat: 0, reason: "away" }).text, "You are away; a bot plays your seat");
+  // A suspension or ban: its person reads why, the others that the person left.
+  assert.equal(
+    describe(ctx, { type: "SeatTakenByBot", seat: 0, reason: "banned" }).text,
+    "Your account was suspended or banned; a bot plays your seat",
+  );
+  assert.equal(describe(ctx, { type: "SeatTakenByBot", seat: 1, reason: "banned" }).text, "bob left; a bot plays the seat");
 });
 
 test("a play at the reader says you as its object; a seat with no name is numbered", () => {

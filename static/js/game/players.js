@@ -9,11 +9,15 @@ export function syncPresence({ S }, seats) {
   for (const s of seats) S.presence[s.seat] = { ...(S.presence[s.seat] || {}), bot_playing: s.bot_playing };
 }
 
-function presenceText({ S }, seat) {
+function presenceText({ cfg, S }, seat) {
   const p = S.presence[seat];
   const label = S.seats.find((s) => s.seat === seat);
   if (label && label.is_bot) return { cls: "bot", text: gettext("bot") };
-  if ((p && p.bot_playing) || (label && label.bot_playing)) return { cls: "away", text: gettext("away · a bot plays") };
+  if ((p && p.bot_playing) || (label && label.bot_playing)) {
+    // A suspended or banned person is not away: the sanction took the seat (the notice says why).
+    const sanctioned = S.sanctioned && seat === cfg.seat;
+    return { cls: "away", text: sanctioned ? gettext("a bot plays") : gettext("away · a bot plays") };
+  }
   if (!p || !p.status) return { cls: "", text: "" };
   if (p.status === "connected") return { cls: "connected", text: gettext("online") };
   return { cls: "offline", text: gettext("offline") };

@@ -245,6 +245,12 @@ export const SENTENCES = Object.freeze({
       name: "seat",
     },
     {
+      other: gettext_noop("%(name)s left; a bot plays the seat"),
+      you: gettext_noop("your account was suspended or banned; a bot plays your seat"),
+      when: { reason: "banned" },
+      name: "seat",
+    },
+    {
       other: gettext_noop("%(name)s is away; a bot plays the seat"),
       you: gettext_noop("you are away; a bot plays your seat"),
       name: "seat",
