@@ -415,10 +415,19 @@ class Asker:
 
 
 def _forget_analysis(game_id: int) -> None:
+    from django.db import OperationalError
+
     from analysis.models import AnalysisRequest, GameAnalysis
 
-    GameAnalysis.objects.filter(game_id=game_id).delete()
-    AnalysisRequest.objects.filter(game_id=game_id).delete()
+    for attempt in range(10):
+        try:
+            GameAnalysis.objects.filter(game_id=game_id).delete()
+            AnalysisRequest.objects.filter(game_id=game_id).delete()
+            return
+        except OperationalError:  # SQLite: the server is writing
+            if attempt == 9:
+                raise
+            time.sleep(0.2)
 
 
 class Drive:
@@ -512,27 +521,31 @@ def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]
     return out
 
 
-def _set_up_analyses(cfg: BotDelayConfig, base: str) -> tuple[list[str], list[int]]:
-    """The people who ask for analyses (registered through the API) and the finished games they
-    ask about: 4-seat games of one person and three bots played to their end by random legal
-    commands, in this process (tests/factories.py), replays public."""
+def _finished_games(cfg: BotDelayConfig) -> list[int]:
+    """The finished games analysed: 4-seat games of one person and three bots played to their end
+    by random legal commands (tests/factories.py), in this process before the servers start (so
+    their sweeps never play a bot of them meanwhile), replays public."""
     from django.contrib.auth import get_user_model
 
     from tests.factories import finished_game
 
     tag = secrets.token_hex(3)
-    tokens = [
-        _api(base, "/api/accounts/register/", {"username": f"bench-asker-{tag}-{i}", "password": PASSWORD})[
-            "token"
-        ]
-        for i in range(cfg.analyses)
-    ]
     games = []
     for i in range(cfg.analysis_games):
         host = get_user_model().objects.create_user(f"bench-played-{tag}-{i}", password=None)
         game = finished_game([host], bots=BOTS, seed=cfg.seed * 100 + i, rated=False, replay_access="public")
         games.append(game.pk)
-    return tokens, games
+    return games
+
+
+def _askers(cfg: BotDelayConfig, base: str) -> list[str]:
+    """The people who ask for analyses, registered through the API: their tokens."""
+    tag = secrets.token_hex(3)
+    body = {"password": PASSWORD}
+    return [
+        _api(base, "/api/accounts/register/", {**body, "username": f"bench-asker-{tag}-{i}"})["token"]
+        for i in range(cfg.analyses)
+    ]
 
 
 # --- the run ---------------------------------------------------------------------------------------------
@@ -586,13 +599,15 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
     try:
         url = _database(cfg, scratch, write)
         use_database(url)
+        analysed = _finished_games(cfg) if cfg.analyses else []
+        connections.close_all()
         write(f"starting the {cfg.mode} stack ({cfg.code_label}), BOT_DELAY_SECONDS={cfg.delay:g} ...")
         with _start(cfg, url, scratch) as stack:
             if cfg.mode == "embedded":
                 stack.start_server("embedded")
             base = stack.url(0)
             tables = _set_up_tables(cfg, base)
-            askers, analysed = _set_up_analyses(cfg, base) if cfg.analyses else ([], [])
+            askers = _askers(cfg, base) if cfg.analyses else []
             connections.close_all()
             write(f"playing {cfg.games} table(s) of one person and {BOTS} {cfg.bot_level} bots ...")
             drive = Drive(cfg, base, stack.ws_url(0), result)
