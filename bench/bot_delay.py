@@ -22,12 +22,13 @@ BOT_DELAY_SECONDS: how late the bot's move reached the page. Beside it, from the
 - the "event loop was held" lines the servers logged.
 
 With `analyses` N, analyses are kept running on the "analysis" queue in alternate phases of the
-measured window (`phase` seconds each, first with, then without): N people ask for the analyses of
-finished 4-seat games through the replay's API (the "Analyse" button's service), each asking for
-the next once theirs is done, served by the embedded analyst (embedded mode) or by an analyst
-process as the Procfile's (redis mode). Each bot move is counted with analyses when one was
-pending at its due push and at its move, without when none was, and the report sets the two
-side by side, with the analyses completed in the window.
+measured window: N people ask for the analyses of finished 4-seat games through the replay's API
+(the "Analyse" button's service), each asking for the next once theirs is done, for `phase`
+seconds; then they stop asking, and once the last is done no analysis runs for `phase` seconds;
+and again. They are served by the embedded analyst (embedded mode) or by an analyst process as the
+Procfile's (redis mode). Each bot move is counted with analyses when one was pending at its due
+push and at its move, without when none was, and the report sets the two side by side, with the
+analyses completed in the window.
 """
 
 from __future__ import annotations
@@ -156,8 +157,7 @@ class BotDelayResult:
     load: tuple[float, float] = (math.nan, math.nan)  # 1-minute load average at start and end
     wake_late_ms: list[float] = field(default_factory=list)  # the bench's own 0.1 s sleeps, overslept
     lines: list[str] = field(default_factory=list)
-    analyses_done: dict[str, int] = field(default_factory=dict)  # completed in the window, by phase
-    analysis_seconds: list[float] = field(default_factory=list)  # each: asked -> seen done
+    analysis_seconds: list[float] = field(default_factory=list)  # each completed: asked -> seen done
     analyses_failed: int = 0
     phase_server_late_ms: dict[str, list[float]] = field(default_factory=dict)
 
@@ -407,8 +407,6 @@ class Asker:
             finally:
                 self.pending = False
             if answer["status"] == "done" and not run.done.is_set():
-                phase = "with" if run.analyses_wanted() else "without"
-                run.result.analyses_done[phase] = run.result.analyses_done.get(phase, 0) + 1
                 run.result.analysis_seconds.append(time.monotonic() - asked)
             elif answer["status"] in ("failed", "none"):  # still under way at the end: neither
                 run.result.analyses_failed += 1
@@ -439,6 +437,8 @@ class Drive:
         self.games_played = 0
         self.tables: list[Table] = []
         self.askers: list[Asker] = []
+        self.phase = "-"  # of the analyses: "with", "drain", "without" (once measuring)
+        self.phase_at = 0.0
         # The bench's own database writes, on one thread (its connection stays one).
         self.db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bench-db")
 
@@ -446,10 +446,18 @@ class Drive:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
 
     def analyses_wanted(self) -> bool:
-        """The measured window's phase: with analyses (even phases) or without (odd)."""
-        if not self.cfg.analyses or not self.measuring:
-            return False
-        return int((time.monotonic() - self.window[0]) / self.cfg.phase) % 2 == 0
+        """In the measured window's "with" phase: analyses are asked for."""
+        return self.phase == "with"
+
+    def advance_phase(self) -> None:
+        """with (`phase` s, asking) -> drain (until the last is done) -> without (`phase` s) -> with."""
+        now = time.monotonic()
+        if self.phase == "with" and now - self.phase_at >= self.cfg.phase:
+            self.phase = "drain"
+        elif self.phase == "drain" and not self.analyses_pending():
+            self.phase, self.phase_at = "without", now
+        elif self.phase == "without" and now - self.phase_at >= self.cfg.phase:
+            self.phase, self.phase_at = "with", now
 
     def analyses_pending(self) -> bool:
         return any(a.pending for a in self.askers)
@@ -460,6 +468,8 @@ class Drive:
                 return
             self.measuring = True
             self.window = [time.monotonic()]
+            if self.cfg.analyses:
+                self.phase, self.phase_at = "with", self.window[0]
             self.baseline = scrape(self.base)  # blocking, once
         self.result.samples.append(sample)
         if self.cfg.moves and len(self.result.samples) >= self.cfg.moves:
@@ -487,6 +497,8 @@ class Drive:
                 failed = [p for p in plays if p.done() and p.exception() is not None]
                 if failed:
                     raise RuntimeError(f"a table's client failed: {failed[0].exception()!r}")
+                if self.phase != "-":
+                    self.advance_phase()
                 slept = time.monotonic()
                 await asyncio.sleep(0.1)
                 if self.measuring:
@@ -778,7 +790,8 @@ def analysis_lines(r: BotDelayResult) -> list[str]:
     where = "the embedded analyst" if cfg.mode == "embedded" else "an analyst process (Procfile)"
     lines = [
         f"analyses: {cfg.analyses} kept pending on the analysis queue, served by {where}, in alternate "
-        f"{cfg.phase:g} s phases; {len(r.samples)} bot moves, "
+        f"phases ({cfg.phase:g} s of asking, until the last is done, {cfg.phase:g} s of none); "
+        f"{len(r.samples)} bot moves, "
         f"{sum(s.analyses == 'mixed' for s in r.samples)} of them across a phase's edge (counted in neither)",
     ]
     for phase in ("with", "without"):
@@ -790,8 +803,7 @@ def analysis_lines(r: BotDelayResult) -> list[str]:
         )
     took = r.analysis_seconds
     lines.append(
-        f"  analyses completed in the window: {sum(r.analyses_done.values())} "
-        f"({r.analyses_done.get('with', 0)} in the with phases, the rest finishing after one ended); "
+        f"  analyses completed in the window: {len(took)}; "
         f"asked -> done p50 {percentile(took, 50):.0f} s max {max(took, default=math.nan):.0f} s; "
         f"failed or lost: {r.analyses_failed}"
     )
