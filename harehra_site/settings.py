@@ -289,9 +289,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Analyses of finished games (analysis/) run on their own queue and worker (Procfile "analyst"),
 # so a bot's move or a timer never waits behind one.
 CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
-# Queue every finished game's analysis when it ends (off by default: a worker must serve the
-# "analysis" queue), and the budget of each: worlds per step and per option (harehra/analysis.py).
-ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
+# Queue a rated game's analysis when it ends, while fewer than ANALYSIS_AUTOMATIC_MAX_PENDING
+# analyses are queued or running (docs/ANALYSIS.md "Automatic analyses"). On by default with Redis
+# (production, where the Procfile's analyst serves the "analysis" queue), off in the embedded run
+# (one process on someone's machine: analyses there are asked for). And the budget of each
+# analysis: worlds per step and per option (harehra/analysis.py).
+ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", bool(REDIS_URL))
+ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
 ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
 
 # Log lines go to standard error, one a line: JSON objects (python-json-logger) by default with

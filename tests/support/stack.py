@@ -170,6 +170,8 @@ def live_stack(
     log_dir.mkdir(parents=True, exist_ok=True)
     # Persistent database connections, as in production: these processes end before the database does.
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CONN_MAX_AGE": "60"}
+    # No rated game's end starts an analysis unless the caller asks (the site's default with Redis).
+    env.setdefault("ANALYSIS_AUTOMATIC", "0")
     env.pop("DJANGO_SETTINGS_MODULE", None)  # the caller's (e.g. pytest's) is not the servers'
     env.update(extra_env)  # which may name a settings module of its own
     stack = Stack(env=env, log_dir=log_dir, root=Path(root))
