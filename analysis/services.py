@@ -107,7 +107,8 @@ def analysis_game_ended(game_id: int) -> bool:
     True when one was queued."""
     if not getattr(settings, "ANALYSIS_AUTOMATIC", False):
         return False
-    if not Game.objects.filter(pk=game_id, rated=True).exists():
+    # Rated as the ratings app placed it (its subscriber runs first: INSTALLED_APPS' order).
+    if not Game.objects.filter(pk=game_id, placings__rated=True).exists():
         return False
     # Two games ending at the same instant may both see room: the bound is exceeded by at most
     # the game ends committing at once.
