@@ -24,7 +24,7 @@ from harehra_site.errors import ServiceError
 from replays.access import ReplayGrant
 
 from .access import access_analysis_request
-from .apart import analyse_apart
+from .apart import NICENESS, analyse_apart
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
 from .pending import QUEUED_STALE, RUNNING_STALE, request_is_pending
 from .publish import analysis_progress_changed, analysis_state_changed
@@ -62,7 +62,10 @@ def analysis_run(
     if events is None:
         raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")
     budget = playouts or getattr(settings, "ANALYSIS_PLAYOUTS", DEFAULT_PLAYOUTS)
-    body, seconds = analyse_apart(events, playouts=budget, salt=f"game {game_id}", progress=progress)
+    niceness = getattr(settings, "ANALYSIS_NICENESS", NICENESS)
+    body, seconds = analyse_apart(
+        events, playouts=budget, salt=f"game {game_id}", progress=progress, niceness=niceness
+    )
     with transaction.atomic():
         analysis, _ = GameAnalysis.objects.update_or_create(
             game_id=game_id,

@@ -297,6 +297,8 @@ CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
 ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", bool(REDIS_URL))
 ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
 ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
+# The analysis process's niceness (analysis/apart.py): it takes the CPU live play leaves.
+ANALYSIS_NICENESS = int(os.environ.get("ANALYSIS_NICENESS", "10"))
 
 # Log lines go to standard error, one a line: JSON objects (python-json-logger) by default with
 # DEBUG=0, where a log collector reads them; text with DEBUG=1, for a person at a terminal.
