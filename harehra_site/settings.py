@@ -290,11 +290,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # so a bot's move or a timer never waits behind one.
 CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
 # Queue a rated game's analysis when it ends, while fewer than ANALYSIS_AUTOMATIC_MAX_PENDING
-# analyses are queued or running (docs/ANALYSIS.md "Automatic analyses"). On by default with Redis
-# (production, where the Procfile's analyst serves the "analysis" queue), off in the embedded run
-# (one process on someone's machine: analyses there are asked for). And the budget of each
+# analyses are queued or running (docs/ANALYSIS.md "Automatic analyses"). Off by default: on a
+# machine it shares with live play an analysis makes bot moves later (docs/ANALYSIS.md "Where
+# analyses run"); turn it on where the analyst has cores of its own. And the budget of each
 # analysis: worlds per step and per option (harehra/analysis.py).
-ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", bool(REDIS_URL))
+ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
 ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
 ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
 # The analysis process's niceness (analysis/apart.py): it takes the CPU live play leaves.
