@@ -1,5 +1,6 @@
 """A game's analysis computed in a child process. Its seconds of CPU never hold the interpreter
-lock of the process that asked: the embedded server's (where live play shares it) or a worker's.
+lock of the process that asked: the embedded server's (where live play shares it) or a worker's;
+and at a low priority (NICENESS), so they never take a core from live play either.
 
 Pure: the child imports the game (harehra) alone, never Django; the parent writes the progress
 the child reports, and keeps what it returns."""
@@ -7,6 +8,7 @@ the child reports, and keeps what it returns."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
@@ -15,11 +17,19 @@ from typing import Any
 Progress = Callable[[int, int], None]
 
 
+# The child's niceness by default (settings.ANALYSIS_NICENESS): an analysis takes the CPU nobody
+# else wants. On a busy machine the server, the worker and the bots' thinking (at 0) get the cores
+# first, so a bot's move is not later while an analysis runs; on an idle one the analysis gets a
+# whole core as before.
+NICENESS = 10
+
+
 class AnalysisProcessFailed(RuntimeError):
     """The child raised, or died (killed, out of memory) before it answered."""
 
 
-def _child(events: list[Any], playouts: int, salt: str, conn: Connection) -> None:
+def _child(events: list[Any], playouts: int, salt: str, conn: Connection, niceness: int) -> None:
+    os.nice(niceness)
     from harehra.analysis import analyse, analysis_json
 
     start = time.process_time()
@@ -36,14 +46,19 @@ def _child(events: list[Any], playouts: int, salt: str, conn: Connection) -> Non
 
 
 def analyse_apart(
-    events: Sequence[Any], *, playouts: int, salt: str, progress: Progress | None = None
+    events: Sequence[Any],
+    *,
+    playouts: int,
+    salt: str,
+    progress: Progress | None = None,
+    niceness: int = NICENESS,
 ) -> tuple[str, float]:
     """`analysis_json(analyse(events, ...))` made in a child process, and the CPU seconds it took."""
     # forkserver: the child is forked from a clean one-threaded process, not from this one with
     # its threads and open connections (as the bots' thinking processes are: games/bot_thinking.py).
     ctx = multiprocessing.get_context("forkserver")
     receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(list(events), playouts, salt, send), daemon=True)
+    proc = ctx.Process(target=_child, args=(list(events), playouts, salt, send, niceness), daemon=True)
     proc.start()
     send.close()  # the child holds the only sending end: its death ends our reads
     try:

@@ -3,6 +3,7 @@ GameAnalysis and AnalysisRequest."""
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -11,6 +12,7 @@ from typing import Any
 from celery import current_app as app
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -22,12 +24,13 @@ from harehra_site.errors import ServiceError
 from replays.access import ReplayGrant
 
 from .access import access_analysis_request
-from .apart import analyse_apart
+from .apart import NICENESS, analyse_apart
 from .models import AnalysisRequest, GameAnalysis, RequestStatus
-from .pending import request_is_pending
+from .pending import QUEUED_STALE, RUNNING_STALE, request_is_pending
 from .publish import analysis_progress_changed, analysis_state_changed
 
 Progress = Callable[[int, int], None]
+log = logging.getLogger(__name__)
 
 
 class AnalysisRefused(Exception):
@@ -59,7 +62,10 @@ def analysis_run(
     if events is None:
         raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")
     budget = playouts or getattr(settings, "ANALYSIS_PLAYOUTS", DEFAULT_PLAYOUTS)
-    body, seconds = analyse_apart(events, playouts=budget, salt=f"game {game_id}", progress=progress)
+    niceness = getattr(settings, "ANALYSIS_NICENESS", NICENESS)
+    body, seconds = analyse_apart(
+        events, playouts=budget, salt=f"game {game_id}", progress=progress, niceness=niceness
+    )
     with transaction.atomic():
         analysis, _ = GameAnalysis.objects.update_or_create(
             game_id=game_id,
@@ -71,13 +77,63 @@ def analysis_run(
     return analysis
 
 
-def analysis_game_ended(game_id: int) -> None:
-    """ "A game ended" (games/ended.py): with ANALYSIS_AUTOMATIC set, its analysis is queued once
-    the game's end commits, on the analysis queue (never in the move's transaction)."""
+# A message's priority on the analysis queue. On Redis the lowest number is served first
+# (kombu's Redis transport: priority_steps 0, 3, 6, 9), so an automatic analysis (9) waits while a
+# requested one (no priority: 0) is queued; the memory broker of the embedded run keeps none.
+AUTOMATIC_PRIORITY = 9
+
+
+def _send_analysis(game_id: int, *, priority: int | None = None) -> None:
+    """Queue the game's analysis once the transaction commits (its request row is there to update).
+    Sent by name, so services never import the tasks (they import the services)."""
+    options = {} if priority is None else {"priority": priority}
+    transaction.on_commit(lambda: app.send_task("analysis.tasks.analyse_game", args=[game_id], **options))
+
+
+def analyses_pending() -> int:
+    """Analyses queued or running now (asked for or automatic; a request given up as stale is
+    not), counted in the database: how long the analysis queue is."""
+    now = timezone.now()
+    return AnalysisRequest.objects.filter(
+        Q(status=RequestStatus.QUEUED, asked_at__gte=now - QUEUED_STALE)
+        | Q(status=RequestStatus.RUNNING, updated_at__gte=now - RUNNING_STALE)
+    ).count()
+
+
+def analysis_game_ended(game_id: int) -> bool:
+    """ "A game ended" (games/ended.py), in the transaction that ends it: a rated game's analysis
+    is queued automatically (ANALYSIS_AUTOMATIC) when the machine has room, that is while fewer
+    than ANALYSIS_AUTOMATIC_MAX_PENDING analyses are queued or running; otherwise it is skipped
+    (anyone may still ask for it; `analyse_games` makes the missing ones). Its request row, with
+    nobody as the asker, commits with the game's end, so the bound counts it at once and the replay
+    page shows it queued; it counts against nobody's quota, and goes at the lowest priority.
+    True when one was queued."""
     if not getattr(settings, "ANALYSIS_AUTOMATIC", False):
-        return
-    # Sent by name, so services never import the tasks (they import the services).
-    transaction.on_commit(lambda: app.send_task("analysis.tasks.analyse_game", args=[game_id]))
+        return False
+    # Rated as the ratings app placed it (its subscriber runs first: INSTALLED_APPS' order).
+    if not Game.objects.filter(pk=game_id, placings__rated=True).exists():
+        return False
+    # Two games ending at the same instant may both see room: the bound is exceeded by at most
+    # the game ends committing at once.
+    if analyses_pending() >= getattr(settings, "ANALYSIS_AUTOMATIC_MAX_PENDING", 2):
+        log.info("game %s: no room for its automatic analysis", game_id)
+        return False
+    now = timezone.now()
+    AnalysisRequest.objects.update_or_create(
+        game_id=game_id,
+        version=ANALYSIS_VERSION,
+        defaults={
+            "requested_by": None,
+            "status": RequestStatus.QUEUED,
+            "done": 0,
+            "total": 0,
+            "code": "",
+            "asked_at": now,
+            "updated_at": now,
+        },
+    )
+    _send_analysis(game_id, priority=AUTOMATIC_PRIORITY)
+    return True
 
 
 # --- requests: "Analyse this game" and its progress -----------------------------------------------
@@ -118,6 +174,10 @@ def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisReq
         row = AnalysisRequest.objects.filter(game=game, version=ANALYSIS_VERSION).first()
         if request_is_pending(row):
             assert row is not None
+            if row.requested_by_id is None and row.status == RequestStatus.QUEUED:
+                # An automatic one still waiting, now for a person: queued again at the requested
+                # ones' priority (not counted: whichever runs second finds it made).
+                _send_analysis(game.pk)
             return row
         mine = AnalysisRequest.objects.filter(
             requested_by=user, status__in=[RequestStatus.QUEUED, RequestStatus.RUNNING]
@@ -145,9 +205,7 @@ def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisReq
                 "updated_at": now,
             },
         )
-        # Sent by name (services never import the tasks), once the request is there to update.
-        game_id = game.pk
-        transaction.on_commit(lambda: app.send_task("analysis.tasks.analyse_game", args=[game_id]))
+        _send_analysis(game.pk)
     return row
 
 

@@ -20,11 +20,21 @@ BOT_DELAY_SECONDS: how late the bot's move reached the page. Beside it, from the
   the task's start to the push, from the servers' Prometheus metrics (histograms: their buckets
   and means);
 - the "event loop was held" lines the servers logged.
+
+With `analyses` N, analyses are kept running on the "analysis" queue in alternate phases of the
+measured window: N people ask for the analyses of finished 4-seat games through the replay's API
+(the "Analyse" button's service), each asking for the next once theirs is done, for `phase`
+seconds; then they stop asking, and once the last is done no analysis runs for `phase` seconds;
+and again. They are served by the embedded analyst (embedded mode) or by an analyst process as the
+Procfile's (redis mode). Each bot move is counted with analyses when one was pending at its due
+push and at its move, without when none was, and the report sets the two side by side, with the
+analyses completed in the window.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import math
 import os
@@ -86,6 +96,9 @@ class BotDelayConfig:
     log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-bot-delay")
     timeout: float = 900.0  # the whole drive, at most
     seed: int = 1
+    analyses: int = 0  # analyses kept pending on the analysis queue in the "with" phases
+    phase: float = 60.0  # seconds of each phase, with and without analyses, alternating
+    analysis_games: int = 6  # finished games made for them, analysed again and again
 
 
 @dataclass
@@ -95,6 +108,7 @@ class Sample:
     due_seq: int  # the last seq of the push that made the bot's decision due
     move_seq: int  # the first seq of the push that carried the bot's move
     late_ms: float  # at the client: (move push - due push) - delay
+    analyses: str = "-"  # "with" or "without" analyses pending (due and move), "mixed", "-" (none asked)
 
 
 @dataclass
@@ -146,10 +160,16 @@ class BotDelayResult:
     load: tuple[float, float] = (math.nan, math.nan)  # 1-minute load average at start and end
     wake_late_ms: list[float] = field(default_factory=list)  # the bench's own 0.1 s sleeps, overslept
     lines: list[str] = field(default_factory=list)
+    analysis_seconds: list[float] = field(default_factory=list)  # each completed: asked -> seen done
+    analyses_failed: int = 0
+    phase_server_late_ms: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def client_ms(self) -> list[float]:
         return [s.late_ms for s in self.samples]
+
+    def phase_ms(self, phase: str) -> list[float]:
+        return [s.late_ms for s in self.samples if s.analyses == phase]
 
 
 # --- the servers ---------------------------------------------------------------------------------------
@@ -188,6 +208,7 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
         "METRICS_TOKEN": METRICS_TOKEN,
         "PROMETHEUS_MULTIPROC_DIR": str(scratch / "metrics"),
         "THROTTLE_REGISTER": "10000/hour",
+        "THROTTLE_ANALYSIS": "10000/hour",
         **({"LOOP_STACKS": "1"} if cfg.loop_stacks else {}),
         **dict(cfg.server_env),
     }
@@ -200,6 +221,7 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
         redis_url="" if embedded else cfg.redis_url,  # no REDIS_URL: the memory broker, in-process
         servers=0 if embedded else 1,
         worker=not embedded,
+        analyst=not embedded and cfg.analyses > 0,  # the embedded server runs its own
         log_dir=cfg.log_dir,
         root=cfg.code_root,
         **env,
@@ -212,7 +234,9 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
 def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | None = None) -> Any:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Token {token}"} if token else {})}
     body = json.dumps(data).encode() if data is not None else None
-    req = urllib.request.Request(base + path, data=body, headers=headers, method="POST" if body else "GET")
+    req = urllib.request.Request(
+        base + path, data=body, headers=headers, method="POST" if body is not None else "GET"
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return json.load(r)
@@ -256,7 +280,8 @@ class Table:
         self.table_id, self.game_id = table_id, game_id
         self.seat: int | None = None
         self.seq = 0
-        self.pending: tuple[float, int] | None = None  # (arrival, seq) of the push a bot is due at
+        self.pending: tuple[float, int, bool] | None = None  # (arrival, seq, analyses pending) of
+        # the push a bot is due at
         self.bot_moves = 0  # seen at this table, warm-up included
         self.rng = random.Random(run.cfg.seed * 1000 + index)
 
@@ -305,10 +330,11 @@ class Table:
                 self.pending = None
             if self.pending is not None:
                 # The move the bot was due to make (only the awaited seat may move).
-                due_at, due_seq = self.pending
+                due_at, due_seq, busy_then = self.pending
                 self.pending = None
                 self.bot_moves += 1
                 if self.bot_moves > self.run.cfg.warmup_moves or self.run.measuring:
+                    busy_now = self.run.analyses_pending()
                     self.run.record(
                         Sample(
                             self.index,
@@ -316,6 +342,7 @@ class Table:
                             due_seq,
                             events[0]["seq"],
                             (now - due_at - self.run.cfg.delay) * 1000,
+                            _phase(self.run.cfg, busy_then, busy_now),
                         )
                     )
             self.seq = events[-1]["seq"]
@@ -337,8 +364,71 @@ class Table:
                 cmd = {"type": "command", "cmd_id": secrets.token_hex(6), "expected_seq": self.seq}
                 await ws.send(json.dumps({**cmd, **command}))
         elif events and last["type"] == "view":
-            self.pending = (now, last["seq"])  # this push made a bot's decision due
+            self.pending = (
+                now,
+                last["seq"],
+                self.run.analyses_pending(),
+            )  # this push made a bot's decision due
         return False
+
+
+def _phase(cfg: BotDelayConfig, busy_then: bool, busy_now: bool) -> str:
+    if not cfg.analyses:
+        return "-"
+    if busy_then and busy_now:
+        return "with"
+    return "mixed" if busy_then or busy_now else "without"
+
+
+class Asker:
+    """One person asking for analyses through the replay's API, one pending at a time, while the
+    drive's phase says so: each finished game in turn, its stored analysis and request deleted
+    first, so the same few games are analysed again and again."""
+
+    def __init__(self, run: Drive, index: int, token: str, games: list[int]) -> None:
+        self.run, self.index, self.token, self.games = run, index, token, games
+        self.pending = False
+        self.turn = index
+
+    async def ask(self) -> None:
+        run = self.run
+        while not run.done.is_set():
+            if not run.analyses_wanted():
+                await asyncio.sleep(0.2)
+                continue
+            game = self.games[self.turn % len(self.games)]
+            self.turn += run.cfg.analyses
+            await run.in_db(_forget_analysis, game)
+            path = f"/api/replays/{game}/analysis/"
+            self.pending = True
+            asked = time.monotonic()
+            try:
+                answer = await asyncio.to_thread(_api, run.base, path, {}, self.token)
+                while answer["status"] in ("queued", "running") and not run.done.is_set():
+                    await asyncio.sleep(1.0)
+                    answer = await asyncio.to_thread(_api, run.base, path, None, self.token)
+            finally:
+                self.pending = False
+            if answer["status"] == "done" and not run.done.is_set():
+                run.result.analysis_seconds.append(time.monotonic() - asked)
+            elif answer["status"] in ("failed", "none"):  # still under way at the end: neither
+                run.result.analyses_failed += 1
+
+
+def _forget_analysis(game_id: int) -> None:
+    from django.db import OperationalError
+
+    from analysis.models import AnalysisRequest, GameAnalysis
+
+    for attempt in range(10):
+        try:
+            GameAnalysis.objects.filter(game_id=game_id).delete()
+            AnalysisRequest.objects.filter(game_id=game_id).delete()
+            return
+        except OperationalError:  # SQLite: the server is writing
+            if attempt == 9:
+                raise
+            time.sleep(0.2)
 
 
 class Drive:
@@ -349,6 +439,31 @@ class Drive:
         self.window: list[float] = []
         self.games_played = 0
         self.tables: list[Table] = []
+        self.askers: list[Asker] = []
+        self.phase = "-"  # of the analyses: "with", "drain", "without" (once measuring)
+        self.phase_at = 0.0
+        # The bench's own database writes, on one thread (its connection stays one).
+        self.db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bench-db")
+
+    async def in_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    def analyses_wanted(self) -> bool:
+        """In the measured window's "with" phase: analyses are asked for."""
+        return self.phase == "with"
+
+    def advance_phase(self) -> None:
+        """with (`phase` s, asking) -> drain (until the last is done) -> without (`phase` s) -> with."""
+        now = time.monotonic()
+        if self.phase == "with" and now - self.phase_at >= self.cfg.phase:
+            self.phase = "drain"
+        elif self.phase == "drain" and not self.analyses_pending():
+            self.phase, self.phase_at = "without", now
+        elif self.phase == "without" and now - self.phase_at >= self.cfg.phase:
+            self.phase, self.phase_at = "with", now
+
+    def analyses_pending(self) -> bool:
+        return any(a.pending for a in self.askers)
 
     def record(self, sample: Sample) -> None:
         if not self.measuring:
@@ -356,14 +471,20 @@ class Drive:
                 return
             self.measuring = True
             self.window = [time.monotonic()]
+            if self.cfg.analyses:
+                self.phase, self.phase_at = "with", self.window[0]
             self.baseline = scrape(self.base)  # blocking, once
         self.result.samples.append(sample)
         if self.cfg.moves and len(self.result.samples) >= self.cfg.moves:
             self.done.set()
 
-    async def run(self, tables: list[tuple[str, int, int]]) -> None:
+    async def run(
+        self, tables: list[tuple[str, int, int]], askers: Sequence[str] = (), games: Sequence[int] = ()
+    ) -> None:
         self.tables = [Table(self, i, tok, tid, gid) for i, (tok, tid, gid) in enumerate(tables)]
+        self.askers = [Asker(self, i, tok, list(games)) for i, tok in enumerate(askers)]
         plays = [asyncio.create_task(t.play()) for t in self.tables]
+        plays += [asyncio.create_task(a.ask()) for a in self.askers]
         deadline = time.monotonic() + self.cfg.timeout
         try:
             while not self.done.is_set():
@@ -379,6 +500,8 @@ class Drive:
                 failed = [p for p in plays if p.done() and p.exception() is not None]
                 if failed:
                     raise RuntimeError(f"a table's client failed: {failed[0].exception()!r}")
+                if self.phase != "-":
+                    self.advance_phase()
                 slept = time.monotonic()
                 await asyncio.sleep(0.1)
                 if self.measuring:
@@ -388,6 +511,14 @@ class Drive:
             self.done.set()
             self.window.append(time.monotonic())
             await asyncio.gather(*plays, return_exceptions=True)
+            await self.in_db(_close_connections)
+            self.db.shutdown()
+
+
+def _close_connections() -> None:
+    from django.db import connections
+
+    connections.close_all()
 
 
 def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]:
@@ -403,6 +534,33 @@ def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]
         started = _api(base, f"/api/tables/{table['id']}/start/", {}, token)
         out.append((token, table["id"], started["current_game"]))
     return out
+
+
+def _finished_games(cfg: BotDelayConfig) -> list[int]:
+    """The finished games analysed: 4-seat games of one person and three bots played to their end
+    by random legal commands (tests/factories.py), in this process before the servers start (so
+    their sweeps never play a bot of them meanwhile), replays public."""
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import finished_game
+
+    tag = secrets.token_hex(3)
+    games = []
+    for i in range(cfg.analysis_games):
+        host = get_user_model().objects.create_user(f"bench-played-{tag}-{i}", password=None)
+        game = finished_game([host], bots=BOTS, seed=cfg.seed * 100 + i, rated=False, replay_access="public")
+        games.append(game.pk)
+    return games
+
+
+def _askers(cfg: BotDelayConfig, base: str) -> list[str]:
+    """The people who ask for analyses, registered through the API: their tokens."""
+    tag = secrets.token_hex(3)
+    body = {"password": PASSWORD}
+    return [
+        _api(base, "/api/accounts/register/", {**body, "username": f"bench-asker-{tag}-{i}"})["token"]
+        for i in range(cfg.analyses)
+    ]
 
 
 # --- the run ---------------------------------------------------------------------------------------------
@@ -456,17 +614,20 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
     try:
         url = _database(cfg, scratch, write)
         use_database(url)
+        analysed = _finished_games(cfg) if cfg.analyses else []
+        connections.close_all()
         write(f"starting the {cfg.mode} stack ({cfg.code_label}), BOT_DELAY_SECONDS={cfg.delay:g} ...")
         with _start(cfg, url, scratch) as stack:
             if cfg.mode == "embedded":
                 stack.start_server("embedded")
             base = stack.url(0)
             tables = _set_up_tables(cfg, base)
+            askers = _askers(cfg, base) if cfg.analyses else []
             connections.close_all()
             write(f"playing {cfg.games} table(s) of one person and {BOTS} {cfg.bot_level} bots ...")
             drive = Drive(cfg, base, stack.ws_url(0), result)
             load_start = os.getloadavg()[0]
-            asyncio.run(drive.run(tables))
+            asyncio.run(drive.run(tables, askers, analysed))
             result.load = (load_start, os.getloadavg()[0])
             if drive.measuring:
                 after = scrape(base)
@@ -480,6 +641,10 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
             result.games_played = drive.games_played
             game_ids = {t.game_id for t in drive.tables}
         result.server_late_ms = _server_gaps(result.samples, cfg.delay)
+        for phase in ("with", "without"):
+            result.phase_server_late_ms[phase] = _server_gaps(
+                [s for s in result.samples if s.analyses == phase], cfg.delay
+            )
         if not (cfg.mode == "embedded" and cfg.sqlite):
             end_bench_games(sorted(game_ids))
         connections.close_all()
@@ -602,4 +767,31 @@ def format_report(r: BotDelayResult) -> list[str]:
         f"errors: {dict(r.errors) or 'none'}; seq gaps: {r.gaps}",
         f"goal (p95 at the page <= {GOAL_P95_MS:g} ms): "
         + ("met" if c and percentile(c, 95) <= GOAL_P95_MS else "not met"),
+        *(analysis_lines(r) if cfg.analyses else []),
     ]
+
+
+def analysis_lines(r: BotDelayResult) -> list[str]:
+    """Bot moves with analyses pending against those without, in the same run (alternate phases)."""
+    cfg = r.config
+    where = "the embedded analyst" if cfg.mode == "embedded" else "an analyst process (Procfile)"
+    lines = [
+        f"analyses: {cfg.analyses} kept pending on the analysis queue, served by {where}, in alternate "
+        f"phases ({cfg.phase:g} s of asking, until the last is done, {cfg.phase:g} s of none); "
+        f"{len(r.samples)} bot moves, "
+        f"{sum(s.analyses == 'mixed' for s in r.samples)} of them across a phase's edge (counted in neither)",
+    ]
+    for phase in ("with", "without"):
+        c, s = r.phase_ms(phase), r.phase_server_late_ms.get(phase, [])
+        lines.append(
+            f"  {phase + ' analyses':17} late at the page p50 {_ms(c, 50)} p95 {_ms(c, 95)} "
+            f"max {_ms(c, 100)} ms "
+            f"(n={len(c)}); in the log p50 {_ms(s, 50)} p95 {_ms(s, 95)} max {_ms(s, 100)} ms"
+        )
+    took = r.analysis_seconds
+    lines.append(
+        f"  analyses completed in the window: {len(took)}; "
+        f"asked -> done p50 {percentile(took, 50):.0f} s max {max(took, default=math.nan):.0f} s; "
+        f"failed or lost: {r.analyses_failed}"
+    )
+    return lines

@@ -78,6 +78,9 @@ def embedded_worker(concurrency: int = 4, queues: list[str] | None = None, name:
         without_mingle=True,
         without_gossip=True,
         timer_cls=PromptTimer,
+        # A worker of its own queues reserves one task at a time: an analysis waiting on the
+        # broker can still be overtaken (a requested one by priority, on Redis).
+        **({"prefetch_multiplier": 1} if queues is not None else {}),
     )
 
 

@@ -289,10 +289,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Analyses of finished games (analysis/) run on their own queue and worker (Procfile "analyst"),
 # so a bot's move or a timer never waits behind one.
 CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
-# Queue every finished game's analysis when it ends (off by default: a worker must serve the
-# "analysis" queue), and the budget of each: worlds per step and per option (harehra/analysis.py).
+# Queue a rated game's analysis when it ends, while fewer than ANALYSIS_AUTOMATIC_MAX_PENDING
+# analyses are queued or running (docs/ANALYSIS.md "Automatic analyses"). Off by default: on a
+# machine it shares with live play an analysis makes bot moves later (docs/ANALYSIS.md "Where
+# analyses run"); turn it on where the analyst has cores of its own. And the budget of each
+# analysis: worlds per step and per option (harehra/analysis.py).
 ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
+ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
 ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
+# The analysis process's niceness (analysis/apart.py): it takes the CPU live play leaves.
+ANALYSIS_NICENESS = int(os.environ.get("ANALYSIS_NICENESS", "10"))
 
 # Log lines go to standard error, one a line: JSON objects (python-json-logger) by default with
 # DEBUG=0, where a log collector reads them; text with DEBUG=1, for a person at a terminal.

@@ -37,6 +37,16 @@ def _fast_password_hashing() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _no_automatic_analyses() -> Iterator[None]:
+    """A test that ends a rated game starts no analysis unless it asks (`settings.ANALYSIS_AUTOMATIC
+    = True`); servers a test starts have it off too (tests/support/server_settings.py)."""
+    from django.test import override_settings
+
+    with override_settings(ANALYSIS_AUTOMATIC=False):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _flush_may_truncate_the_logs() -> None:
     """The test database's teardown empties every table with TRUNCATE, which the logs refuse
     unless the transaction says it means it (harehra_site/append_only.py).

@@ -30,6 +30,10 @@ def test_bench_bot_delay_measures_bots_in_both_modes(tmp_path: Path) -> None:
             "--moves", "6", "--warmup-moves", "1", "--delay", "0.05",
             "--database-url", database_url(connection.settings_dict), "--redis-url", redis_url(8),
             "--log-dir", str(tmp_path), "--timeout", "120",
+            # Analyses kept pending meanwhile (at a tiny budget), by the embedded analyst or an
+            # analyst process.
+            "--analyses", "1", "--phase", "2", "--analysis-games", "2",
+            "--server-env", "ANALYSIS_PLAYOUTS=2",
         ],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=400, check=False,
     )  # fmt: skip
@@ -43,5 +47,10 @@ def test_bench_bot_delay_measures_bots_in_both_modes(tmp_path: Path) -> None:
         assert log and int(log[1]) == int(page[2])  # each bot move found in the log
         assert re.search(r"bot task start - due \(n=\d+\): mean", report), report[:2000]
         assert "errors: none; seq gaps: 0" in report
+        assert "analyses: 1 kept pending on the analysis queue" in report, report[:3000]
+        assert re.search(r"with analyses +late at the page .* \(n=\d+\)", report)
+        assert re.search(r"without analyses +late at the page .* \(n=\d+\)", report)
+        done_line = r"analyses completed in the window: \d+; .* failed or lost: 0"
+        assert re.search(done_line, report), report[:3000]
     # The bench ends the games it started on PostgreSQL: none is left for a later worker to play.
     assert not Game.objects.filter(status=GameStatus.RUNNING).exists()

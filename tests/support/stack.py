@@ -19,6 +19,8 @@ from tests.support.waits import wait_until
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
 SERVER_SETTINGS = "tests.support.server_settings"  # the site's, with the test process's fast hasher
+# The Procfile's `analyst`: the "analysis" queue alone, one analysis at a time, one reserved.
+ANALYST_ARGS = ("--queues", "analysis", "--pool", "solo", "--concurrency", "1", "--prefetch-multiplier", "1")
 
 
 def database_url(settings_dict: dict[str, Any]) -> str:
@@ -90,6 +92,22 @@ class Stack:
         )  # fmt: skip
         self.workers.append(proc)
 
+    def start_analyst(self) -> None:
+        """A worker on the "analysis" queue alone, as the Procfile's `analyst` runs it."""
+        log = open(self.log_dir / f"analyst-{len(self.workers)}.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *ANALYST_ARGS,
+                "--loglevel", "WARNING", "--without-mingle", "--without-gossip",
+                "--hostname", f"analyst-{len(self.workers)}@%h",
+            ],
+            cwd=self.root,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        self.workers.append(proc)
+
     def dump_tasks(self) -> None:
         """Have every live server log its tasks' and threads' stacks (for a test that timed out)."""
         for proc, _ in self.servers:
@@ -140,16 +158,20 @@ def live_stack(
     servers: int,
     worker: bool,
     log_dir: Path,
+    analyst: bool = False,
     root: Path | str = ROOT,  # str too: callers pass their extra environment as **dict[str, str]
     **extra_env: str,
 ) -> Iterator[Stack]:
-    """`servers` ASGI processes sharing PostgreSQL and Redis, and optionally one Celery worker with beat.
+    """`servers` ASGI processes sharing PostgreSQL and Redis, and optionally one Celery worker with
+    beat, and an analyst (a worker on the "analysis" queue alone, as the Procfile's).
 
     `root` is the checkout they run (this one by default): an A/B bench runs an older commit's code
     from a worktree on the same database, Redis and virtualenv."""
     log_dir.mkdir(parents=True, exist_ok=True)
     # Persistent database connections, as in production: these processes end before the database does.
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CONN_MAX_AGE": "60"}
+    # No rated game's end starts an analysis unless the caller asks (the site's default with Redis).
+    env.setdefault("ANALYSIS_AUTOMATIC", "0")
     env.pop("DJANGO_SETTINGS_MODULE", None)  # the caller's (e.g. pytest's) is not the servers'
     env.update(extra_env)  # which may name a settings module of its own
     stack = Stack(env=env, log_dir=log_dir, root=Path(root))
@@ -158,6 +180,8 @@ def live_stack(
             stack.start_server()
         if worker:
             stack.start_worker()
+        if analyst:
+            stack.start_analyst()
         yield stack
     finally:
         stack.stop()

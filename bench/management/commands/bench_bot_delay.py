@@ -20,7 +20,9 @@ class Command(BaseCommand):
         "play tables of one person and three bots, the person acting at once on every view, and "
         "report for each bot decision how late its move reached the page after the push that made it "
         "due, less BOT_DELAY_SECONDS (p50/p95/max), with the servers' own figures (the log's times, "
-        "the bot tasks' lateness). --compare-ref REF runs REF's code first, then this checkout's."
+        "the bot tasks' lateness). --compare-ref REF runs REF's code first, then this checkout's. "
+        "--analyses N keeps N analyses pending in alternate phases and sets bot moves with and "
+        "without them side by side."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -66,6 +68,20 @@ class Command(BaseCommand):
         parser.add_argument("--log-dir", type=Path, default=None, help="server and worker logs")
         parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run, at most")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--analyses",
+            type=int,
+            default=0,
+            metavar="N",
+            help="keep N analyses pending on the analysis queue in alternate phases of the window "
+            "(asked for through the replay's API), and report bot moves with and without them",
+        )
+        parser.add_argument(
+            "--phase", type=float, default=60.0, help="with --analyses: seconds of each phase"
+        )
+        parser.add_argument(
+            "--analysis-games", type=int, default=6, help="with --analyses: finished games to analyse"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         pairs = [item.partition("=") for item in options["server_env"]]
@@ -86,6 +102,9 @@ class Command(BaseCommand):
             loop_stacks=options["loop_stacks"],
             timeout=options["timeout"],
             seed=options["seed"],
+            analyses=options["analyses"],
+            phase=options["phase"],
+            analysis_games=options["analysis_games"],
             **extra,
         )
         modes: list[Mode] = ["embedded", "redis"] if options["mode"] == "both" else [options["mode"]]
