@@ -442,3 +442,23 @@ def write_move(
         if not any(name in str(e) for name in ("gameevent_unique_seq", "games_gameevent.seq")):
             raise
         raise LogOutOfStep(f"game {game.pk}: seq {first_seq} is taken") from e
+
+
+def _mark_watched_sql(db: BaseDatabaseWrapper) -> str:
+    return (
+        f"UPDATE {_table(db, Game)} SET watched_until = %s "
+        "WHERE id = %s AND status = %s AND (watched_until IS NULL OR watched_until < %s)"
+    )
+
+
+def mark_watched(game_id: int, until: Any, renew_before: Any, running: str) -> None:
+    """The game's pushes carry replay frames until `until`, if it is `running` and not already
+    marked past `renew_before` (games/services/presence.py, game_mark_watched). A watch page's
+    heartbeat runs it every few seconds: written out, as the move's statements are."""
+    db = _db()
+    field = Game._meta.get_field("watched_until")
+    with cursor(db) as cur:
+        cur.execute(
+            statement(db, "mark_watched", _mark_watched_sql),
+            [field.get_db_prep_save(until, db), game_id, running, field.get_db_prep_save(renew_before, db)],
+        )

@@ -147,6 +147,8 @@ def game_command_submit(
             bot_seats={r.seat for r in read.seats if r.bot_playing},
             # The mover's missed deadlines end with this move (below): no warning for them.
             warned_seats={r.seat for r in read.seats if r.away_warned and r.seat != seat},
+            # A reaction window's length depends on it (_with_deadline): read with the seats.
+            answering_seats={r.seat for r in read.seats if r.auto_answer and not r.bot_playing},
             record=sql.CommandRecordRow(user.pk, client_cmd_id, seat),
         )
         if row.missed_deadlines:
@@ -216,9 +218,10 @@ def _decide_and_append(
     bot_seats: set[int] | None = None,
     warned_seats: set[int] | None = None,
     record: sql.CommandRecordRow | None = None,
+    answering_seats: set[int] | None = None,
 ) -> list[tuple[int, StoredEvent]]:
     """Decide and append (with the person's command `record`, if any); `bot_seats` (where bots
-    play now) and `warned_seats` (see game_append), when known, spare a query."""
+    play now), `warned_seats` and `answering_seats` (see game_append), when known, spare a query."""
     if game.status != GameStatus.RUNNING:
         raise ServiceError("game_over", "the game is over", 409)
     state = load_state(game)
@@ -236,6 +239,7 @@ def _decide_and_append(
         record=record,
         bot_seats=bot_seats,
         warned_seats=warned_seats,
+        answering_seats=answering_seats,
     )
 
 
@@ -252,6 +256,7 @@ def game_append(
     record: sql.CommandRecordRow | None = None,
     bot_seats: Collection[int] | None = None,
     warned_seats: Collection[int] | None = None,
+    answering_seats: Collection[int] | None = None,
 ) -> list[tuple[int, StoredEvent]]:
     """Append `events` to `game`'s log and do everything that goes with it; returns them numbered.
 
@@ -259,13 +264,15 @@ def game_append(
     made) inside a transaction. `before` is the state the events apply to (None for a game's first
     events) and `after` the state they fold to. `record` is a person's command record; `bot_seats`
     (where bots play now) and `warned_seats` (the people one more missed deadline hands to a bot:
-    GameSeat.away_warned), when the caller knows both, spare a query.
+    GameSeat.away_warned), when the caller knows both, spare a query; so does `answering_seats`
+    (the seats a person plays with "answer for me when I can't" on), read when a reaction window
+    opens (most moves open one).
     """
     assert transaction.get_connection().in_atomic_block, "appending needs the caller's transaction"
     assert events, "nothing to append"
     logged: Sequence[StoredEvent] = events  # as the log keeps them: with the next deadline
     if any(e["type"] not in SEAT_CONTROL_EVENTS for e in events):
-        logged = _with_deadline(game, events, after)
+        logged = _with_deadline(game, events, after, answering_seats)
     ended = after.over and game.status == GameStatus.RUNNING
     if ended:
         _end(game, after)
@@ -302,12 +309,17 @@ def _timer_for(table: Table, kind: Decision) -> int:
     return table.reaction_timer
 
 
-def _answers_for_itself(game: Game, seat: int) -> bool:
-    """Whether the seat chose "answer for me when I can't" (read only when a reaction window opens)."""
+def _answers_for_itself(game: Game, seat: int, answering_seats: Collection[int] | None) -> bool:
+    """Whether the seat chose "answer for me when I can't" (and no bot plays it): from the seat
+    rows the caller read (`answering_seats`), else read now (only when a reaction window opens)."""
+    if answering_seats is not None:
+        return seat in answering_seats
     return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True, bot_playing=False).exists()
 
 
-def _with_deadline(game: Game, events: Sequence[Event], state: GameState) -> Sequence[StoredEvent]:
+def _with_deadline(
+    game: Game, events: Sequence[Event], state: GameState, answering_seats: Collection[int] | None = None
+) -> Sequence[StoredEvent]:
     """The events with the next decision's deadline on the last one (the decision it opens), and
     that deadline on the game row. The engine's events are not changed: the deadline is the log
     row's, not the rules'."""
@@ -316,7 +328,9 @@ def _with_deadline(game: Game, events: Sequence[Event], state: GameState) -> Seq
         game.awaiting_seat, game.awaiting_kind, game.deadline_at = None, "", None
         return events
     seconds: float = _timer_for(game.table, awaiting.kind)
-    if awaiting.kind in (Decision.VOLLEY, Decision.SKIP) and _answers_for_itself(game, awaiting.seat):
+    if awaiting.kind in (Decision.VOLLEY, Decision.SKIP) and _answers_for_itself(
+        game, awaiting.seat, answering_seats
+    ):
         # The same short window whether or not the seat holds an answer: its timing tells nothing.
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
     deadline = timezone.now() + timedelta(seconds=seconds)

@@ -16,14 +16,13 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from games.live.publish import publish_game_meta
 
 from .. import sql
 from ..followups import followups_check_away
-from ..models import Game, GameSeat, GameStatus
+from ..models import GameSeat, GameStatus
 from ..selectors import presence_of, seats_presence
 from ..sql import GameRead
 from .faults import set_aside
@@ -185,6 +184,4 @@ def game_mark_watched(*, game_id: int) -> None:
     """A watch page is open on the game: its pushes carry replay frames for a while. Written at
     most once per half period, so heartbeats rarely touch the game row."""
     now = timezone.now()
-    Game.objects.filter(pk=game_id, status=GameStatus.RUNNING).filter(
-        Q(watched_until__isnull=True) | Q(watched_until__lt=now + WATCHED_FOR / 2)
-    ).update(watched_until=now + WATCHED_FOR)
+    sql.mark_watched(game_id, now + WATCHED_FOR, now + WATCHED_FOR / 2, GameStatus.RUNNING.value)

@@ -10,9 +10,14 @@ from contextlib import contextmanager
 import pytest
 from django.db import DatabaseError, OperationalError, connection, transaction
 from django.db.models import QuerySet
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import sql
-from games.models import Game, GameEvent, Table
+from games.eventlog import load_state
+from games.models import Game, GameEvent, GameSeat, Table
+from games.services.moves import game_command_submit
+from harehra import legal_commands
 from tests.factories import play_out, seated_game
 from tests.support.waits import wait_until
 
@@ -62,6 +67,40 @@ def test_a_move_writes_its_events_record_and_game_row_in_one_statement(make_user
     # Each command's record carries the id it was sent with, in the order they were sent.
     ids = list(game.commands.order_by("first_seq").values_list("client_cmd_id", flat=True))
     assert len(set(ids)) == 3 and ids == sorted(ids, key=lambda cmd_id: int(cmd_id.removeprefix("r")))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_persons_command_reads_the_seats_once_even_when_it_opens_a_reaction_window(
+    make_user, client_for, settings, seed
+):
+    """The seats come with the move's one read (`move_read`), "answer for me" among them: no
+    command reads them again through the ORM, and a reaction window is still as long as the
+    answering seat's choice says (games/services/moves.py, _with_deadline)."""
+    settings.AUTO_ANSWER_SECONDS = 3  # the table's reaction timer is 10 s
+    game = _game(make_user, client_for, players=3)
+    GameSeat.objects.filter(game=game, seat=1).update(auto_answer=True)
+    users = {s.seat: s.user for s in GameSeat.objects.filter(game=game).select_related("user")}
+    rng, windows = random.Random(seed), set()
+    for n in range(80):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != "running":
+            break
+        state = load_state(game)
+        seat = state.awaiting.seat
+        command = {k: v for k, v in rng.choice(legal_commands(state, seat)).items() if k != "seat"}
+        with CaptureQueriesContext(connection) as orm:
+            game_command_submit(game=game, user=users[seat], command=command, client_cmd_id=f"q{n}")
+        after = Game.objects.get(pk=game.pk)
+        if after.status != "running":
+            break  # the end of a game reads the seats for its placings (games/ended.py)
+        assert not [q["sql"] for q in orm.captured_queries if "games_gameseat" in q["sql"]]
+        if after.awaiting_kind in ("volley", "skip"):
+            left = (after.deadline_at - timezone.now()).total_seconds()
+            answers_itself = after.awaiting_seat == 1
+            assert (left <= 3) if answers_itself else (left > 5), (after.awaiting_seat, left)
+            windows.add(answers_itself)
+    assert windows == {True, False}, "no reaction window opened for both kinds of seat"
 
 
 @contextmanager

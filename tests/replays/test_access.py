@@ -134,6 +134,30 @@ def test_spectator_count(two: list[Any]) -> None:
     assert Watcher.objects.filter(viewer__contains="10.1.2.3").count() == 0  # no address is stored
 
 
+def test_spectators_unseen_for_a_while_are_not_counted_and_long_gone_ones_are_removed(two: list[Any]) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from replays.services import WATCHER_TTL
+
+    game = _game(two, "public", finished=False)
+    now = timezone.now()
+    for viewer, ago in (
+        ("user:900", timedelta(0)),
+        ("user:901", WATCHER_TTL * 2),
+        ("user:902", WATCHER_TTL * 5),
+    ):
+        Watcher.objects.create(game=game, viewer=viewer, client_id="page-of-" + viewer, last_seen=now - ago)
+    url = f"/api/replays/{game.pk}/watchers/"
+    # This page's person and the one seen just now; the one unseen for two TTLs is not counted.
+    assert _as(None).post(url, {"client_id": "watcher-one"}, format="json").json()["count"] == 2
+    assert _as(None).post(url, {"client_id": "watcher-one"}, format="json").json()["count"] == 2
+    kept = set(Watcher.objects.filter(game=game).values_list("viewer", flat=True))
+    assert "user:901" in kept and "user:902" not in kept and len(kept) == 3
+    assert Game.objects.get(pk=game.pk).watched_until > now  # its pushes carry replay frames
+
+
 def test_pages_and_schema(two: list[Any]) -> None:
     game = _game(two, "public")
     assert Client().get("/replays/").status_code == 200
