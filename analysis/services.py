@@ -118,20 +118,7 @@ def analysis_game_ended(game_id: int) -> bool:
     if analyses_pending() >= getattr(settings, "ANALYSIS_AUTOMATIC_MAX_PENDING", 2):
         log.info("game %s: no room for its automatic analysis", game_id)
         return False
-    now = timezone.now()
-    AnalysisRequest.objects.update_or_create(
-        game_id=game_id,
-        version=ANALYSIS_VERSION,
-        defaults={
-            "requested_by": None,
-            "status": RequestStatus.QUEUED,
-            "done": 0,
-            "total": 0,
-            "code": "",
-            "asked_at": now,
-            "updated_at": now,
-        },
-    )
+    _request_queue(game_id, asker=None)
     _send_analysis(game_id, priority=AUTOMATIC_PRIORITY)
     return True
 
@@ -157,6 +144,26 @@ def _quota_take(user: AnyUser) -> int | None:
     if throttle.allow_request(SimpleNamespace(user=user), None):  # type: ignore[arg-type]
         return None
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+def _request_queue(game_id: int, *, asker: AnyUser | None) -> AnalysisRequest:
+    """The game's request row at today's version, queued afresh (asked for by `asker`, or None
+    for an automatic one)."""
+    now = timezone.now()
+    row, _ = AnalysisRequest.objects.update_or_create(
+        game_id=game_id,
+        version=ANALYSIS_VERSION,
+        defaults={
+            "requested_by": asker,
+            "status": RequestStatus.QUEUED,
+            "done": 0,
+            "total": 0,
+            "code": "",
+            "asked_at": now,
+            "updated_at": now,
+        },
+    )
+    return row
 
 
 def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisRequest | GameAnalysis:
@@ -191,20 +198,7 @@ def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisReq
             raise ServiceError(
                 "throttled", f"too many analyses asked for; try again in {wait} s", 429, retry_after=wait
             )
-        now = timezone.now()
-        row, _ = AnalysisRequest.objects.update_or_create(
-            game=game,
-            version=ANALYSIS_VERSION,
-            defaults={
-                "requested_by": user,
-                "status": RequestStatus.QUEUED,
-                "done": 0,
-                "total": 0,
-                "code": "",
-                "asked_at": now,
-                "updated_at": now,
-            },
-        )
+        row = _request_queue(game.pk, asker=user)
         _send_analysis(game.pk)
     return row
 

@@ -77,29 +77,22 @@ class Stack:
         forget_site_state(self.env["REDIS_URL"])
 
     def start_worker(self) -> None:
-        log = open(self.log_dir / f"worker-{len(self.workers)}.log", "wb")  # noqa: SIM115
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", "-B",
-                "--pool", "threads", "--concurrency", "4", "--loglevel", "WARNING",
-                "--without-mingle", "--without-gossip",
-                "--schedule", str(self.log_dir / f"beat-{len(self.workers)}"),
-            ],
-            cwd=self.root,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        self.workers.append(proc)
+        self._celery("worker", [
+            "-B", "--pool", "threads", "--concurrency", "4",
+            "--schedule", str(self.log_dir / f"beat-{len(self.workers)}"),
+        ])  # fmt: skip
 
     def start_analyst(self) -> None:
         """A worker on the "analysis" queue alone, as the Procfile's `analyst` runs it."""
-        log = open(self.log_dir / f"analyst-{len(self.workers)}.log", "wb")  # noqa: SIM115
+        self._celery("analyst", [*ANALYST_ARGS, "--hostname", f"analyst-{len(self.workers)}@%h"])
+
+    def _celery(self, name: str, args: list[str]) -> None:
+        """A Celery worker process with `args`, logging to `<name>-<k>.log`."""
+        log = open(self.log_dir / f"{name}-{len(self.workers)}.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *ANALYST_ARGS,
+                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *args,
                 "--loglevel", "WARNING", "--without-mingle", "--without-gossip",
-                "--hostname", f"analyst-{len(self.workers)}@%h",
             ],
             cwd=self.root,
             env=self.env,
