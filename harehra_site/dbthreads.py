@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import inspect
 import os
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +37,9 @@ def db(func: Callable[..., Any]) -> Any:
     found = _WRAPPED.get(func)
     if found is not None:
         return found
+    # Only a plain function that lives as long as its module is kept: a closure, a partial or a
+    # bound method made per call would each add an entry that is never dropped.
+    cached = inspect.isfunction(func) and "<locals>" not in func.__qualname__
 
     @functools.wraps(func)
     async def hop(*args: Any, **kwargs: Any) -> Any:
@@ -43,7 +47,8 @@ def db(func: Callable[..., Any]) -> Any:
         context = contextvars.copy_context()
         return await loop.run_in_executor(None, context.run, _call, loop, func, args, kwargs)
 
-    _WRAPPED[func] = hop
+    if cached:
+        _WRAPPED[func] = hop
     return hop
 
 

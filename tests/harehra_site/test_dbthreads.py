@@ -5,6 +5,7 @@ down, as every test's loop is) keeps none, so the pool never runs dry."""
 from __future__ import annotations
 
 import asyncio
+import functools
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -35,3 +36,22 @@ def test_a_sockets_reads_on_the_thread_pool_give_their_connections_back() -> Non
     for _ in range(5):  # each loop's executor threads end with their loop
         asyncio.run(_open_and_refused())
     assert _in_use() == before
+
+
+def test_db_keeps_one_wrapper_per_module_function_and_none_for_what_is_made_per_call():
+    from harehra_site import dbthreads
+
+    def made_here() -> int:
+        return 1
+
+    assert dbthreads.db(_module_level) is dbthreads.db(_module_level)
+    before = len(dbthreads._WRAPPED)
+    for _ in range(3):
+        dbthreads.db(made_here)
+        dbthreads.db(lambda: 2)
+        dbthreads.db(functools.partial(_module_level))
+    assert len(dbthreads._WRAPPED) == before
+
+
+def _module_level() -> int:
+    return 0
