@@ -71,6 +71,10 @@ def test_the_pages_open_when_a_ban_happens_say_why_at_once_and_stop(
     }
     person = get_user_model().objects.get(username=name)
     moderator = make_moderator(make_user)
+    # The ban comes while the page asks its person for a decision (after the bot's turn, if it
+    # moves first): the prompt must not outlive the seat.
+    game.wait_for_selector("#game[data-mine]:not([data-mine=''])")
+    assert game.is_visible("#prompt")
 
     def ban() -> None:  # off this thread, where Playwright runs an event loop the publish can't use
         try:
@@ -98,6 +102,10 @@ def test_the_pages_open_when_a_ban_happens_say_why_at_once_and_stop(
     assert handed == "Your account was suspended or banned; a bot plays your seat", handed
     assert "You are away" not in game.inner_text("#log")
     assert game.inner_text("#me .presence") == "a bot plays"  # their own seat's label: not "away"
+    # Nor does it still ask them for a decision they can no longer send.
+    game.wait_for_selector("#prompt", state="hidden")
+    assert game.get_attribute("#game", "data-mine") == ""
+    assert game.inner_text("#turn-text") == "A bot plays your seat"  # and no clock of theirs
     game.screenshot(path=str(screenshots / "sanction-game-page.png"))
     lobby.screenshot(path=str(screenshots / "sanction-lobby-cs.png"))
 

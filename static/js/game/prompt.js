@@ -12,6 +12,7 @@ export function turnWords(g) {
   if (!v) return "";
   if (v.over) return gettext("The game is over.");
   if (!v.awaiting) return "";
+  if (v.awaiting.seat === cfg.seat && away(g)) return gettext("A bot plays your seat");
   if (v.awaiting.seat === cfg.seat) {
     return {
       turn: gettext("Your turn"),
@@ -29,7 +30,9 @@ export function renderTurn(g) {
   if (!v) return;
   const text = $("turn-text");
   const words = turnWords(g);
-  const current = v.awaiting && S.deadlineFor === `${v.awaiting.kind}:${v.awaiting.seat}`;
+  // A bot's turn in my seat has no clock of mine to show (after a ban, none would ever stop).
+  const botMine = myTurn(g) && away(g);
+  const current = v.awaiting && !botMine && S.deadlineFor === `${v.awaiting.kind}:${v.awaiting.seat}`;
   const left = S.deadline && current && !v.over && S.deadline > Date.now() - 1000 ? Math.max(0, Math.ceil((S.deadline - Date.now()) / 1000)) : null;
   const line = left !== null ? `${words} · ${fmt(ngettext("%(s)s second left", "%(s)s seconds left", left), { s: left })}` : words;
   if (text.textContent !== line) text.textContent = line;

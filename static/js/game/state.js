@@ -50,7 +50,10 @@ export function nameOf(g, seat) {
 
 export const myTurn = ({ cfg, S }) => Boolean(S.view && S.view.awaiting && S.view.awaiting.seat === cfg.seat && cfg.seat !== null);
 export const mine = (g, kind) => myTurn(g) && g.S.view.awaiting.kind === kind && !g.S.view.over;
-export const away = ({ cfg, S }) => cfg.seat !== null && Boolean(S.presence[cfg.seat] && S.presence[cfg.seat].bot_playing);
+// A seat is away when a bot plays it: the server said so, or its person was suspended or banned
+// (the socket closed right after saying so, so no later presence comes).
+export const away = ({ cfg, S }) =>
+  cfg.seat !== null && (S.sanctioned || Boolean(S.presence[cfg.seat] && S.presence[cfg.seat].bot_playing));
 export const legalPlays = ({ S }, c) => S.legal.filter((x) => x.play && x.play[0] === c);
 export const burnable = ({ S }) => S.legal.filter((x) => "burn" in x);
 export const canReact = ({ S }, r) => S.legal.some((x) => x.react === r);
