@@ -83,7 +83,7 @@ LOBBY_POLL_S = 2.0  # poll.js
 RESUME_RETRY_S = 3.0  # live.js askResume()
 # core/socket.js: how every page's socket reconnects (see backoff_delay and after_close below).
 FIRST_RETRY_S, BASE_S, GROWTH, CAP_S, SLOW_TRIES = 0.25, 3.5, 1.6, 20.0, 3
-RESTART_MIN_S, RESTART_SPREAD_S = 0.25, 3.0
+RESTART_MIN_S, RESTART_SPREAD_S = 0.25, 1.0
 HTTP_TIMEOUT_S = 30.0
 SPECTATOR_BIT = 1 << SEATS
 
@@ -396,7 +396,7 @@ def after_close(
 ) -> tuple[bool, float, bool]:
     """core/socket.js afterClose: (retry, delay in seconds, slow) after a close with `code`.
     4403/4401 stop; 4429/4008 retry slowly a few times; 1012 (a server restarting) waits 0.25 to
-    3.25 s, evenly; 1013 skips the quick first try; anything else (1006: the connection just
+    1.25 s, evenly; 1013 skips the quick first try; anything else (1006: the connection just
     ended) retries at once."""
     if code in (4403, 4401):
         return False, 0.0, False

@@ -44,6 +44,7 @@ from typing import Any
 
 import uvloop
 
+from bench import browser
 from bench.browser import (
     BrowserConfig,
     BrowserGame,
@@ -112,7 +113,9 @@ class DeployConfig:
     port: int = 8190  # nginx; the servers take the next `servers` ports
     run_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-deploy")
     app_role: str = "harehra_bench_app"
-    drain_seconds: float = 10.0  # the servers' DRAIN_SECONDS
+    drain_seconds: float = 20.0  # the servers' DRAIN_SECONDS
+    close_rate: float = 150.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
+    restart_spread: float = browser.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
     migrate: bool = True
     jitter_seconds: float = 1.0
     connect_concurrency: int = 8  # handshakes in flight at once through nginx
@@ -160,6 +163,7 @@ class ProdStack:
             "REDIS_URL": cfg.redis_url,
             "PROD_INSTALL": "0",
             "DRAIN_SECONDS": f"{cfg.drain_seconds:g}",
+            "DRAIN_CLOSE_RATE": f"{cfg.close_rate:g}",
             "METRICS_TOKEN": self.metrics_token,
             "PROMETHEUS_MULTIPROC_DIR": str(self.run_dir / "metrics"),
             "BOT_DELAY_SECONDS": f"{BOT_DELAY_S:g}",
@@ -616,6 +620,7 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     for phase in cfg.phases:
         parse_phase(phase, cfg.servers)
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.browser().lobby_watchers))
+    browser.RESTART_SPREAD_S = cfg.restart_spread  # the pages' own wait after a 1012
     prepared = prepare_games(
         cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, cfg.jitter_seconds, cfg.bot_every
     )
@@ -654,7 +659,9 @@ def format_report(r: DeployResult) -> list[str]:
         f"bench_deploy: {cfg.games} games ({bots} with a bot in seat {SEATS - 1}), "
         f"{cfg.browser().spectators} watch pages, {lobby} lobby pages, through nginx on :{cfg.port} to "
         f"{cfg.servers} servers, a worker and beat (scripts/prod); a decision per game every "
-        f"{cfg.mean_gap:g} s on average; DRAIN_SECONDS {cfg.drain_seconds:g}; {os.cpu_count()} CPUs",
+        f"{cfg.mean_gap:g} s on average; DRAIN_SECONDS {cfg.drain_seconds:g}, DRAIN_CLOSE_RATE "
+        f"{cfg.close_rate:g}; pages wait 0.25-{0.25 + cfg.restart_spread:g} s after a 1012; "
+        f"{os.cpu_count()} CPUs",
         f"setup {r.setup_s:.1f} s, pages open in {r.connect_s:.1f} s",
         "",
         "| | " + " | ".join(p.title for p in r.phases) + " |",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from games.live.sockets import SocketFeatures
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
+from harehra_site.health import is_draining
 
 from .publish import chat_group
 from .selectors import chat_channel_of_id, chat_open
@@ -94,9 +95,10 @@ class ChatSocketMixin(SocketFeatures):
         self.chat_joined = group
 
     async def chat_leave(self) -> None:
-        if self.chat_joined is not None:
+        # A restarting server leaves its groups when it ends (games/live/consumers.py says why).
+        if self.chat_joined is not None and not is_draining():
             await self.channel_layer.group_discard(self.chat_joined, self.channel_name)
-            self.chat_joined = None
+        self.chat_joined = None
 
     async def chat_send(self, message: dict[str, Any]) -> None:
         client_id = message.get("client_id")

@@ -462,3 +462,21 @@ def mark_watched(game_id: int, until: Any, renew_before: Any, running: str) -> N
             statement(db, "mark_watched", _mark_watched_sql),
             [field.get_db_prep_save(until, db), game_id, running, field.get_db_prep_save(renew_before, db)],
         )
+
+
+def _seat_leave_sql(db: BaseDatabaseWrapper) -> str:
+    return (
+        f"UPDATE {_table(db, GameSeat)} SET connections = CASE WHEN connections > 0 THEN connections - 1 "
+        "ELSE 0 END, disconnected_at = CASE WHEN connections <= 1 THEN %s ELSE disconnected_at END "
+        "WHERE game_id = %s AND seat = %s"
+    )
+
+
+def seat_leave(game_id: int, seat: int, now: Any) -> None:
+    """One socket fewer on the seat, dated `now` when it was the last: one statement, in its own
+    transaction (games/services/presence.py, presence_leave_for_restart)."""
+    db = _db()
+    field = GameSeat._meta.get_field("disconnected_at")
+    with cursor(db) as cur:
+        params = [field.get_db_prep_save(now, db), game_id, seat]
+        cur.execute(statement(db, "seat_leave", _seat_leave_sql), params)

@@ -364,7 +364,10 @@ WEBSOCKET_PING_TIMEOUT_SECONDS = float(os.environ.get("WEBSOCKET_PING_TIMEOUT_SE
 SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
 # A server told to stop (SIGTERM) drains and exits within this many seconds
 # (harehra_site/management/commands/serve.py).
-DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "10"))
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "20"))
+# ... closing its sockets at most this many a second, so that the server taking its pages in is
+# not handed them all in one instant (faster when the bound would otherwise pass first).
+DRAIN_CLOSE_RATE = float(os.environ.get("DRAIN_CLOSE_RATE", "150"))
 # ... and keeps listening this long after the signal, answering /readyz with 503, for a load
 # balancer that polls it (nginx does not: it is better served by a refused connection at once).
 DRAIN_LINGER_SECONDS = float(os.environ.get("DRAIN_LINGER_SECONDS", "0"))

@@ -11,6 +11,7 @@ from games.models import Game
 from harehra_site.client_address import scope_client_address
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
+from harehra_site.health import is_draining
 
 from .services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
 
@@ -50,7 +51,9 @@ class WatchersSocketMixin(SocketFeatures):
         return True
 
     async def leave_more(self) -> None:
-        if self.watching is not None:
+        # Closed by a restart, the page beats again from its next server within seconds; one that
+        # does not is dropped with the stale watchers.
+        if self.watching is not None and not is_draining():
             await db(watcher_beat)(
                 game=self.game, viewer=self._viewer(), client_id=self.watching, leaving=True
             )

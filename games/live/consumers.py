@@ -16,11 +16,17 @@ from games.live.dispatch import DirectDispatch
 from games.models import Game
 from games.selectors import game_catch_up, game_read_now, game_view, presence_of, seats_presence
 from games.services.moves import game_command_submit
-from games.services.presence import game_mark_watched, presence_connect, presence_disconnect
+from games.services.presence import (
+    game_mark_watched,
+    presence_connect,
+    presence_disconnect,
+    presence_leave_for_restart,
+)
 from games.services.seats import seat_reclaim
 from harehra_site import metrics
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
+from harehra_site.health import is_draining
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
 
@@ -133,6 +139,13 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def disconnect(self, code: int) -> None:
         socket_unregister(self)
         await self.leave_more()
+        if is_draining():
+            # The server restarts, closing its sockets a few hundred a second: leaving the groups is
+            # left to the process's end, and the seat's count is one statement
+            # (presence_leave_for_restart says why).
+            if self.joined and self.seat is not None:
+                await db(presence_leave_for_restart)(game_id=self.game.pk, seat=self.seat)
+            return
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.joined and self.seat is not None:

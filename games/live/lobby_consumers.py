@@ -15,6 +15,7 @@ from games.models import Table
 from games.selectors import lobby_html
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
+from harehra_site.health import is_draining
 
 from .publish import LOBBY_GROUP, table_group, user_group
 from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
@@ -33,6 +34,8 @@ class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
 
     async def disconnect(self, code: int) -> None:
         await self.leave_more()
+        if is_draining():
+            return  # a restarting server leaves its groups when it ends (games/live/consumers.py)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

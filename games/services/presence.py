@@ -94,6 +94,16 @@ def presence_disconnect(*, game_id: int, seat: int) -> None:
         _announce(game_id)
 
 
+def presence_leave_for_restart(*, game_id: int, seat: int) -> None:
+    """A socket closed by its server's restart (the server drains: harehra_site/health.py): one
+    statement, with no announcement and no check of its own. Its page is on its way to another
+    server and counts itself there within a second or two; telling the table it left, then that it
+    came back, would make a restart's every seat blink, and a restart closes hundreds of sockets a
+    second. A page that does not come back is found by the sweep (`seats_gone_away`, every 5 s)
+    once the grace period has passed, as a close's own check would have."""
+    sql.seat_leave(game_id, seat, timezone.now())
+
+
 def _check_later(game_id: int, seat: int, countdown: float | None = None) -> None:
     followups_check_away(
         game_id, seat, countdown=settings.AWAY_GRACE_SECONDS + 0.5 if countdown is None else countdown

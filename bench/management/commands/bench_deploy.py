@@ -62,6 +62,18 @@ class Command(BaseCommand):
             "--drain-seconds", type=float, default=d.drain_seconds, help="the servers' DRAIN_SECONDS"
         )
         parser.add_argument(
+            "--close-rate",
+            type=float,
+            default=d.close_rate,
+            help="the servers' DRAIN_CLOSE_RATE (a huge one closes every socket at once, as before)",
+        )
+        parser.add_argument(
+            "--restart-spread",
+            type=float,
+            default=d.restart_spread,
+            help="the pages' wait after a 1012 is 0.25 s plus up to this (the page's own; 3 before it was 1)",
+        )
+        parser.add_argument(
             "--database-url", default=DEFAULT_DATABASE_URL, help="PostgreSQL on 127.0.0.1; created if missing"
         )
         parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="its database is flushed at start")
@@ -90,6 +102,8 @@ class Command(BaseCommand):
             spectator_every=options["spectator_every"],
             players_per_lobby_watcher=options["players_per_lobby_watcher"],
             drain_seconds=options["drain_seconds"],
+            close_rate=options["close_rate"],
+            restart_spread=options["restart_spread"],
             database_url=url,
             redis_url=options["redis_url"],
             port=options["port"],

@@ -12,12 +12,13 @@ export const FIRST_RETRY_MS = 250;
 export const BASE_MS = 3500;
 export const GROWTH = 1.6;
 export const CAP_MS = 20000;
-// After 1012 (a server restarting): one wait drawn evenly from 250 ms to 3.25 s. Every page of
-// that server is lost at once, so the waits must spread them (the next server takes them in as
-// they come); and a page must be back soon (at most 5 s with its reconnection and resume), which
-// a wait of 3.5 s ±25% left too little room for.
+// After 1012 (a server restarting): one wait drawn evenly from 250 ms to 1.25 s. A restarting
+// server closes its sockets a few at a time (harehra_site/management/commands/serve.py), and the
+// wait smooths what is left of its pace; a page must be back soon (at most 5 s with its
+// reconnection and resume), and a longer spread (it was 3.25 s, when a server closed every socket
+// at once) only kept each page away longer.
 export const RESTART_MIN_MS = 250;
-export const RESTART_SPREAD_MS = 3000;
+export const RESTART_SPREAD_MS = 1000;
 // A socket closed for sending too much, or for one socket too many, may try again a few times
 // (a tab closed meanwhile frees a place), slowly; then it gives up.
 export const SLOW_TRIES = 3;
@@ -30,7 +31,7 @@ export function backoffDelay(attempt, random = Math.random) {
   return Math.round(base * (0.75 + 0.5 * random()));
 }
 
-// The first wait after a server said it restarts (1012): 250 ms to 3.25 s, evenly.
+// The first wait after a server said it restarts (1012): 250 ms to 1.25 s, evenly.
 export function restartDelay(random = Math.random) {
   return Math.round(RESTART_MIN_MS + RESTART_SPREAD_MS * random());
 }
@@ -42,7 +43,7 @@ export function restartDelay(random = Math.random) {
 //   "slow"  — 4429 (too many sockets of this user at this game) and 4008 (closed for sending past
 //             the rate limit): a few slow tries, then stop;
 //   "restart" — 1012 (service restart): every page of that server comes back, spread evenly over
-//             the first 3.25 s (restartDelay), then as after any loss;
+//             the first 1.25 s (restartDelay), then as after any loss;
 //   "later" — 1013 (try again later): no quick first try, the spread waits only;
 //   "retry" — anything else (a lost network, a crashed server: 1006, 1001, 1011, ...).
 export function closeAction(code) {

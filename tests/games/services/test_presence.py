@@ -11,7 +11,13 @@ import pytest
 from django.core.cache import cache
 
 from games.models import GameEvent, GameSeat
-from games.services.presence import presence_connect, presence_disconnect, presence_renew, presence_sweep
+from games.services.presence import (
+    presence_connect,
+    presence_disconnect,
+    presence_leave_for_restart,
+    presence_renew,
+    presence_sweep,
+)
 from games.services.tables import TableSettings, table_create, table_join, table_start
 from games.tasks import sweep_deadlines
 
@@ -68,5 +74,36 @@ def test_a_renewed_seat_is_never_taken_and_a_goodbye_needs_no_lease(game, settin
     sweep_deadlines()
     assert not GameSeat.objects.get(game=game, seat=0).bot_playing
     presence_disconnect(game_id=game.pk, seat=0)  # the last socket said goodbye
+    sweep_deadlines()
+    assert GameSeat.objects.get(game=game, seat=0).bot_playing
+
+
+def test_a_restart_close_counts_down_in_silence_and_a_page_that_never_comes_back_is_swept(
+    game, settings, django_capture_on_commit_callbacks
+):
+    settings.AWAY_GRACE_SECONDS = 60
+    for _ in range(2):
+        presence_connect(game_id=game.pk, seat=0)
+    with django_capture_on_commit_callbacks() as told:
+        presence_leave_for_restart(game_id=game.pk, seat=0)
+        row = GameSeat.objects.get(game=game, seat=0)
+        assert (row.connections, row.disconnected_at) == (1, None)  # another socket is still open
+        presence_leave_for_restart(game_id=game.pk, seat=0)
+        presence_leave_for_restart(game_id=game.pk, seat=0)  # one close too many stays at 0
+    assert told == []  # no presence pushed, no check of its own
+    row = GameSeat.objects.get(game=game, seat=0)
+    assert row.connections == 0 and time.time() - row.disconnected_at.timestamp() < 5
+
+    # Back on another server within the grace period: present, nothing taken.
+    presence_connect(game_id=game.pk, seat=0)
+    sweep_deadlines()
+    assert not GameSeat.objects.get(game=game, seat=0).bot_playing
+    # Closed by the next restart and never back: the sweep hands the seat to a bot once the grace
+    # period has passed.
+    presence_leave_for_restart(game_id=game.pk, seat=0)
+    sweep_deadlines()
+    assert not GameSeat.objects.get(game=game, seat=0).bot_playing
+    settings.AWAY_GRACE_SECONDS = 0
+    cache.delete(f"seat-seen:{game.pk}:0")  # its lease ran out meanwhile
     sweep_deadlines()
     assert GameSeat.objects.get(game=game, seat=0).bot_playing
