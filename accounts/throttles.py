@@ -33,13 +33,13 @@ import math
 import time
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import npgettext, override
 from rest_framework.throttling import SimpleRateThrottle
 
 from harehra_site.client_address import client_address
 from harehra_site.errors import ServiceError
+from harehra_site.sharedcache import shared_cache
 
 LOCK_AFTER_FAILURES = 5
 ACCOUNT_LOCK_AFTER_FAILURES = 20
@@ -57,6 +57,10 @@ def wait_words(seconds: int) -> str:
 
 class _PerAddress(SimpleRateThrottle):
     """DRF's rate throttle keyed by the client's address (harehra_site/client_address.py)."""
+
+    @property
+    def cache(self) -> Any:  # the process's one handle (harehra_site/sharedcache.py says why)
+        return shared_cache()
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
@@ -106,7 +110,8 @@ def _sources(address: str, device: str | None) -> list[tuple[str, int]]:
 
 def sign_in_lock_wait(username: str, address: str, device: str | None = None) -> int | None:
     """None if this client may try `username`'s password, else the seconds until it may."""
-    locks = cache.get_many([_key("lock", username, source) for source, _ in _sources(address, device)])
+    keys = [_key("lock", username, source) for source, _ in _sources(address, device)]
+    locks = shared_cache().get_many(keys)
     until = max(locks.values(), default=0.0)
     if until <= time.time():
         return None
@@ -124,19 +129,19 @@ def sign_in_check_lock(username: str, address: str, device: str | None = None) -
 def sign_in_failed(username: str, address: str, device: str | None = None) -> None:
     for source, limit in _sources(address, device):
         key = _key("fails", username, source)
-        cache.add(key, 0, LOCK_SECONDS)
+        shared_cache().add(key, 0, LOCK_SECONDS)
         try:
-            failures = cache.incr(key)
+            failures = shared_cache().incr(key)
         except ValueError:  # expired between add and incr
-            cache.set(key, failures := 1, LOCK_SECONDS)
+            shared_cache().set(key, failures := 1, LOCK_SECONDS)
         if failures >= limit:
-            cache.set(_key("lock", username, source), time.time() + LOCK_SECONDS, LOCK_SECONDS)
-            cache.delete(key)
+            shared_cache().set(_key("lock", username, source), time.time() + LOCK_SECONDS, LOCK_SECONDS)
+            shared_cache().delete(key)
 
 
 def sign_in_succeeded(username: str, address: str, device: str | None = None) -> None:
     """The right password clears the count of its address and of its browser, not the account's:
     the owner signing in must not give an attacker elsewhere fresh tries."""
-    cache.delete_many(
+    shared_cache().delete_many(
         [_key("fails", username, source) for source, _ in _sources(address, device) if source != "account"]
     )

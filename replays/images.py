@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.utils import translation
 
 from games.frames import build_frames
 from harehra_site.errors import ServiceError
 from harehra_site.params import is_count
+from harehra_site.sharedcache import shared_cache
 
 from .access import ReplayGrant, access_replay
 from .preview import RENDERER_VERSION, clip_gif, preview_png, preview_svg
@@ -70,11 +70,11 @@ def _anyone_may_see(grant: ReplayGrant) -> bool:
 def replay_picture_png(grant: ReplayGrant, picture: Picture) -> bytes:
     """The PNG of `picture` (from this site's cache when a finished game's was drawn before)."""
     key = f"preview:{picture.etag}"
-    png = cache.get(key)
+    png = shared_cache().get(key)
     if png is not None:
         return bytes(png)
     png = preview_png(*_frame_of(grant, picture.step, picture.perspective), live=grant.live)
-    cache.set(key, png, SERVER_CACHE_SECONDS if picture.final else LIVE_SECONDS)
+    shared_cache().set(key, png, SERVER_CACHE_SECONDS if picture.final else LIVE_SECONDS)
     return png
 
 
@@ -127,7 +127,7 @@ def replay_clip_of(
 def replay_clip_gif(grant: ReplayGrant, clip: Clip) -> bytes:
     """The animated GIF of `clip` (from this site's cache when a finished game's was made before)."""
     key = f"clip:{clip.etag}"
-    gif = cache.get(key)
+    gif = shared_cache().get(key)
     if gif is not None:
         return bytes(gif)
     game = grant.game
@@ -138,7 +138,7 @@ def replay_clip_gif(grant: ReplayGrant, clip: Clip) -> bytes:
     seen = parse_perspective(clip.perspective, grant, game.players)
     frames = build_frames(events, names, seen, clip.first, min(clip.last, len(events) - 1))
     gif = clip_gif(frames, names, live=grant.live)
-    cache.set(key, gif, SERVER_CACHE_SECONDS if clip.final else LIVE_SECONDS)
+    shared_cache().set(key, gif, SERVER_CACHE_SECONDS if clip.final else LIVE_SECONDS)
     return gif
 
 

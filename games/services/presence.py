@@ -14,11 +14,11 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from games.live.publish import publish_game_meta
+from harehra_site.sharedcache import shared_cache
 
 from .. import sql
 from ..followups import followups_check_away
@@ -51,13 +51,13 @@ def presence_renew(seats: set[tuple[int, int]] | list[tuple[int, int]]) -> None:
     now = time.time()
     if len(seats) == 1:  # a socket opening: one command (SET with EX), not MULTI, MSET, EXPIRE, EXEC
         ((game_id, seat),) = seats
-        cache.set(_lease_key(game_id, seat), now, timeout=_lease_timeout())
+        shared_cache().set(_lease_key(game_id, seat), now, timeout=_lease_timeout())
         return
-    cache.set_many({_lease_key(g, s): now for g, s in seats}, timeout=_lease_timeout())
+    shared_cache().set_many({_lease_key(g, s): now for g, s in seats}, timeout=_lease_timeout())
 
 
 def _last_seen(game_id: int, seat: int) -> float | None:
-    value = cache.get(_lease_key(game_id, seat))
+    value = shared_cache().get(_lease_key(game_id, seat))
     return float(value) if value is not None else None
 
 
@@ -88,7 +88,8 @@ def presence_disconnect(*, game_id: int, seat: int) -> None:
         row.connections = max(0, row.connections - 1)
         if row.connections == 0:
             row.disconnected_at = timezone.now()
-            cache.delete(_lease_key(game_id, seat))  # every socket said goodbye: no lease to wait out
+            # Every socket said goodbye: no lease to wait out.
+            shared_cache().delete(_lease_key(game_id, seat))
             transaction.on_commit(lambda: _check_later(game_id, seat))
         row.save(update_fields=["connections", "disconnected_at"])
         _announce(game_id)
@@ -122,7 +123,7 @@ def presence_stale_seats() -> list[tuple[int, int, float]]:
     )
     if not rows:
         return []
-    seen = cache.get_many([_lease_key(g, s) for g, s in rows])
+    seen = shared_cache().get_many([_lease_key(g, s) for g, s in rows])
     now = time.time()
     lease = settings.PRESENCE_LEASE_SECONDS
     stale = []
