@@ -139,16 +139,14 @@ class GameRead:
     game: Game
     seats: list[GameSeat]
     sanctioned: bool
-    # With `connect`: the seat's sockets once this one was counted (0 if the seat has no row).
-    connections: int | None = None
 
 
-def _game_read_sql(db: BaseDatabaseWrapper, with_clause: str = "", extra: str = "") -> str:
+def _game_read_sql(db: BaseDatabaseWrapper) -> str:
     User = get_user_model()
     username = db.ops.quote_name(User._meta.get_field(User.USERNAME_FIELD).column)
     return (
-        f"{with_clause}SELECT {_GAME.columns(db)}, {_TABLE.columns(db)}, {_SEAT.columns(db)}, "
-        f"u.{username}, {sanction_in_force_sql(db)}{extra} "
+        f"SELECT {_GAME.columns(db)}, {_TABLE.columns(db)}, {_SEAT.columns(db)}, "
+        f"u.{username}, {sanction_in_force_sql(db)} "
         f"FROM {_table(db, Game)} g JOIN {_table(db, Table)} t ON t.id = g.table_id "
         f"LEFT JOIN {_table(db, GameSeat)} s ON s.game_id = g.id "
         f"LEFT JOIN {_table(db, User)} u ON u.id = s.user_id "
@@ -159,36 +157,27 @@ def _game_read_sql(db: BaseDatabaseWrapper, with_clause: str = "", extra: str = 
 def _seat_connect_sql(db: BaseDatabaseWrapper) -> str:
     return (
         f"UPDATE {_table(db, GameSeat)} SET connections = connections + 1, disconnected_at = NULL "
-        "WHERE game_id = %s AND seat = %s RETURNING seat, connections"
+        "WHERE game_id = %s AND seat = %s RETURNING connections"
     )
 
 
-def game_read(game_id: int, user_id: int | None = None, connect: int | None = None) -> GameRead | None:
-    """The game, its table and its seats (`GameRead`), None if there is no such game; `user_id`:
-    whose sanctions to look up. With `connect` (a seat), first count one more socket on that seat
-    (presence: games/services/presence.py), and read what that leaves: on PostgreSQL as one
-    statement (the update a data-modifying WITH clause), elsewhere as two."""
+def seat_connect(game_id: int, seat: int) -> int | None:
+    """One more socket on the seat; its count now (None: no such seat)."""
     db = _db()
-    sql = statement(db, "game_read", _game_read_sql)
-    params = [*sanction_in_force_params(db, user_id), game_id]
-    connected: tuple[int, int] | None = None
     with cursor(db) as cur:
-        if connect is not None and db.vendor == "postgresql":
-            # The read sees the seat rows as they were before the update: its count comes from it.
-            sql = statement(
-                db,
-                "game_read_connect",
-                lambda db: _game_read_sql(
-                    db, f"WITH up AS ({_seat_connect_sql(db)}) ", ", (SELECT up.connections FROM up)"
-                ),
-            )
-            cur.execute(sql, [game_id, connect, *params])
-        elif connect is not None:
-            cur.execute(statement(db, "seat_connect", _seat_connect_sql), [game_id, connect])
-            connected = cur.fetchone()
-            cur.execute(sql, params)
-        else:
-            cur.execute(sql, params)
+        cur.execute(statement(db, "seat_connect", _seat_connect_sql), [game_id, seat])
+        row = cur.fetchone()
+    return row[0] if row else None
+
+
+def game_read(game_id: int, user_id: int | None = None) -> GameRead | None:
+    """The game, its table and its seats (`GameRead`), None if there is no such game; `user_id`:
+    whose sanctions to look up."""
+    db = _db()
+    with cursor(db) as cur:
+        cur.execute(
+            statement(db, "game_read", _game_read_sql), [*sanction_in_force_params(db, user_id), game_id]
+        )
         rows = cur.fetchall()
     if not rows:
         return None
@@ -213,16 +202,7 @@ def game_read(game_id: int, user_id: int | None = None, connect: int | None = No
             )
         seat.game = game
         seats.append(seat)
-    connections = None
-    if connect is not None:
-        if db.vendor == "postgresql":
-            count = first[username_at + 2]
-            connected = (connect, count) if count is not None else None
-        connections = connected[1] if connected else 0
-        for seat in seats:
-            if connected and seat.seat == connect:
-                seat.connections, seat.disconnected_at = connected[1], None
-    return GameRead(game, seats, bool(first[username_at + 1]), connections)
+    return GameRead(game, seats, bool(first[username_at + 1]))
 
 
 def snapshot_of(game_id: int) -> tuple[int, dict[str, Any]] | None:

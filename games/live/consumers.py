@@ -18,7 +18,7 @@ from games.selectors import game_catch_up, game_read_now, game_view, presence_of
 from games.services.moves import game_command_submit
 from games.services.presence import (
     game_mark_watched,
-    presence_connect,
+    presence_count,
     presence_disconnect,
     presence_leave_for_restart,
 )
@@ -49,31 +49,29 @@ COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
 RESUME_AS_STATE_AFTER = 300  # a longer gap is sent as one fresh state instead of event by event
 
 
-def _open(game_id: int, user: Any, scope: dict[str, Any]) -> tuple[Game, int | None, str | None]:
-    """The game, the seat whose view the socket gets, and the table's invite it came with (a
-    private table's game: `?invite=` or the one the session remembers, games/invites.py). One
-    statement reads the game, its table, its seats and the user's standing (sql.game_read)."""
+def _open(game_id: int, user: Any, scope: dict[str, Any], frames: bool, after: int | None) -> dict[str, Any]:
+    """Once the socket is in the game's groups, in one trip to the database thread: read the game,
+    its table, its seats and the user's standing (one statement, sql.game_read); decide whether
+    the socket may open and whose view it gets (the seat; the table's invite it came with: a
+    private table's game, `?invite=` or the one the session remembers, games/invites.py); count
+    the seat's presence (or mark a watch page's game watched); and make what the page needs first:
+    the whole state, or (a reconnecting page naming its last seq) what it missed and the view; and
+    the seats' presence, unless counting this socket told the game's sockets (this one among them).
+    ServiceError when it may not open."""
     try:
         read = game_read_now(game_id, user)
     except Game.DoesNotExist:
         raise ServiceError("not_found", "no such game", 404) from None
-    invite = scope_invite(scope, read.game.table_id)
-    return read.game, access_game_socket(read.game, user, invite, read.seats, read.sanctioned), invite
-
-
-def _join(
-    game: Game, user: Any, invite: str | None, seat: int | None, frames: bool, after: int | None
-) -> dict[str, Any]:
-    """Once the socket is in the game's group, in one trip to the database thread: count its
-    seat's presence (or mark a watch page's game watched), and read what it needs first: the
-    whole state, or (a reconnecting page naming its last seq) what it missed and the view; and
-    the seats' presence, unless counting this socket told the game's sockets (this one among them).
-    A seated socket's count and read are one statement (presence_connect), a spectator's read one."""
-    read, told = presence_connect(game_id=game.pk, seat=seat) if seat is not None else (None, False)
+    game = read.game
+    invite = scope_invite(scope, game.table_id)
+    seat = access_game_socket(game, user, invite, read.seats, read.sanctioned)
+    told = presence_count(read=read, seat=seat) if seat is not None else False
     if seat is None and frames:
         game_mark_watched(game_id=game.pk)
-    read = read or game_read_now(game)
     return {
+        "game": game,
+        "seat": seat,
+        "invite": invite,
         "state": game_view(game, user, invite, read) if after is None else None,
         "caught": game_catch_up(game, user, after, invite, read) if after is not None else None,
         "presence": None if told else seats_presence(read.seats),
@@ -106,25 +104,29 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
         self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
-        try:
-            self.game, self.seat, self.invite = await db(_open)(
-                int(self.scope["url_route"]["kwargs"]["game_id"]), self.user, self.scope
-            )
-        except ServiceError:
-            await self.refuse(CLOSE_REFUSED)
-            return
-        if not socket_register(self, self.user.pk if self.user.is_authenticated else None, self.game.pk):
+        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        if not socket_register(self, self.user.pk if self.user.is_authenticated else None, game_id):
             await self.refuse(CLOSE_TOO_MANY)  # this user has enough sockets at this game
             return
-        self.viewer = viewer_key(self.seat, frames=self.frames)
-        self.joined = [game_group(self.game.pk)]
+        groups = [game_group(game_id)]
         if self.user.is_authenticated:
-            self.joined.append(user_group(self.user.pk))
-        for group in self.joined:
+            groups.append(user_group(self.user.pk))
+        for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        # Read after joining the group, so no move falls between the read and the first push.
+        # Read after joining the groups, so no move falls between the read and the first push;
+        # the read also decides whether the socket may open at all (one trip to the database
+        # thread for both: a restarted server's pages all open at once).
         after = _after_from(self.scope)
-        joined = await db(_join)(self.game, self.user, self.invite, self.seat, self.frames, after)
+        try:
+            joined = await db(_open)(game_id, self.user, self.scope, self.frames, after)
+        except ServiceError:
+            for group in groups:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            await self.refuse(CLOSE_REFUSED)
+            return
+        self.game, self.seat, self.invite = joined["game"], joined["seat"], joined["invite"]
+        self.viewer = viewer_key(self.seat, frames=self.frames)
+        self.joined = groups
         # Counted before accept, so a disconnect can never be handled before its connect.
         self.presence_seat = self.seat
         await self.accept()

@@ -13,7 +13,11 @@ class DirectDispatch:
     thread. These consumers touch the database only through their thread-pool calls, which do it
     themselves."""
 
+    turned_away = False  # set when the socket is refused (games/live/sockets.py, refuse)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
+        if self.turned_away and not message["type"].startswith("websocket."):
+            return  # a push that reached a socket refused while it was being let in
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")

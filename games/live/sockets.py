@@ -190,6 +190,7 @@ class LimitedSocket:
         first: a socket closed during its handshake reaches a client as HTTP 403 (a browser sees
         1006), which it cannot tell from a lost connection; the code tells it why and whether to
         try again."""
+        self.turned_away = True
         await self.accept()
         await self.close(code=code)
 

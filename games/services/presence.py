@@ -67,17 +67,11 @@ def _alive(game_id: int, seat: int) -> bool:
 
 
 def presence_connect(*, game_id: int, seat: int) -> tuple[GameRead | None, bool]:
-    """One more socket on the seat. Returns the game as that leaves it, read with the count (one
-    statement on PostgreSQL, games/sql.py), which is what a socket opening reads next anyway; and
-    whether the game's sockets were told (only when the seat had none: otherwise its presence is
-    unchanged, and the opening socket is told by its caller)."""
-    presence_renew([(game_id, seat)])  # before the count: the sweep never sees a count without a lease
-    read = sql.game_read(game_id, connect=seat)
-    if read is None or read.connections != 1:
-        return read, False
-    presence = seats_presence(read.seats)
-    transaction.on_commit(lambda: publish_game_meta(game_id, "presence", {"seats": presence}))
-    return read, True
+    """One more socket on the seat of a game not read yet: the game as that leaves it, and whether
+    the game's sockets were told (`presence_count`). A socket opening reads the game itself
+    first, to know its seat, and counts with `presence_count`."""
+    read = sql.game_read(game_id)
+    return read, (presence_count(read=read, seat=seat) if read is not None else False)
 
 
 def presence_disconnect(*, game_id: int, seat: int) -> None:
@@ -93,6 +87,24 @@ def presence_disconnect(*, game_id: int, seat: int) -> None:
             transaction.on_commit(lambda: _check_later(game_id, seat))
         row.save(update_fields=["connections", "disconnected_at"])
         _announce(game_id)
+
+
+def presence_count(*, read: GameRead, seat: int) -> bool:
+    """One more socket on `seat` of the game `read` holds (read by the opening socket a moment
+    ago), that read's seat row brought up to date; whether the game's sockets were told (only
+    when the seat had none: otherwise its presence is unchanged, and the opening socket is told
+    by its caller)."""
+    game_id = read.game.pk
+    presence_renew([(game_id, seat)])  # before the count: the sweep never sees a count without a lease
+    count = sql.seat_connect(game_id, seat)
+    for row in read.seats:
+        if row.seat == seat and count is not None:
+            row.connections, row.disconnected_at = count, None
+    if count != 1:
+        return False
+    presence = seats_presence(read.seats)
+    transaction.on_commit(lambda: publish_game_meta(game_id, "presence", {"seats": presence}))
+    return True
 
 
 def presence_leave_for_restart(*, game_id: int, seat: int) -> None:

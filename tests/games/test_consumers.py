@@ -608,9 +608,10 @@ def test_a_second_socket_on_a_seat_is_told_the_presence_and_the_game_is_not_told
     assert [m for m in heard if m["type"] == "presence"] == []
 
 
-def test_a_socket_opens_in_three_statements_a_thread_hop_each():
-    """Signing in, the access check and the first read, then the seat's count with what the page
-    needs: one statement each, by token or by session; a spectator's the same, less the sign-in."""
+def test_a_socket_opens_in_three_statements_in_two_thread_hops():
+    """Signing in (one hop), then in one hop the read that both checks access and makes what the
+    page needs, and the seat's count: one statement each, by token or by session; a spectator's
+    is the read alone."""
     from django.test import Client
 
     from tests.support.statements import statements_sent
@@ -649,4 +650,6 @@ def test_a_socket_opens_in_three_statements_a_thread_hop_each():
     sent = asyncio.run(run())
     assert len(sent["token"]) == 3, sent["token"]
     assert len(sent["session"]) == 3, sent["session"]
-    assert len(sent["spectator"]) == 2, sent["spectator"]
+    assert len(sent["spectator"]) == 1 and sent["spectator"][0].startswith("SELECT g."), sent["spectator"]
+    for how in ("token", "session"):
+        assert sent[how][1].startswith("SELECT g.") and sent[how][2].startswith("UPDATE"), sent[how]
