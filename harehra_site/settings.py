@@ -252,7 +252,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "harehra_site.sharedcache.RedisCache",  # Django's, its clients kept
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "harehra",
         }

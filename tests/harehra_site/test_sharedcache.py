@@ -22,7 +22,7 @@ def _renew(i: int) -> None:
 
 def test_forty_sockets_renewing_presence_open_a_handful_of_redis_connections_not_forty(settings):
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url(REDIS_DB)}
+        "default": {"BACKEND": "harehra_site.sharedcache.RedisCache", "LOCATION": redis_url(REDIS_DB)}
     }
     server = redis.Redis.from_url(redis_url(REDIS_DB))
     server.flushdb()
@@ -37,3 +37,6 @@ def test_forty_sockets_renewing_presence_open_a_handful_of_redis_connections_not
         f"renewed:{i}": i for i in range(TASKS)
     }
     assert opened <= 8, f"{opened} Redis connections for {TASKS} sockets"  # one per pool thread at most
+    # and one redis-py client for all of them, not one made per command
+    clients = {id(shared_cache()._cache.get_client(write=True)) for _ in range(3)}
+    assert len(clients) == 1
