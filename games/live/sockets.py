@@ -16,6 +16,7 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from channels.exceptions import StopConsumer
 from django.conf import settings
 
 from games.live import jsontext
@@ -144,9 +145,15 @@ class LimitedSocket:
         await super().send(text_data, bytes_data, close)  # type: ignore[misc]
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own, less its closing of stale database connections on its one shared sync
+        thread: every socket's close in the process queued there (a restarting server's closes
+        waited on it until its bound and were cancelled). These sockets reach the database only
+        through their thread-pool calls, which close their connections themselves
+        (harehra_site/dbthreads.py); they join no class-level `groups`."""
         try:
-            await super().websocket_disconnect(message)  # type: ignore[misc]
-        finally:  # it ends by raising StopConsumer
+            await self.disconnect(message["code"])  # type: ignore[attr-defined]
+            raise StopConsumer()
+        finally:
             if self.opened_at is not None:
                 metrics.socket_closed(self.socket_kind)
                 log_socket(
