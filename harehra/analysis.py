@@ -45,7 +45,7 @@ from typing import Any
 
 from .bots.heuristic import KEEP_VALUE, heuristic_move
 from .bots.playout import Mover, normal_move
-from .bots.search import candidates, world
+from .bots.search import candidates, dealer
 from .commands import Burn, Command, Discard, Play, React, command_to_dict
 from .decide import advance
 from .events import DECISION_EVENTS, SEAT_EVENTS, EventType, StoredEvent
@@ -159,11 +159,12 @@ def public_estimate(
         return chances, [float(p) for p in _places(n, out_at or {})]
     view = view_for(state, None)
     rng = _rng(salt, step, "public", view)
+    deal = dealer(view)
     wins = [0] * n
     places = [0] * n
     dealt = 0
     for _ in range(playouts):
-        w = world(view, rng)
+        w = deal(rng)
         if w is None:  # a view that does not add up; never seen, but not worth a crash
             continue
         winner, placed = play_to_places(w, random.Random(rng.getrandbits(64)), out_at or {}, move, mover)
@@ -196,9 +197,10 @@ def _own_chance(
         return (1.0 if state.result is Result.WIN and state.winner == seat else 0.0), 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "own", view)
+    deal = dealer(view)
     wins: list[int] = []
     for _ in range(playouts):
-        w = world(view, rng)
+        w = deal(rng)
         if w is None:
             continue
         wins.append(play_to_end(w, random.Random(rng.getrandbits(64)), mover) == seat)
@@ -230,9 +232,10 @@ def _draw_luck(
         return 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "draw", view)
+    deal = dealer(view)
     diffs: list[int] = []
     for _ in range(playouts):
-        w = world(view, rng)
+        w = deal(rng)
         if w is None:
             continue
         twin = private_draft(w)
@@ -339,6 +342,7 @@ def _judge(
         return None, 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "decision", view)
+    deal = dealer(view)
     order = _options(state, seat, moves, moves.index(chosen))
     results: list[list[int]] = [[] for _ in order]
 
@@ -346,7 +350,7 @@ def _judge(
         """`count` more worlds, each option of `playing` (indexes into `order`) played in each
         with the same luck after (common random numbers)."""
         for _ in range(count):
-            w = world(view, rng)
+            w = deal(rng)
             if w is None:
                 continue
             seed = rng.getrandbits(64)

@@ -59,8 +59,7 @@ def normal_move(d: Draft, shuffle: Shuffle) -> None:
     awaiting = d.awaiting
     assert awaiting is not None
     seat, kind = awaiting.seat, awaiting.kind
-    hand = d.hands[seat]
-    assert isinstance(hand, list)
+    hand: list[str] = d.hands[seat]  # type: ignore[assignment]
     if kind is TURN_DECISION:
         _turn(d, seat, hand, shuffle)
     elif kind is SKIP_DECISION:
@@ -70,9 +69,7 @@ def normal_move(d: Draft, shuffle: Shuffle) -> None:
             d.skip_from = seat
             d.awaiting = _SKIP_AWAITS[d.next_seat(seat)]
         else:
-            counts = d.drawn_since_skip_taken
-            assert isinstance(counts, list)
-            counts[seat] = 0
+            d.drawn_since_skip_taken[seat] = 0  # type: ignore[index]
             d.skipped = seat
             d.awaiting = None
             d.skip_from = None
@@ -114,9 +111,7 @@ def _turn(d: Draft, seat: int, hand: list[str], shuffle: Shuffle) -> None:
     if hand:  # burned: the least valuable card, the first by name among equals
         card = min(sorted(set(hand)), key=_keep_value)
         hand.remove(card)
-        pile = d.discard_pile
-        assert isinstance(pile, list)
-        pile.append(card)
+        d.discard_pile.append(card)  # type: ignore[union-attr]
     d.awaiting = None
     _end_turn(d, shuffle)
 
@@ -128,12 +123,9 @@ def _keep_value(card: str) -> int:
 def _play_single(d: Draft, seat: int, hand: list[str], card: str, shuffle: Shuffle) -> None:
     """A card played alone on a turn (decide._play after its checks)."""
     hand.remove(card)
-    pile = d.discard_pile
-    assert isinstance(pile, list)
-    pile.append(card)
+    d.discard_pile.append(card)  # type: ignore[union-attr]
     d.awaiting = None
-    protected = d.protected
-    assert isinstance(protected, set)
+    protected: set[int] = d.protected  # type: ignore[assignment]
     if card == STROM:
         d.skip_from = seat
         d.awaiting = _SKIP_AWAITS[d.next_seat(seat)]
@@ -143,8 +135,7 @@ def _play_single(d: Draft, seat: int, hand: list[str], card: str, shuffle: Shuff
         protected.add(seat)
     elif card == ZADA:
         damage = d.damage
-        assert isinstance(damage, list)
-        damage[seat] = max(0, damage[seat] - 1)
+        damage[seat] = max(0, damage[seat] - 1)  # type: ignore[index]
     elif card == HOUSE:
         skipped = d.next_seat(seat)
         d.skipped = skipped
@@ -162,19 +153,15 @@ def _answer_volley(d: Draft, seat: int, hand: list[str], shuffle: Shuffle) -> No
         return
     volley = d.volley
     assert volley is not None
-    damage = d.damage
-    counts = d.drawn_since_volley_taken
-    assert isinstance(damage, list) and isinstance(counts, list)
+    damage: list[int] = d.damage  # type: ignore[assignment]
     limit = d.ruleset.max_damage
     after = min(limit, damage[seat] + volley.count)
-    counts[seat] = 0
+    d.drawn_since_volley_taken[seat] = 0  # type: ignore[index]
     d.awaiting = None
     damage[seat] = after
     d.volley = None
     if after >= limit:
-        pile = d.discard_pile
-        assert isinstance(pile, list)
-        pile.extend(hand)
+        d.discard_pile.extend(hand)  # type: ignore[union-attr]
         hand.clear()
         d.protected.discard(seat)  # type: ignore[union-attr]
         alive = d.alive()
@@ -186,9 +173,7 @@ def _answer_volley(d: Draft, seat: int, hand: list[str], shuffle: Shuffle) -> No
 
 def _reaction_played(d: Draft, seat: int, hand: list[str], card: str) -> None:
     hand.remove(card)
-    pile = d.discard_pile
-    assert isinstance(pile, list)
-    pile.append(card)
+    d.discard_pile.append(card)  # type: ignore[union-attr]
     d.awaiting = None
     d.volley = None
 
@@ -196,9 +181,7 @@ def _reaction_played(d: Draft, seat: int, hand: list[str], card: str) -> None:
 def _to_discard_pile(d: Draft, hand: list[str], cards: tuple[str, ...]) -> None:
     for card in cards:
         hand.remove(card)
-    pile = d.discard_pile
-    assert isinstance(pile, list)
-    pile.extend(cards)
+    d.discard_pile.extend(cards)  # type: ignore[union-attr]
     d.awaiting = None
 
 
@@ -223,8 +206,7 @@ def _end_turn(d: Draft, shuffle: Shuffle) -> None:
     """decide._end_turn, with no log: the active player draws up to their maximum (the discard
     pile reshuffled when the draw pile runs out), then `_next_turn`."""
     seat = d.turn_seat
-    hand = d.hands[seat]
-    assert isinstance(hand, list)
+    hand: list[str] = d.hands[seat]  # type: ignore[assignment]
     hand_size = d.ruleset.hand_size
     while True:
         need = hand_size - d.damage[seat] - len(hand)
