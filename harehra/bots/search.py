@@ -5,10 +5,12 @@ hand's size and the public state. The cards it cannot see are the deck less its 
 discard pile; a *world* deals them at random to the other hands (by their sizes) and the draw
 pile. For each world, every candidate move is played on a private draft (`advance`: the engine's
 own rules, no events) and the game is played on for a few turns with the normal bot's policy for
-every seat, then scored (a win, an elimination, or the lead on damage); the move with the best
-total is chosen. Turns and volley answers are searched; skips and discards are answered as the
-normal bot does. The worlds and playouts of one decision
-share one RNG seeded from the view, so the same view gives the same choice.
+every seat (harehra/bots/playout.py `normal_move`: the moves `heuristic_move` would pick from
+`legal_moves`, played as `advance` plays them, without listing or checking them), then scored
+(a win, an elimination, or the lead on damage); the move with the best total is chosen. Turns and
+volley answers are searched; skips and discards are answered as the normal bot does. The worlds
+and playouts of one decision share one RNG seeded from the view, so the same view gives the same
+choice.
 
 The work per decision is a fixed number of playouts (never a clock, which would make the choice
 depend on the machine's speed).
