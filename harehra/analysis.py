@@ -44,7 +44,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .bots.heuristic import KEEP_VALUE, heuristic_move
-from .bots.search import candidates, world
+from .bots.playout import Mover, normal_move
+from .bots.search import candidates, dealer
 from .commands import Burn, Command, Discard, Play, React, command_to_dict
 from .decide import advance
 from .events import DECISION_EVENTS, SEAT_EVENTS, EventType, StoredEvent
@@ -98,16 +99,15 @@ def _shuffler(rng: random.Random) -> Callable[[Sequence[str]], list[str]]:
     return shuffle
 
 
-def play_to_end(d: Draft, rng: random.Random) -> int | None:
+def play_to_end(d: Draft, rng: random.Random, mover: Mover = normal_move) -> int | None:
     """Play `d` to its end with the normal bot's policy for every seat; the winner (None: a
-    draw at the turn limit). The fast policy every estimate uses."""
+    draw at the turn limit). The fast policy every estimate uses. `mover` plays one move
+    (`normal_move`; `reference_move` is the same moves by the rules' general functions)."""
     shuffle = _shuffler(rng)
     while d.result is None:
-        awaiting = d.awaiting
-        if awaiting is None:
+        if d.awaiting is None:
             return None
-        seat = awaiting.seat
-        advance(d, heuristic_move(awaiting.kind, d.damage, seat, legal_moves(d, seat)), shuffle)
+        mover(d, shuffle)
     return d.winner if d.result is Result.WIN else None
 
 
@@ -120,7 +120,7 @@ def _places(players: int, out_at: dict[int, int]) -> list[int]:
 
 
 def play_to_places(
-    d: Draft, rng: random.Random, out_at: dict[int, int], move: int
+    d: Draft, rng: random.Random, out_at: dict[int, int], move: int, mover: Mover = normal_move
 ) -> tuple[int | None, list[int]]:
     """`play_to_end`, also placing every seat: `out_at` (seat -> move) holds the eliminations so
     far, `move` counts the moves so far (later eliminations place better)."""
@@ -135,7 +135,7 @@ def play_to_places(
         if awaiting is None:
             break
         seat, kind = awaiting.seat, awaiting.kind
-        advance(d, heuristic_move(kind, d.damage, seat, legal_moves(d, seat)), shuffle)
+        mover(d, shuffle)
         move += 1
         if kind is VOLLEY_DECISION and d.damage[seat] >= limit:  # only a volley taken puts a seat out
             out[seat] = move
@@ -149,6 +149,7 @@ def public_estimate(
     step: int = 0,
     out_at: dict[int, int] | None = None,
     move: int = 0,
+    mover: Mover = normal_move,
 ) -> tuple[list[float], list[float]]:
     """Each seat's share of wins and its mean placing over `playouts` worlds dealt from the public
     view of `state` (`out_at`, `move`: the eliminations and the moves so far, see play_to_places)."""
@@ -158,14 +159,15 @@ def public_estimate(
         return chances, [float(p) for p in _places(n, out_at or {})]
     view = view_for(state, None)
     rng = _rng(salt, step, "public", view)
+    deal = dealer(view)
     wins = [0] * n
     places = [0] * n
     dealt = 0
     for _ in range(playouts):
-        w = world(view, rng)
+        w = deal(rng)
         if w is None:  # a view that does not add up; never seen, but not worth a crash
             continue
-        winner, placed = play_to_places(w, random.Random(rng.getrandbits(64)), out_at or {}, move)
+        winner, placed = play_to_places(w, random.Random(rng.getrandbits(64)), out_at or {}, move, mover)
         dealt += 1
         if winner is not None:
             wins[winner] += 1
@@ -187,18 +189,21 @@ def own_chance(state: GameState, seat: int, playouts: int, salt: str = "", step:
     return _own_chance(state, seat, playouts, salt, step)[0]
 
 
-def _own_chance(state: GameState, seat: int, playouts: int, salt: str, step: int) -> tuple[float, float]:
+def _own_chance(
+    state: GameState, seat: int, playouts: int, salt: str, step: int, mover: Mover = normal_move
+) -> tuple[float, float]:
     """`own_chance` and its standard error."""
     if state.result is not None:
         return (1.0 if state.result is Result.WIN and state.winner == seat else 0.0), 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "own", view)
+    deal = dealer(view)
     wins: list[int] = []
     for _ in range(playouts):
-        w = world(view, rng)
+        w = deal(rng)
         if w is None:
             continue
-        wins.append(play_to_end(w, random.Random(rng.getrandbits(64))) == seat)
+        wins.append(play_to_end(w, random.Random(rng.getrandbits(64)), mover) == seat)
     return (sum(wins) / len(wins) if wins else 0.0), _stderr(wins)
 
 
@@ -214,23 +219,30 @@ def draw_luck(
 
 
 def _draw_luck(
-    state: GameState, seat: int, drawn: Sequence[str], playouts: int, salt: str, step: int
+    state: GameState,
+    seat: int,
+    drawn: Sequence[str],
+    playouts: int,
+    salt: str,
+    step: int,
+    mover: Mover = normal_move,
 ) -> tuple[float, float]:
     """`draw_luck` and its standard error."""
     if state.result is not None or not drawn or Counter(drawn) - Counter(state.hands[seat]):
         return 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "draw", view)
+    deal = dealer(view)
     diffs: list[int] = []
     for _ in range(playouts):
-        w = world(view, rng)
+        w = deal(rng)
         if w is None:
             continue
         twin = private_draft(w)
         _unsee(twin, view, seat, drawn, rng)
         seed = rng.getrandbits(64)
-        seen = play_to_end(w, random.Random(seed)) == seat
-        unseen = play_to_end(twin, random.Random(seed)) == seat
+        seen = play_to_end(w, random.Random(seed), mover) == seat
+        unseen = play_to_end(twin, random.Random(seed), mover) == seat
         diffs.append(seen - unseen)
     return (sum(diffs) / len(diffs) if diffs else 0.0), _stderr(diffs)
 
@@ -312,7 +324,13 @@ def judge(
 
 
 def _judge(
-    state: GameState, seat: int, chosen: Command, playouts: int, salt: str = "", step: int = 0
+    state: GameState,
+    seat: int,
+    chosen: Command,
+    playouts: int,
+    salt: str = "",
+    step: int = 0,
+    mover: Mover = normal_move,
 ) -> tuple[dict[str, Any] | None, float, float]:
     """`judge`, and what the choice did to the seat's own win chance: the chosen option's win
     share less the normal bot's (0 when they are one, or there was no choice), paired world by
@@ -324,6 +342,7 @@ def _judge(
         return None, 0.0, 0.0
     view = view_for(state, seat)
     rng = _rng(salt, step, "decision", view)
+    deal = dealer(view)
     order = _options(state, seat, moves, moves.index(chosen))
     results: list[list[int]] = [[] for _ in order]
 
@@ -331,7 +350,7 @@ def _judge(
         """`count` more worlds, each option of `playing` (indexes into `order`) played in each
         with the same luck after (common random numbers)."""
         for _ in range(count):
-            w = world(view, rng)
+            w = deal(rng)
             if w is None:
                 continue
             seed = rng.getrandbits(64)
@@ -339,7 +358,7 @@ def _judge(
                 d = private_draft(w)
                 sub = random.Random(seed)  # the same luck after every option in this world
                 advance(d, moves[order[j]], _shuffler(sub))
-                results[j].append(1 if play_to_end(d, sub) == seat else 0)
+                results[j].append(1 if play_to_end(d, sub, mover) == seat else 0)
 
     play_worlds(playouts, range(len(order)))
     if not results[0]:
@@ -455,11 +474,14 @@ def analyse(
     playouts: int = DEFAULT_PLAYOUTS,
     salt: str = "",
     progress: Progress | None = None,
+    mover: Mover = normal_move,
 ) -> dict[str, Any]:
     """The analysis of a finished game's log (every event as stored, the deal first).
 
     `playouts`: worlds per step and per option (the budget); `salt`: the caller's name for the
-    game, mixed into every seed. Raises NotFinished for a log that did not end in a win or draw.
+    game, mixed into every seed; `mover`: how the playouts play a move (`normal_move`, or
+    `reference_move`: the same moves, slower; see harehra/bots/playout.py). Raises NotFinished
+    for a log that did not end in a win or draw.
     """
     if not events or events[-1]["type"] != EventType.GAME_ENDED:
         raise NotFinished("only a game that ended with a win or a draw is analysed")
@@ -496,7 +518,7 @@ def analyse(
             before = states[i - 1]
             seat = e["seat"]
             if before.awaiting is not None and before.awaiting.seat == seat:
-                judged, gained, se = _judge(before, seat, command_of(e), playouts, salt, i)
+                judged, gained, se = _judge(before, seat, command_of(e), playouts, salt, i, mover)
                 by_decisions[seat] += gained
                 variance[seat][0] += se * se
                 if judged is not None:
@@ -506,16 +528,16 @@ def analyse(
             if not dealt:  # the first table anyone decides at: the deal is seen
                 dealt = True
                 for s in range(players):
-                    chance, se = _own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i)
+                    chance, se = _own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i, mover)
                     by_draws[s] += chance - 1 / players
                     variance[s][1] += se * se
                 drawn.clear()  # the deal's own cards are counted just above
             for s, cards in sorted(drawn.items()):
-                luck_of_draw, se = _draw_luck(states[i], s, cards, playouts, salt, i)
+                luck_of_draw, se = _draw_luck(states[i], s, cards, playouts, salt, i, mover)
                 by_draws[s] += luck_of_draw
                 variance[s][1] += se * se
             drawn.clear()
-            now, places = public_estimate(states[i], playouts, salt, i, out_at, move)
+            now, places = public_estimate(states[i], playouts, salt, i, out_at, move, mover)
             if (
                 states[i].result is not None
             ):  # the result: the site's own placings (an abandoned seat is last)

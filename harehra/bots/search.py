@@ -5,10 +5,12 @@ hand's size and the public state. The cards it cannot see are the deck less its 
 discard pile; a *world* deals them at random to the other hands (by their sizes) and the draw
 pile. For each world, every candidate move is played on a private draft (`advance`: the engine's
 own rules, no events) and the game is played on for a few turns with the normal bot's policy for
-every seat, then scored (a win, an elimination, or the lead on damage); the move with the best
-total is chosen. Turns and volley answers are searched; skips and discards are answered as the
-normal bot does. The worlds and playouts of one decision
-share one RNG seeded from the view, so the same view gives the same choice.
+every seat (harehra/bots/playout.py `normal_move`: the moves `heuristic_move` would pick from
+`legal_moves`, played as `advance` plays them, without listing or checking them), then scored
+(a win, an elimination, or the lead on damage); the move with the best total is chosen. Turns and
+volley answers are searched; skips and discards are answered as the normal bot does. The worlds
+and playouts of one decision share one RNG seeded from the view, so the same view gives the same
+choice.
 
 The work per decision is a fixed number of playouts (never a clock, which would make the choice
 depend on the machine's speed).
@@ -18,16 +20,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ..commands import Command, Play, parse_command
 from ..decide import advance
 from ..events import direction_value
-from ..legal import legal_moves
 from ..ruleset import Ruleset
 from ..state import Awaiting, Decision, Draft, GameState, Volley, private_draft
 from .base import seeded_rng
 from .heuristic import heuristic_move
+from .playout import Mover, normal_move
 
 PLAYOUTS = 500  # per decision, shared among the candidate moves
 MIN_PER_MOVE = 16
@@ -39,45 +42,71 @@ def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
     """A draft consistent with `view`: the hidden cards dealt at random. None if the view does
     not add up (it always should). A spectator's view (seat None) has every hand dealt: the
     table as public information alone allows it (what the replay analysis samples)."""
+    return dealer(view)(rng)
+
+
+Dealer = Callable[[random.Random], Draft | None]
+
+
+def dealer(view: dict[str, Any]) -> Dealer:
+    """`world` for many worlds of one view: what every world of the view shares (the ruleset, the
+    hidden cards before shuffling, the public table) is read once; each call deals one world
+    from `rng`, as `world` would (the same draws, the same draft)."""
     ruleset = Ruleset.from_dict(view["ruleset"])
     me = view["seat"]
     hand = list(view["hand"] or ())
     pool = Counter(dict(ruleset.deck))
     pool.subtract(hand)
     pool.subtract(view["discard_pile"])
-    if any(n < 0 for n in pool.values()):
-        return None
-    hidden = list(pool.elements())
     players = view["players"]
-    if len(hidden) != sum(p["hand_size"] for p in players if p["seat"] != me) + view["draw_pile_size"]:
-        return None
-    rng.shuffle(hidden)
-    hands: list[list[str]] = []
-    for p in players:
-        hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
+    if any(n < 0 for n in pool.values()):
+        return _no_world
+    unseen = list(pool.elements())
+    if len(unseen) != sum(p["hand_size"] for p in players if p["seat"] != me) + view["draw_pile_size"]:
+        return _no_world
     awaiting = view["awaiting"]
     volley = view["volley"]
-    state = GameState(
-        ruleset=ruleset,
-        players=len(players),
-        shuffler=view["shuffler"],
-        hands=tuple(map(tuple, hands)),
-        draw_pile=tuple(hidden),
-        discard_pile=tuple(view["discard_pile"]),
-        damage=tuple(p["damage"] for p in players),
-        protected=frozenset(p["seat"] for p in players if p["protected"]),
-        direction=direction_value(view["direction"]),
-        turn_seat=view["turn"],
-        turn_number=view["turn_number"],
-        awaiting=Awaiting(awaiting["seat"], Decision(awaiting["kind"])) if awaiting else None,
-        volley=Volley(volley["attacker"], volley["target"], volley["count"]) if volley else None,
-        skip_from=view["skip_from"],
-        skipped=view["skipped"],
-        discard_count=view["discard_count"],
-        drawn_since_volley_taken=tuple(_counted(p["drawn_since_taken"]["volley"]) for p in players),
-        drawn_since_skip_taken=tuple(_counted(p["drawn_since_taken"]["skip"]) for p in players),
+    table = private_draft(
+        GameState(
+            ruleset=ruleset,
+            players=len(players),
+            shuffler=view["shuffler"],
+            hands=(),
+            draw_pile=(),
+            discard_pile=tuple(view["discard_pile"]),
+            damage=tuple(p["damage"] for p in players),
+            protected=frozenset(p["seat"] for p in players if p["protected"]),
+            direction=direction_value(view["direction"]),
+            turn_seat=view["turn"],
+            turn_number=view["turn_number"],
+            awaiting=Awaiting(awaiting["seat"], Decision(awaiting["kind"])) if awaiting else None,
+            volley=Volley(volley["attacker"], volley["target"], volley["count"]) if volley else None,
+            skip_from=view["skip_from"],
+            skipped=view["skipped"],
+            discard_count=view["discard_count"],
+            drawn_since_volley_taken=tuple(_counted(p["drawn_since_taken"]["volley"]) for p in players),
+            drawn_since_skip_taken=tuple(_counted(p["drawn_since_taken"]["skip"]) for p in players),
+        )
     )
-    return private_draft(state)
+    # Per seat: None for the seat's own hand (seen), else its size and what the log tells of it.
+    seats = [None if p["seat"] == me else (p["hand_size"], p["drawn_since_taken"]) for p in players]
+
+    def deal(rng: random.Random) -> Draft:
+        hidden = unseen[:]
+        rng.shuffle(hidden)
+        hands: list[list[str] | tuple[str, ...]] = []
+        for known in seats:
+            hands.append(hand[:] if known is None else deal_hand(hidden, known[0], known[1]))
+        d = private_draft(table)
+        d.hands = hands
+        d.draw_pile = hidden
+        return d
+
+    return deal
+
+
+def _no_world(rng: random.Random) -> None:
+    return None
 
 
 def _counted(drawn: int | None) -> int:
@@ -106,20 +135,18 @@ def deal_hand(pool: list[str], size: int, drawn_since_taken: dict[str, int | Non
     return hand
 
 
-def playout(d: Draft, me: int, rng: random.Random) -> float:
+def playout(d: Draft, me: int, rng: random.Random, mover: Mover = normal_move) -> float:
     """Play `d` on for HORIZON decisions with the normal policy for every seat and score it for
-    `me`: 1 for a win, 0 once eliminated, else how far ahead on damage it stands."""
+    `me`: 1 for a win, 0 once eliminated, else how far ahead on damage it stands. `mover` plays
+    one move (`normal_move`; `reference_move` is the same moves by the rules' general functions)."""
 
     def shuffle(cards: Any) -> list[str]:
         return rng.sample(list(cards), len(cards))
 
     for _ in range(HORIZON):
-        awaiting = d.awaiting
-        if d.result is not None or awaiting is None:
+        if d.result is not None or d.awaiting is None:
             break
-        seat = awaiting.seat
-        moves = legal_moves(d, seat)
-        advance(d, heuristic_move(awaiting.kind, d.damage, seat, moves), shuffle)
+        mover(d, shuffle)
     return score(d, me)
 
 
@@ -173,10 +200,11 @@ class SearchBot:
             order.remove(baseline)
         order.insert(0, baseline)
         rng = seeded_rng(view, "hard")
+        deal = dealer(view)
         rounds = max(MIN_PER_MOVE, self.playouts // len(order))
         wins = [0.0] * len(order)
         for _ in range(rounds):
-            w = world(view, rng)
+            w = deal(rng)
             if w is None:
                 return legal[baseline]
             seed = rng.getrandbits(64)

@@ -1,0 +1,249 @@
+"""The fast playout path is the old one, exactly: the normal bot's move read off the hand
+(harehra.bots.playout.normal_move) against the same move listed, chosen and played by the rules
+(`reference_move`: legal_moves, heuristic_move, advance), and a view's worlds dealt by
+`dealer` against `world` as it was written before (`_world_as_before` below): the same draft after
+every move and every deal, the same draws from the same RNG, so the analysis built on them gives
+the same bytes as before (checked against digests made by the code before the fast path)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from harehra import legal_commands, make_ruleset, replay, start_game, step, view_for
+from harehra.analysis import _shuffler, analyse, analysis_json, play_to_end, play_to_places
+from harehra.bots import get_bot
+from harehra.bots.playout import normal_move, reference_move
+from harehra.bots.search import _counted, deal_hand, dealer, playout, world
+from harehra.decide import setup_event, start_events
+from harehra.events import direction_value
+from harehra.legal import legal_moves
+from harehra.ruleset import Ruleset
+from harehra.simulation import rng_shuffle
+from harehra.state import Awaiting, Decision, Draft, GameState, Volley, freeze, private_draft
+
+TABLES = 800
+
+
+def _random_tables(master: random.Random, count: int) -> list[GameState]:
+    """Tables met in random-legal games (as harehra/simulation.py plays them) of 2 to 6 seats,
+    some with the big pack, disabled Minis or a short turn limit (draws), every seat's
+    decisions among them."""
+    tables: list[GameState] = []
+    games = 0
+    while len(tables) < count:
+        packs = ("big-warren",) if master.random() < 0.25 else ()
+        players = master.randint(2, 6 if packs else 4)
+        ruleset = make_ruleset(packs, mini=master.choice((0, 0, 3)), turn_limit=master.choice((500, 500, 30)))
+        shuffle = rng_shuffle(random.Random(master.getrandbits(32)))
+        state = replay(start_game(ruleset, players, games % players, shuffle))
+        while state.result is None and len(tables) < count:
+            assert state.awaiting is not None
+            if master.random() < 0.1:
+                tables.append(state)
+            _, state = step(state, master.choice(legal_moves(state, state.awaiting.seat)), shuffle)
+        games += 1
+    return tables
+
+
+def _both_ways(d: Draft, seed: int) -> tuple[Draft, Draft, random.Random, random.Random, int]:
+    """`d` played to its end both ways, compared after every move; the moves played."""
+    old, new = private_draft(d), private_draft(d)
+    rng_old, rng_new = random.Random(seed), random.Random(seed)
+    shuffle_old, shuffle_new = _shuffler(rng_old), _shuffler(rng_new)
+    moves = 0
+    while old.result is None and old.awaiting is not None:
+        reference_move(old, shuffle_old)
+        normal_move(new, shuffle_new)
+        moves += 1
+        assert freeze(new) == freeze(old), f"move {moves}"
+        assert rng_new.getstate() == rng_old.getstate(), f"move {moves}"
+    assert new.result == old.result and new.awaiting == old.awaiting
+    return old, new, rng_old, rng_new, moves
+
+
+def test_every_move_leaves_the_same_draft_and_rng_on_random_tables_and_their_worlds() -> None:
+    master = random.Random(7)
+    kinds: Counter[str] = Counter()
+    results: Counter[str] = Counter()
+    for state in _random_tables(master, TABLES):
+        assert state.awaiting is not None
+        kinds[state.awaiting.kind.value] += 1
+        # The table itself, and worlds dealt from the public view and from the deciding seat's.
+        w_public = world(view_for(state, None), master)
+        w_seat = world(view_for(state, state.awaiting.seat), master)
+        assert w_public is not None and w_seat is not None
+        for d in (private_draft(state), w_public, w_seat):
+            old, _, _, _, _ = _both_ways(d, master.getrandbits(64))
+            results[str(old.result)] += 1
+    assert set(kinds) == {"turn", "volley", "skip", "discard"}
+    assert {"win", "draw"} <= set(results)
+
+
+def test_play_to_end_and_to_places_give_the_same_winner_places_and_rng_state() -> None:
+    master = random.Random(8)
+    for state in _random_tables(master, 300):
+        w = world(view_for(state, None), master)
+        assert w is not None
+        seed = master.getrandbits(64)
+        out_at = {s: 0 for s in range(state.players) if state.damage[s] >= state.ruleset.max_damage}
+        ends, places, rngs = [], [], []
+        for mover in (reference_move, normal_move):
+            rng = random.Random(seed)
+            ends.append(play_to_end(private_draft(w), rng, mover))
+            rngs.append(rng.getstate())
+            rng = random.Random(seed)
+            places.append(play_to_places(private_draft(w), rng, out_at, 3, mover))
+            rngs.append(rng.getstate())
+        assert ends[0] == ends[1] and places[0] == places[1]
+        assert rngs[0] == rngs[2] and rngs[1] == rngs[3]
+
+
+def test_a_hand_set_up_over_its_maximum_is_discarded_from_alike() -> None:
+    """A table set up by hand (as the analysis positions are) may hold a hand over its maximum
+    that no move made: the rules ask for the discard after the next move, both ways."""
+    ruleset = make_ruleset(())
+    hands = [["cumi", "cumi", "house", "strom", "right", "left", "zada"], ["zada"], ["left"]]
+    _, new, _, _, moves = _both_ways(private_draft(_set_up(ruleset, hands, [0, 3, 4], seed=3)), 11)
+    assert moves > 0 and new.result is not None
+
+
+def _set_up(ruleset: Ruleset, hands: list[list[str]], damage: list[int], seed: int) -> GameState:
+    pool = Counter(dict(ruleset.deck))
+    for hand in hands:
+        pool.subtract(hand)
+    draw = sorted(pool.elements())
+    random.Random(seed).shuffle(draw)
+    first = setup_event(
+        ruleset, players=len(hands), shuffler=0, hands=hands, draw_pile=draw, damage=damage, turn=1
+    )
+    return replay(start_events(first))
+
+
+def _bot_game(seed: int, players: int, packs: tuple[str, ...] = ()) -> list[Any]:
+    """A game between easy and normal bots, as the analysis's cost script plays them."""
+    rng = random.Random(seed)
+    shuffle = rng_shuffle(rng)
+    events: list[Any] = start_game(make_ruleset(packs), players, players - 1, shuffle)
+    state = replay(events)
+    bots = [get_bot(("easy", "normal")[s % 2]) for s in range(players)]
+    while state.result is None:
+        assert state.awaiting is not None
+        seat = state.awaiting.seat
+        command = bots[seat].choose(view_for(state, seat), legal_commands(state, seat))
+        new, state = step(state, command, shuffle)
+        events += new
+    return events
+
+
+# sha256 of analysis_json(analyse(_bot_game(seed, players, packs), 6, salt=f"game {seed}")), made by
+# the code before the fast path (commit 0950646).
+BEFORE = {
+    (1, 4, ()): "a55d0c40429005bfe5d58f028647b95f534ef8a915c435100f77e132f05f6c20",
+    (4, 3, ()): "afb6cafd33fd8948e8397c65636713e0672b20dfe7005475f31433ef45a7e907",
+    (5, 5, ("big-warren",)): "5a206e03ca8f6d7d1818857bc6e14e71f83320c8a2b9e9d7be7ebcadb80bcff9",
+}
+
+
+@pytest.mark.parametrize(("seed", "players", "packs"), list(BEFORE))
+def test_a_whole_analysis_is_the_same_bytes_both_ways_and_as_before(
+    seed: int, players: int, packs: tuple[str, ...]
+) -> None:
+    events = _bot_game(seed, players, packs)
+    old = analysis_json(analyse(events, 6, salt=f"game {seed}", mover=reference_move))
+    new = analysis_json(analyse(events, 6, salt=f"game {seed}", mover=normal_move))
+    assert new == old
+    assert hashlib.sha256(new.encode()).hexdigest() == BEFORE[(seed, players, packs)]
+
+
+def _world_as_before(view: dict[str, Any], rng: random.Random) -> Draft | None:
+    """harehra.bots.search.world as it was before `dealer` (commit 0950646), word for word."""
+    ruleset = Ruleset.from_dict(view["ruleset"])
+    me = view["seat"]
+    hand = list(view["hand"] or ())
+    pool = Counter(dict(ruleset.deck))
+    pool.subtract(hand)
+    pool.subtract(view["discard_pile"])
+    if any(n < 0 for n in pool.values()):
+        return None
+    hidden = list(pool.elements())
+    players = view["players"]
+    if len(hidden) != sum(p["hand_size"] for p in players if p["seat"] != me) + view["draw_pile_size"]:
+        return None
+    rng.shuffle(hidden)
+    hands: list[list[str]] = []
+    for p in players:
+        hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
+    awaiting = view["awaiting"]
+    volley = view["volley"]
+    state = GameState(
+        ruleset=ruleset,
+        players=len(players),
+        shuffler=view["shuffler"],
+        hands=tuple(map(tuple, hands)),
+        draw_pile=tuple(hidden),
+        discard_pile=tuple(view["discard_pile"]),
+        damage=tuple(p["damage"] for p in players),
+        protected=frozenset(p["seat"] for p in players if p["protected"]),
+        direction=direction_value(view["direction"]),
+        turn_seat=view["turn"],
+        turn_number=view["turn_number"],
+        awaiting=Awaiting(awaiting["seat"], Decision(awaiting["kind"])) if awaiting else None,
+        volley=Volley(volley["attacker"], volley["target"], volley["count"]) if volley else None,
+        skip_from=view["skip_from"],
+        skipped=view["skipped"],
+        discard_count=view["discard_count"],
+        drawn_since_volley_taken=tuple(_counted(p["drawn_since_taken"]["volley"]) for p in players),
+        drawn_since_skip_taken=tuple(_counted(p["drawn_since_taken"]["skip"]) for p in players),
+    )
+    return private_draft(state)
+
+
+def test_a_dealer_deals_the_worlds_world_dealt_from_the_same_rng() -> None:
+    master = random.Random(9)
+    dealt = 0
+    for state in _random_tables(master, 600):
+        for seat in (None, *range(state.players)):
+            view = view_for(state, seat)
+            seed = master.getrandbits(64)
+            rng_before, rng_now = random.Random(seed), random.Random(seed)
+            deal = dealer(view)
+            for _ in range(3):
+                before, now = _world_as_before(view, rng_before), deal(rng_now)
+                assert before is not None and now is not None
+                assert freeze(now) == freeze(before)
+                assert all(type(h) is list for h in now.hands) and type(now.draw_pile) is list
+                assert rng_now.getstate() == rng_before.getstate()
+                dealt += 1
+            # Each world is the draft's own: changing one changes no other.
+            a, b = deal(rng_now), deal(rng_now)
+            assert a is not None and b is not None
+            assert a.discard_pile is not b.discard_pile and a.damage is not b.damage
+            assert a.protected is not b.protected and a.hands[0] is not b.hands[0]
+            assert a.drawn_since_volley_taken is not b.drawn_since_volley_taken
+    assert dealt > 5_000
+
+
+def test_a_view_that_does_not_add_up_deals_no_world() -> None:
+    state = _random_tables(random.Random(10), 1)[0]
+    view = view_for(state, None)
+    assert world({**view, "draw_pile_size": view["draw_pile_size"] + 1}, random.Random(1)) is None
+    assert world({**view, "discard_pile": [*view["discard_pile"], *["cumi"] * 40]}, random.Random(1)) is None
+
+
+def test_the_search_bots_playout_scores_alike_both_ways() -> None:
+    master = random.Random(11)
+    for state in _random_tables(master, 400):
+        assert state.awaiting is not None
+        me = state.awaiting.seat
+        w = world(view_for(state, me), master)
+        assert w is not None
+        seed = master.getrandbits(64)
+        rng_old, rng_new = random.Random(seed), random.Random(seed)
+        old, new = private_draft(w), private_draft(w)
+        assert playout(new, me, rng_new) == playout(old, me, rng_old, reference_move)
+        assert freeze(new) == freeze(old) and rng_new.getstate() == rng_old.getstate()
