@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -51,6 +53,33 @@ class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
 
+# The lobby's list being read, or read last, by this process: (when its read began, its loop, the
+# list). A restarted server's lobby pages all come back within a second or two, and each read the
+# whole list and rendered it again (8.6% of the database threads' time in a restart's window,
+# docs/OPERATIONS.md).
+_lobby_read: tuple[float, asyncio.AbstractEventLoop, asyncio.Future[str]] | None = None
+
+
+async def lobby_list_read_since(joined_at: float) -> str:
+    """The lobby's list, read after `joined_at` (when the socket joined the lobby's group, so that
+    no change falls between the list and its pushes). One read at a time: a socket that joined
+    before the read under way (or done last) began takes that one; one that joined after waits for
+    it to end, then takes the next, which every socket waiting meanwhile shares. A burst of lobby
+    sockets costs a few reads, not one each."""
+    global _lobby_read
+    loop = asyncio.get_running_loop()
+    while True:
+        found = _lobby_read
+        if found is not None and found[1] is loop:
+            if found[0] >= joined_at:
+                return await asyncio.shield(found[2])
+            if not found[2].done():
+                await asyncio.wait([found[2]])
+                continue
+        found = _lobby_read = (time.monotonic(), loop, asyncio.ensure_future(db(lobby_html)()))
+        return await asyncio.shield(found[2])
+
+
 class LobbyConsumer(PushConsumer):
     """Anyone may watch the lobby: the whole list on (re)connect, then each changed row."""
 
@@ -63,8 +92,9 @@ class LobbyConsumer(PushConsumer):
         user = self.scope.get("user")
         mine = [user_group(user.pk)] if user is not None and user.is_authenticated else []
         await self.join([LOBBY_GROUP, *mine])
+        joined_at = time.monotonic()
         await self.accept()
-        await self.send_json({"type": "lobby", "html": await db(lobby_html)()})
+        await self.send_json({"type": "lobby", "html": await lobby_list_read_since(joined_at)})
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "table", "table": message["table"], "html": message["html"]})

@@ -284,3 +284,54 @@ def test_signing_out_closes_the_table_socket(make_user: Any) -> None:
         assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
 
     asyncio.run(run())
+
+
+def test_lobby_sockets_opening_together_share_the_list_read_after_they_joined(monkeypatch: Any) -> None:
+    """A burst of lobby sockets (a restarted server's pages) shares a few reads of the list; a
+    socket that joined after a read began never takes that read (a change between the read and
+    its joining would be lost), it gets a read of its own."""
+    import threading
+
+    import games.live.lobby_consumers as lobby_consumers
+
+    gate = threading.Event()
+    reads: list[int] = []
+
+    def counted_list() -> str:
+        reads.append(len(reads) + 1)
+        number = len(reads)
+        gate.wait(5)
+        return f"<ul>read {number}</ul>"
+
+    monkeypatch.setattr(lobby_consumers, "lobby_html", counted_list)
+    monkeypatch.setattr(lobby_consumers, "_lobby_read", None)
+
+    async def first_message(comm: WebsocketCommunicator) -> str:
+        return (await _opened(comm, "lobby"))["html"]
+
+    async def until(reached: int) -> None:
+        for _ in range(500):
+            if len(reads) >= reached:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"{len(reads)} reads, waited for {reached}")
+
+    async def run() -> tuple[str, str, list[str]]:
+        early = asyncio.ensure_future(first_message(_lobby()))
+        await until(1)  # its read has begun, and waits at the gate
+        late = asyncio.ensure_future(first_message(_lobby()))  # joins after that read began
+        await asyncio.sleep(0.3)
+        assert len(reads) == 1  # one read at a time: the late socket waits for the next
+        gate.set()
+        early_html, late_html = await early, await late
+        gate.clear()
+        burst = [asyncio.ensure_future(first_message(_lobby())) for _ in range(10)]
+        await until(3)
+        await asyncio.sleep(0.3)  # the burst's sockets join meanwhile
+        gate.set()
+        return early_html, late_html, list(await asyncio.gather(*burst))
+
+    early_html, late_html, burst = asyncio.run(run())
+    assert (early_html, late_html) == ("<ul>read 1</ul>", "<ul>read 2</ul>")
+    assert all(html.startswith("<ul>read ") for html in burst)
+    assert len(reads) <= 4, reads  # the burst shared two reads: the one under way, and the next
