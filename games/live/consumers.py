@@ -30,7 +30,7 @@ from harehra_site.health import is_draining
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
 
-from .publish import game_group, user_group
+from .publish import game_group, sends_collected, sends_done, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
 from .sockets import (
     CLOSE_REFUSED,
@@ -203,13 +203,14 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         started = time.perf_counter()
         origin = metrics.move_origin_set("socket", started)  # the push after commit reads it
         try:
-            outcome = await db(game_command_submit)(
-                game=self.game,
-                user=self.user,
-                command={k: message[k] for k in COMMAND_KEYS if k in message},
-                client_cmd_id=cmd_id,
-                expected_seq=message.get("expected_seq"),
-            )
+            with sends_collected() as sent:
+                outcome = await db(game_command_submit)(
+                    game=self.game,
+                    user=self.user,
+                    command={k: message[k] for k in COMMAND_KEYS if k in message},
+                    client_cmd_id=cmd_id,
+                    expected_seq=message.get("expected_seq"),
+                )
         except ServiceError as e:
             command_observed(self.game.pk, self.user, cmd_id, None, e.code, started, "socket")
             await self.send_json({"type": "error", "cmd_id": cmd_id, "code": e.code, "detail": e.detail})
@@ -219,18 +220,12 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             raise
         finally:
             metrics.move_origin_reset(origin)
+        await sends_done(sent)  # the move's push is out before its answer (publish.sends_collected)
         code = "duplicate" if outcome.duplicate else "ok"
         command_observed(self.game.pk, self.user, cmd_id, outcome.last_seq, code, started, "socket")
         await self.send_json(
             {"type": "ack", "cmd_id": cmd_id, "seq": outcome.last_seq, "duplicate": outcome.duplicate}
         )
-        if outcome.duplicate:
-            # Sent again by a page that got no answer: the server that applied it may have stopped
-            # (been killed) before it pushed the move, leaving the game's other sockets behind with
-            # nothing to tell them. Tell them how far the game is; those behind read the rest.
-            await self.channel_layer.group_send(
-                game_group(self.game.pk), {"type": "game.head", "seq": outcome.last_seq}
-            )
 
     async def on_reclaim(self) -> None:
         try:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextvars
 import logging
 import os
+from collections.abc import Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -59,6 +63,42 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return None
 
 
+# The sends handed to the server's loop within `sends_collected` (threads a hop copies the context
+# to included): what a command's answer waits for.
+_collected: contextvars.ContextVar[list[Future[Any]] | None] = contextvars.ContextVar(
+    "publish_collected", default=None
+)
+
+# How long a command's answer waits for its pushes: a send still not done by then is late or lost,
+# and the other pages catch up on the next push or their resume.
+SENDS_WAIT_S = 5.0
+
+
+@contextmanager
+def sends_collected() -> Iterator[list[Future[Any]]]:
+    """The sends to the channel layer made inside, as futures. A command is answered only once its
+    move's push is out: a server killed between the two would otherwise leave a mover who holds
+    the answer (and so never sends the command again) and tables that never hear of the move."""
+    sent: list[Future[Any]] = []
+    token = _collected.set(sent)
+    try:
+        yield sent
+    finally:
+        _collected.reset(token)
+
+
+async def sends_done(sent: list[Future[Any]]) -> None:
+    """Wait (on the server's loop) until the collected sends are done, or SENDS_WAIT_S."""
+    if sent:
+        await asyncio.wait([asyncio.wrap_future(f) for f in sent], timeout=SENDS_WAIT_S)
+
+
+def sends_done_sync(sent: list[Future[Any]]) -> None:
+    """`sends_done` for a thread that is not the loop's (a view served by the server)."""
+    if sent:
+        concurrent.futures.wait(sent, timeout=SENDS_WAIT_S)
+
+
 def _failed(group: str, error: BaseException | None) -> None:
     reason = "channel_full" if isinstance(error, ChannelFull) else "stopping" if error is None else "error"
     metrics.channel_send_failed(group, reason)
@@ -88,6 +128,9 @@ def _send(group: str, message: dict[str, Any]) -> None:
             log.warning("could not publish to %s: the server is stopping", group)
             return
         future.add_done_callback(lambda f: _log_failure(f, group))
+        collected = _collected.get()
+        if collected is not None:
+            collected.append(future)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -99,6 +142,13 @@ def _send(group: str, message: dict[str, Any]) -> None:
 def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
     """One move to every socket of the game; each consumer takes its own viewer's part."""
     _send(game_group(game_id), message)
+
+
+def publish_game_head(game_id: int, seq: int) -> None:
+    """The game has reached `seq`: its sockets that have not seen that far read what they missed.
+    Said when a command comes again that was applied already: the server that applied it may have
+    been killed before it pushed the move."""
+    _send(game_group(game_id), {"type": "game.head", "seq": seq})
 
 
 def publish_next_game(game_id: int, next_game_id: int) -> None:

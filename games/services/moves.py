@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.live.publish import publish_game_push, publish_table_changed
+from games.live.publish import publish_game_head, publish_game_push, publish_table_changed
 from games.live.push import SEAT_CONTROL_EVENTS, push_message
 from harehra import (
     Decision,
@@ -134,6 +134,11 @@ def game_command_submit(
         if read.record is not None:
             first_seat, first_seq, last_seq = read.record
             events = events_with_seq(game, after=first_seq - 1, upto=last_seq)
+            # Sent again by a client that got no answer: the server that applied it may have been
+            # killed before it pushed the move, leaving the game's other sockets behind with nothing
+            # to tell them. Tell them how far the game is; those behind read the rest.
+            game_id, head = game.pk, game.last_seq
+            transaction.on_commit(lambda: publish_game_head(game_id, head))
             return CommandOutcome(game.pk, first_seat, events, duplicate=True)
         if row.bot_playing:
             raise ServiceError("seat_away", "a bot is playing your seat: take it back first", 409)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -284,6 +285,46 @@ def test_a_push_the_channel_layer_lost_is_read_from_the_log_when_the_next_one_ar
 
     gaps_before = metrics.PUSH_GAPS._value.get()
     asyncio.run(run())
+
+
+def test_a_command_is_answered_only_once_its_moves_push_is_out():
+    """A server killed after it answered a move but before its push went out would leave a mover
+    who never sends the command again and tables that never hear of the move: the push first."""
+    from channels.layers import get_channel_layer
+
+    from games.live.publish import game_group
+
+    game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
+
+    async def run() -> dict[str, float]:
+        layer = get_channel_layer()
+        send = layer.group_send
+        times: dict[str, float] = {}
+
+        async def slow(group: str, message: dict[str, Any]) -> None:
+            if group == game_group(game_id) and message["type"] == "game.push":
+                await asyncio.sleep(0.4)  # a busy Redis, a loaded loop
+                await send(group, message)
+                times["push out"] = time.monotonic()
+            else:
+                await send(group, message)
+
+        mover = _connect(
+            game_id, tokens[(await database_sync_to_async(Game.objects.get)(pk=game_id)).awaiting_seat]
+        )
+        assert (await mover.connect())[0]
+        await _until(mover, "state")
+        layer.group_send = slow
+        try:
+            await _move(mover, game_id, "pushed-first")
+            times["ack"] = time.monotonic()
+        finally:
+            layer.group_send = send
+        await mover.disconnect()
+        return times
+
+    times = asyncio.run(run())
+    assert "push out" in times and times["push out"] <= times["ack"]
 
 
 def test_with_batch_one_push_arrives_as_one_frame_holding_its_messages_in_order():

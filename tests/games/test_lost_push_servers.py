@@ -4,8 +4,10 @@ A server killed (SIGKILL) after it committed a move and before it handed the mov
 channel layer leaves every other server's sockets of the game behind, with nothing to tell them:
 they resume only on a gap, and no other push comes while the next player's page does not know it
 is their turn. The mover's page, which got no answer, sends the command again on its new socket
-(core/gamesocket.js); the server finds it applied (`duplicate`) and now tells the game's sockets
-how far the game is, so those behind read what they missed from the log.
+(core/gamesocket.js), or an API client sends it again; the server finds it applied (`duplicate`)
+and tells the game's sockets how far the game is, so those behind read what they missed from the
+log. (A command is answered only once its push is out, so a mover who got an answer has nothing
+to send again: tests/games/test_consumers.py.)
 
 The lost push is made real here, without timing a kill: the mover's server runs on a channel
 layer of its own (the same Redis, its channels under another prefix), so its pushes reach none of
@@ -64,8 +66,9 @@ async def _until(ws: Any, test: Any, timeout: float) -> dict[str, Any]:
             return message
 
 
+@pytest.mark.parametrize("resent_by", ["socket", "api"])
 def test_a_move_whose_push_was_lost_reaches_the_other_pages_when_its_command_is_resent(
-    stack: Any, tmp_path: Path
+    stack: Any, tmp_path: Path, resent_by: str
 ) -> None:
     base = stack.url(0)
     tokens = [
@@ -122,10 +125,16 @@ def test_a_move_whose_push_was_lost_reaches_the_other_pages_when_its_command_is_
 
             # The mover's page, which (as if its server died) got no answer, sends it again on a
             # socket to the other server, from the last seq it saw.
-            again = await _socket(stack.ws_url(0), game_id, tokens[mover], after=seq)
-            await again.send(json.dumps({**sent, "expected_seq": seq}))
-            resent = await _until(again, lambda m: m["type"] == "ack", 10)
-            await again.close()
+            if resent_by == "socket":
+                again = await _socket(stack.ws_url(0), game_id, tokens[mover], after=seq)
+                await again.send(json.dumps({**sent, "expected_seq": seq}))
+                resent = await _until(again, lambda m: m["type"] == "ack", 10)
+                await again.close()
+            else:  # a client of the REST API, sending it again the same way
+                body = {**command, "client_cmd_id": sent["cmd_id"], "expected_seq": seq}
+                resent = await asyncio.to_thread(
+                    _api, base, f"/api/games/{game_id}/commands/", body, tokens[mover]
+                )
             # The other player's page now gets the move from the log.
             caught_up = await _until(watcher, lambda m: m["type"] == "view" and m["seq"] >= first["seq"], 10)
             await watcher.close()
