@@ -84,7 +84,9 @@ def parse_phase(phase: str, servers: int) -> tuple[bool, int | None]:
     return name == "kill", int(k) if k else None
 
 
-BACK_BOUND_S = 5.0  # must: every page back within this (p99)
+BACK_BOUND_S = 5.0  # must: every page back within this (p99) after a SIGTERM restart
+# After a kill -9 the pages reconnect slower (issue 26: "reconnect slower, still nothing lost"):
+# every page of the killed server at once, with nothing paced. Reported, not a must.
 BOT_DELAY_S = 0.8  # the servers' BOT_DELAY_SECONDS (set here, so the bench knows it)
 BOT_OVERDUE_S = 4.0  # BOT_OVERDUE_SECONDS: the sweep moves a bot this late
 SWEEP_EVERY_S = 5.0  # beat's sweep (settings.CELERY_BEAT_SCHEDULE)
@@ -113,8 +115,8 @@ class DeployConfig:
     port: int = 8190  # nginx; the servers take the next `servers` ports
     run_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-deploy")
     app_role: str = "harehra_bench_app"
-    drain_seconds: float = 20.0  # the servers' DRAIN_SECONDS
-    close_rate: float = 150.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
+    drain_seconds: float = 25.0  # the servers' DRAIN_SECONDS
+    close_rate: float = 75.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
     restart_spread: float = browser.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
     migrate: bool = True
     jitter_seconds: float = 1.0
@@ -355,7 +357,7 @@ class DeployResult:
             ):
                 if bad:
                     out.append(f"{p.title}: {what} {bad}")
-            if back and percentile(back, 99) > BACK_BOUND_S:
+            if back and p.name.startswith("term") and percentile(back, 99) > BACK_BOUND_S:
                 out.append(f"{p.title}: pages back p99 {percentile(back, 99):.2f} s > {BACK_BOUND_S:g} s")
             if p.name != "steady" and not back:
                 out.append(f"{p.title}: no page lost its socket: nothing was restarted under it")
@@ -693,7 +695,7 @@ def format_report(r: DeployResult) -> list[str]:
     )
     row("sockets lost (by close code)", closes)
     row(
-        f"**pages back** p50 / p99 / max s (must: p99 <= {BACK_BOUND_S:g})",
+        f"**pages back** p50 / p99 / max s (must after SIGTERM: p99 <= {BACK_BOUND_S:g}; kill -9: reported)",
         lambda p: _dist(p.stats.back_s, digits=2),
     )
     row("pages not back at the window's end", lambda p: p.not_back)

@@ -78,8 +78,8 @@ class Stack:
 
     def start_worker(self) -> None:
         self._celery("worker", [
-            "-B", "--pool", "threads", "--concurrency", "4",
-            "--schedule", str(self.log_dir / f"beat-{len(self.workers)}"),
+            "-B", "--scheduler", "harehra_site.beat:DueAtStartScheduler",
+            "--pool", "threads", "--concurrency", "4",
         ])  # fmt: skip
 
     def start_analyst(self) -> None:
