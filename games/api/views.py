@@ -20,7 +20,7 @@ from harehra_site.schema import count_parameter
 
 from ..access import access_table_view
 from ..invites import request_invite
-from ..live.publish import sends_collected, sends_done_sync
+from ..live.publish import sends_held, sends_made_sync
 from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_games_for, table_list_open
 from ..services.moves import game_command_submit
@@ -127,18 +127,21 @@ class GameCommandView(APIView):
             raise ServiceError("bad_command", "the request body is a JSON object")
         started, cmd_id = time.perf_counter(), body.get("client_cmd_id")
         try:
-            with sends_collected() as sent:
-                outcome = game_command_submit(
-                    game=game,
-                    user=request.user,
-                    command=command_from(body),
-                    client_cmd_id=cmd_id,
-                    expected_seq=body.get("expected_seq"),
-                )
+            with sends_held() as held:
+                try:
+                    outcome = game_command_submit(
+                        game=game,
+                        user=request.user,
+                        command=command_from(body),
+                        client_cmd_id=cmd_id,
+                        expected_seq=body.get("expected_seq"),
+                    )
+                finally:
+                    # The move's push goes out before its answer (publish.sends_held).
+                    sends_made_sync(held)
         except ServiceError as e:
             command_observed(game.pk, request.user, cmd_id, None, e.code, started, "api")
             raise
-        sends_done_sync(sent)  # the move's push is out before its answer (publish.sends_collected)
         code = "duplicate" if outcome.duplicate else "ok"
         command_observed(game.pk, request.user, cmd_id, outcome.last_seq, code, started, "api")
         return Response(

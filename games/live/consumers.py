@@ -30,7 +30,7 @@ from harehra_site.health import is_draining
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
 
-from .publish import game_group, sends_collected, sends_done, user_group
+from .publish import game_group, sends_held, sends_made, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
 from .sockets import (
     CLOSE_REFUSED,
@@ -203,14 +203,18 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         started = time.perf_counter()
         origin = metrics.move_origin_set("socket", started)  # the push after commit reads it
         try:
-            with sends_collected() as sent:
-                outcome = await db(game_command_submit)(
-                    game=self.game,
-                    user=self.user,
-                    command={k: message[k] for k in COMMAND_KEYS if k in message},
-                    client_cmd_id=cmd_id,
-                    expected_seq=message.get("expected_seq"),
-                )
+            with sends_held() as held:
+                try:
+                    outcome = await db(game_command_submit)(
+                        game=self.game,
+                        user=self.user,
+                        command={k: message[k] for k in COMMAND_KEYS if k in message},
+                        client_cmd_id=cmd_id,
+                        expected_seq=message.get("expected_seq"),
+                    )
+                finally:
+                    # The move's push goes out before its answer (publish.sends_held).
+                    await sends_made(held)
         except ServiceError as e:
             command_observed(self.game.pk, self.user, cmd_id, None, e.code, started, "socket")
             await self.send_json({"type": "error", "cmd_id": cmd_id, "code": e.code, "detail": e.detail})
@@ -220,7 +224,6 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             raise
         finally:
             metrics.move_origin_reset(origin)
-        await sends_done(sent)  # the move's push is out before its answer (publish.sends_collected)
         code = "duplicate" if outcome.duplicate else "ok"
         command_observed(self.game.pk, self.user, cmd_id, outcome.last_seq, code, started, "socket")
         await self.send_json(

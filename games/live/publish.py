@@ -63,40 +63,52 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return None
 
 
-# The sends handed to the server's loop within `sends_collected` (threads a hop copies the context
-# to included): what a command's answer waits for.
-_collected: contextvars.ContextVar[list[Future[Any]] | None] = contextvars.ContextVar(
-    "publish_collected", default=None
+# The sends held back within `sends_held` (threads a hop copies the context to included).
+_held: contextvars.ContextVar[list[tuple[str, dict[str, Any]]] | None] = contextvars.ContextVar(
+    "publish_held", default=None
 )
 
-# How long a command's answer waits for its pushes: a send still not done by then is late or lost,
-# and the other pages catch up on the next push or their resume.
+# How long a view's answer waits for its pushes (`sends_made_sync`): a send still not done by
+# then is late or lost, and the other pages catch up on the next push or their resume.
 SENDS_WAIT_S = 5.0
 
 
 @contextmanager
-def sends_collected() -> Iterator[list[Future[Any]]]:
-    """The sends to the channel layer made inside, as futures. A command is answered only once its
-    move's push is out: a server killed between the two would otherwise leave a mover who holds
-    the answer (and so never sends the command again) and tables that never hear of the move."""
-    sent: list[Future[Any]] = []
-    token = _collected.set(sent)
+def sends_held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """The sends to the channel layer made inside, held back instead of handed to the server's
+    loop: the caller makes them (`sends_made`, `sends_made_sync`) before it answers. A command is
+    answered only once its move's push is out: a server killed between the two would otherwise
+    leave a mover who holds the answer (and so never sends the command again) and tables that
+    never hear of the move. A socket's own command makes them itself, on the loop, once its
+    database thread hands back: no hop to the loop and back for each send."""
+    held: list[tuple[str, dict[str, Any]]] = []
+    token = _held.set(held)
     try:
-        yield sent
+        yield held
     finally:
-        _collected.reset(token)
+        _held.reset(token)
 
 
-async def sends_done(sent: list[Future[Any]]) -> None:
-    """Wait (on the server's loop) until the collected sends are done, or SENDS_WAIT_S."""
-    if sent:
-        await asyncio.wait([asyncio.wrap_future(f) for f in sent], timeout=SENDS_WAIT_S)
+async def sends_made(held: list[tuple[str, dict[str, Any]]]) -> None:
+    """Make the held sends, in order, on the server's loop."""
+    layer = get_channel_layer()
+    for group, message in held:
+        try:
+            await layer.group_send(group, message)
+        except Exception as e:  # a lost push is recovered by the clients' seq check and resume
+            _failed(group, e)
+            log.exception("could not publish to %s", group)
 
 
-def sends_done_sync(sent: list[Future[Any]]) -> None:
-    """`sends_done` for a thread that is not the loop's (a view served by the server)."""
-    if sent:
-        concurrent.futures.wait(sent, timeout=SENDS_WAIT_S)
+def sends_made_sync(held: list[tuple[str, dict[str, Any]]]) -> None:
+    """`sends_made` from a thread that is not the loop's (a view the server runs in a thread):
+    handed to the loop in order, then waited for (at most SENDS_WAIT_S)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    futures = [f for group, message in held if (f := _hand(layer, group, message)) is not None]
+    if futures:
+        concurrent.futures.wait(futures, timeout=SENDS_WAIT_S)
 
 
 def _failed(group: str, error: BaseException | None) -> None:
@@ -114,6 +126,16 @@ def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    held = _held.get()
+    if held is not None:
+        held.append((group, message))
+        return
+    _hand(layer, group, message)
+
+
+def _hand(layer: Any, group: str, message: dict[str, Any]) -> Future[Any] | None:
+    """Send now: from a server's thread, handed to its loop (the future of the send); elsewhere,
+    run to its end (None)."""
     loop = _server_loop()
     if loop is not None:
         # A server's database thread hands the send to the server's loop and goes on instead of
@@ -126,17 +148,15 @@ def _send(group: str, message: dict[str, Any]) -> None:
             coro.close()
             _failed(group, None)
             log.warning("could not publish to %s: the server is stopping", group)
-            return
+            return None
         future.add_done_callback(lambda f: _log_failure(f, group))
-        collected = _collected.get()
-        if collected is not None:
-            collected.append(future)
-        return
+        return future
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception as e:  # a lost push is recovered by the clients' seq check and resume
         _failed(group, e)
         log.exception("could not publish to %s", group)
+    return None
 
 
 def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
