@@ -118,8 +118,8 @@ class DeployConfig:
     port: int = 8190  # nginx; the servers take the next `servers` ports
     run_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-deploy")
     app_role: str = "harehra_bench_app"
-    drain_seconds: float = 25.0  # the servers' DRAIN_SECONDS
-    close_rate: float = 75.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
+    drain_seconds: float = 30.0  # the servers' DRAIN_SECONDS
+    close_rate: float = 60.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
     restart_spread: float = browser.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
     migrate: bool = True
     jitter_seconds: float = 1.0

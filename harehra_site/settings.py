@@ -364,13 +364,13 @@ WEBSOCKET_PING_TIMEOUT_SECONDS = float(os.environ.get("WEBSOCKET_PING_TIMEOUT_SE
 SOCKETS_PER_USER_PER_GAME = int(os.environ.get("SOCKETS_PER_USER_PER_GAME", "8"))
 # A server told to stop (SIGTERM) drains and exits within this many seconds
 # (harehra_site/management/commands/serve.py).
-DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "25"))
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "30"))
 # ... closing its sockets at most this many a second, so that the server taking its pages in is
 # not handed them all in one instant (faster when the bound would otherwise pass first). Below
 # what the other servers open a second while they play: on the 2-core machine at 600 games, 150 a
 # second left the pages of a restarted server back after 11.7 s at p99, 70 after 3.6 s
-# (docs/OPERATIONS.md); 1,320 sockets take 18 s at 75.
-DRAIN_CLOSE_RATE = float(os.environ.get("DRAIN_CLOSE_RATE", "75"))
+# (docs/OPERATIONS.md), 75 after 2.1-4.8 s; 1,320 sockets take 22 s at 60.
+DRAIN_CLOSE_RATE = float(os.environ.get("DRAIN_CLOSE_RATE", "60"))
 # ... and keeps listening this long after the signal, answering /readyz with 503, for a load
 # balancer that polls it (nginx does not: it is better served by a refused connection at once).
 DRAIN_LINGER_SECONDS = float(os.environ.get("DRAIN_LINGER_SECONDS", "0"))
