@@ -266,7 +266,7 @@ if REDIS_URL:
     # layer: clients check seq continuity and resume on a gap.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "harehra_site.channellayer.ConfirmedPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
