@@ -86,12 +86,56 @@ class ClipThrottle(_PerAddress):
     scope = "clip"
 
 
+class _PerPerson(_PerAddress):
+    """Keyed by the signed-in account, whatever its address; a client signed out by its address.
+    Beside a _PerAddress throttle of its own rate, so neither one account spread over many
+    addresses nor many accounts on one address get past."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = getattr(request, "user", None)
+        ident = f"user-{user.pk}" if user is not None and user.is_authenticated else client_address(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class ReplayImportThrottle(_PerPerson):
+    """Imports (POST /api/replays/import/): each checks a whole document by the rules, up to
+    replays.importing.MAX_EVENTS events, and builds its frames."""
+
+    scope = "replay_import"
+
+
+class ReplayImportAddressThrottle(_PerAddress):
+    scope = "replay_import_address"
+
+
+class ReplayFramesThrottle(_PerPerson):
+    """Whole replays built from a game's log (every step's table): the frames API, and the replay,
+    embed and watch pages, which build the same."""
+
+    scope = "replay_frames"
+
+
+class ReplayFramesAddressThrottle(_PerAddress):
+    scope = "replay_frames_address"
+
+
+REPLAY_IMPORT_THROTTLES = [ReplayImportThrottle, ReplayImportAddressThrottle]
+REPLAY_FRAMES_THROTTLES = [ReplayFramesThrottle, ReplayFramesAddressThrottle]
+
+
 def throttle_wait(throttle_class: type[SimpleRateThrottle], request: HttpRequest) -> int | None:
     """For plain Django views: None if the request may go on, else the seconds to wait."""
     throttle = throttle_class()
     if throttle.allow_request(request, None):  # type: ignore[arg-type]
         return None
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+def throttles_wait(throttle_classes: list[type[SimpleRateThrottle]], request: HttpRequest) -> int | None:
+    """throttle_wait over several throttles, as DRF checks a view's: each counts the request, and
+    the longest wait of those that refuse it is the answer."""
+    waits = [w for w in (throttle_wait(t, request) for t in throttle_classes) if w is not None]
+    return max(waits, default=None)
 
 
 def _key(kind: str, username: str, source: str) -> str:

@@ -11,11 +11,13 @@ from typing import Any
 
 from celery import current_app as app
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import override
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.throttles import wait_words
 from games.access import AnyUser
 from games.models import Game, GameStatus
 from games.selectors import game_finished_log
@@ -146,6 +148,43 @@ def _quota_take(user: AnyUser) -> int | None:
     return max(1, math.ceil(throttle.wait() or 1))
 
 
+# About how long the analyst takes over one requested analysis, to say when a full queue has room
+# again: a 4-seat game of about 700 events is 13-19 s of a core, more on a loaded machine
+# (docs/ANALYSIS.md, "Cost" and "How many an hour").
+ANALYSIS_SECONDS_EACH = 30
+# The key of the PostgreSQL advisory lock that serialises requests while they count the queue.
+_QUEUE_LOCK = 0x4841_5245  # "HARE"
+
+
+def analyses_requested_pending() -> int:
+    """Analyses people asked for that are queued or running now (not automatic ones, which yield
+    to them; not stale ones): what a new request waits behind."""
+    now = timezone.now()
+    return (
+        AnalysisRequest.objects.filter(requested_by__isnull=False)
+        .filter(
+            Q(status=RequestStatus.QUEUED, asked_at__gte=now - QUEUED_STALE)
+            | Q(status=RequestStatus.RUNNING, updated_at__gte=now - RUNNING_STALE)
+        )
+        .count()
+    )
+
+
+def _queue_room_wait() -> int | None:
+    """None when the analysis queue has room for one more requested analysis (ANALYSIS_QUEUE_MAX
+    queued or running, over every account), else about the seconds until it has. Called in the
+    request's transaction: the lock, held to its end, makes requests from many accounts at once
+    count one after another, so the bound is never exceeded."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_QUEUE_LOCK])
+    ahead = analyses_requested_pending()
+    room = getattr(settings, "ANALYSIS_QUEUE_MAX", 10)
+    if ahead < room:
+        return None
+    return (ahead - room + 1) * ANALYSIS_SECONDS_EACH
+
+
 def _request_queue(game_id: int, *, asker: AnyUser | None) -> AnalysisRequest:
     """The game's request row at today's version, queued afresh (asked for by `asker`, or None
     for an automatic one)."""
@@ -193,6 +232,12 @@ def analysis_request_create(*, grant: ReplayGrant, user: AnyUser) -> AnalysisReq
             raise ServiceError(
                 "analysis_pending", "you have an analysis queued or running; ask again once it is done", 409
             )
+        # Before the quota: a refusal for a full queue costs the person none of their hour's few.
+        wait = _queue_room_wait()
+        if wait is not None:
+            with override("en"):  # an API's detail stays English (clients word errors by code)
+                detail = f"the analysis queue is full; try again in {wait_words(wait)}"
+            raise ServiceError("analysis_queue_full", detail, 429, retry_after=wait)
         wait = _quota_take(user)
         if wait is not None:
             raise ServiceError(

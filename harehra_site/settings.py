@@ -213,6 +213,12 @@ REST_FRAMEWORK = {
         "clip": os.environ.get("THROTTLE_CLIP", "10/min"),
         # Analyses one account may ask for (analysis/services.py): each costs a worker's seconds.
         "analysis": os.environ.get("THROTTLE_ANALYSIS", "5/hour"),
+        # Whole replays built from a log, per person (signed out: per address) and per address
+        # (accounts/throttles.py; the measured costs: docs/OPERATIONS.md, "What a request costs").
+        "replay_import": os.environ.get("THROTTLE_REPLAY_IMPORT", "20/min"),
+        "replay_import_address": os.environ.get("THROTTLE_REPLAY_IMPORT_ADDRESS", "60/min"),
+        "replay_frames": os.environ.get("THROTTLE_REPLAY_FRAMES", "60/min"),
+        "replay_frames_address": os.environ.get("THROTTLE_REPLAY_FRAMES_ADDRESS", "180/min"),
     },
 }
 
@@ -296,6 +302,9 @@ CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
 # analysis: worlds per step and per option (harehra/analysis.py).
 ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
 ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
+# Requested analyses queued or running at once, over every account (each account: one): a request
+# beyond it is refused, `analysis_queue_full` (docs/ANALYSIS.md, "How many an hour").
+ANALYSIS_QUEUE_MAX = int(os.environ.get("ANALYSIS_QUEUE_MAX", "10"))
 ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
 # The analysis process's niceness (analysis/apart.py): it takes the CPU live play leaves.
 ANALYSIS_NICENESS = int(os.environ.get("ANALYSIS_NICENESS", "10"))

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.throttles import REPLAY_FRAMES_THROTTLES, REPLAY_IMPORT_THROTTLES
 from games.frames import build_frames
 from games.invites import request_invite
 from harehra_site.client_address import client_address
@@ -172,6 +173,8 @@ class ReplayDetailView(APIView):
 
 
 class ReplayFramesView(APIView):
+    throttle_classes = REPLAY_FRAMES_THROTTLES  # every step rebuilt from the deal
+
     @extend_schema(
         summary="The table at each step, for one perspective",
         description=REF_NOTE + " `from` and `to` are steps (inclusive, from 0, the deal).",
@@ -234,6 +237,8 @@ class ReplayExportView(APIView):
 
 
 class ReplayImportView(APIView):
+    throttle_classes = REPLAY_IMPORT_THROTTLES  # the whole document checked by the rules
+
     @extend_schema(
         summary="Check an exported document by the rules and return its frames (nothing is stored)",
         parameters=[PERSPECTIVE],

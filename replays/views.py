@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from csp.decorators import csp_replace
@@ -18,7 +19,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from rest_framework.throttling import SimpleRateThrottle
 
-from accounts.throttles import ClipThrottle, PreviewThrottle, throttle_wait
+from accounts.throttles import (
+    REPLAY_FRAMES_THROTTLES,
+    ClipThrottle,
+    PreviewThrottle,
+    throttle_wait,
+    throttles_wait,
+    wait_words,
+)
 from games.card_text import card_names
 from games.frames import build_frames
 from games.invites import invite_remember, request_invite
@@ -77,6 +85,29 @@ def _share_title(meta: dict[str, Any], turn: int) -> str:
     return _title(meta)
 
 
+View = Callable[..., HttpResponse]
+
+
+def _frames_throttled(view: View) -> View:
+    """A page that builds a whole replay from the game's log counts against the frames API's
+    throttles (accounts/throttles.py: the same work); over them, a page saying when to come back.
+    `throttle_classes` names them, as on an API view, for the endpoint cost check
+    (tests/harehra_site/test_endpoint_costs.py)."""
+
+    @wraps(view)
+    def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = throttles_wait(REPLAY_FRAMES_THROTTLES, request)
+        if wait is None:
+            return view(request, *args, **kwargs)
+        words = _("Too many attempts from here. Try again in %(wait)s.") % {"wait": wait_words(wait)}
+        response = render(request, "429.html", {"words": words}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+
+    throttled.throttle_classes = REPLAY_FRAMES_THROTTLES  # type: ignore[attr-defined]
+    return throttled
+
+
 def _replay_boot(request: HttpRequest, ref: str, grant: ReplayGrant) -> dict[str, Any]:
     """What the replay page and its embed share: the meta, the perspective and step the address
     asks for (as the replay page reads them), the frames, and the link-preview tags."""
@@ -131,6 +162,7 @@ def _replay_boot(request: HttpRequest, ref: str, grant: ReplayGrant) -> dict[str
     }
 
 
+@_frames_throttled
 def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     grant = _grant(ref, request)
     if grant.live:
@@ -151,6 +183,7 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
 # XFrameOptionsMiddleware DENY everywhere else).
 @csp_replace({"frame-ancestors": ["*"]})
 @xframe_options_exempt
+@_frames_throttled
 def replay_embed(request: HttpRequest, ref: str) -> HttpResponse:
     """/embed/replays/<ref>/?step=&perspective=: the replay viewer alone, for other sites' frames,
     with a link back to the full replay. The replay page's access: a refusal is the same 404."""
@@ -194,6 +227,7 @@ def replay_import(request: HttpRequest) -> HttpResponse:
     )
 
 
+@_frames_throttled
 def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
     grant = _grant(str(game_id), request)
     meta = replay_meta(grant)
@@ -301,6 +335,10 @@ def watch_image(request: HttpRequest, game_id: int) -> HttpResponse:
     return _picture(request, str(game_id), None, "spectator")
 
 
+# For the endpoint cost check, as on an API view (_picture and replay_clip ask them).
+replay_image.throttle_classes = watch_image.throttle_classes = [PreviewThrottle]  # type: ignore[attr-defined]
+
+
 def replay_clip(request: HttpRequest, ref: str) -> HttpResponse:
     """/replays/<ref>/clip.gif?from=&to=&perspective=&lang=: steps `from` to `to` (at most
     CLIP_MAX_STEPS) as an animated GIF; the picture's access, throttle (its own rate) and caching."""
@@ -320,3 +358,6 @@ def replay_clip(request: HttpRequest, ref: str) -> HttpResponse:
         return _cached(
             request, clip.etag, clip.final, clip.public, lambda: replay_clip_gif(grant, clip), "image/gif"
         )
+
+
+replay_clip.throttle_classes = [ClipThrottle]  # type: ignore[attr-defined]

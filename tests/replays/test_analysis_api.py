@@ -179,3 +179,28 @@ def test_the_replay_page_of_a_finished_game_carries_the_analysis_and_its_embed_d
     assert b'id="analysis-request"' in page.content and "csrftoken" in page.cookies
     embed = Client().get(f"/embed/replays/{game.pk}/")
     assert b"replay-analysis" not in embed.content and b"analysis_url" not in embed.content
+
+
+def test_requests_from_many_accounts_fill_the_queue_to_its_bound_and_no_further(
+    two: list[Any], make_user: Callable[..., Any], settings: Any
+) -> None:
+    settings.ANALYSIS_QUEUE_MAX = 2
+    games = [_public(two, seed) for seed in (3, 5, 9, 11)]
+    people = [_as(make_user(name)) for name in ("asker1", "asker2", "asker3")]
+    assert people[0].post(_url(games[0])).status_code == 202
+    assert people[1].post(_url(games[1])).status_code == 202
+    full = people[2].post(_url(games[2]))
+    assert full.status_code == 429
+    assert full.json()["code"] == "analysis_queue_full"
+    assert "queue is full" in full.json()["detail"] and "try again in" in full.json()["detail"]
+    assert int(full["Retry-After"]) > 0
+    assert not AnalysisRequest.objects.filter(game=games[2]).exists()  # nothing half-written
+    # Joining a request under way queues no new work: never refused for a full queue.
+    assert people[2].post(_url(games[0])).status_code == 202
+    # Automatic analyses yield to requested ones, so they are not what a request waits behind.
+    now = timezone.now()
+    AnalysisRequest.objects.create(
+        game=games[3], version=ANALYSIS_VERSION, status=RequestStatus.QUEUED, asked_at=now, updated_at=now
+    )
+    analyse_game(games[0].pk)  # one done: room again
+    assert people[2].post(_url(games[2])).status_code == 202
