@@ -55,6 +55,9 @@ def admin_sign_in(request: HttpRequest) -> HttpResponse:
     return admin.site.login(request)
 
 
+admin_sign_in.throttle_classes = [SignInThrottle]  # type: ignore[attr-defined]
+
+
 def _refused(request: HttpRequest, message: str, wait: int) -> HttpResponse:
     site = admin.site
     request.current_app = site.name

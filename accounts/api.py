@@ -91,6 +91,8 @@ class LogoutView(APIView):
 
 
 class PasswordView(APIView):
+    throttle_classes = [SignInThrottle]  # the current password is checked: a try, and a hashing
+
     @extend_schema(request=PasswordSerializer, responses={204: None})
     def post(self, request: Request) -> Response:
         access_signed_in(request.user)

@@ -119,8 +119,26 @@ class ReplayFramesAddressThrottle(_PerAddress):
     scope = "replay_frames_address"
 
 
+class GameLogThrottle(_PerPerson):
+    """A game's whole log or what is kept of it, read but not folded: its export, its events
+    (/api/games/<id>/events/, a game page's history), its analysis (stored, one entry per step)."""
+
+    scope = "game_log"
+
+
+class GameLogAddressThrottle(_PerAddress):
+    scope = "game_log_address"
+
+
+class SchemaThrottle(_PerAddress):
+    """The API's OpenAPI schema, generated from the views on every request."""
+
+    scope = "schema"
+
+
 REPLAY_IMPORT_THROTTLES = [ReplayImportThrottle, ReplayImportAddressThrottle]
 REPLAY_FRAMES_THROTTLES = [ReplayFramesThrottle, ReplayFramesAddressThrottle]
+GAME_LOG_THROTTLES = [GameLogThrottle, GameLogAddressThrottle]
 
 
 def throttle_wait(throttle_class: type[SimpleRateThrottle], request: HttpRequest) -> int | None:

@@ -101,6 +101,8 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def password_change(request: HttpRequest) -> HttpResponse:
     form = PasswordChangeForm(request.POST or None)
+    if request.method == "POST" and (wait := throttle_wait(SignInThrottle, request)):
+        return _too_many(request, "accounts/password.html", form, wait)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -148,3 +150,9 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         user_set_language(user=request.user, language=language)
     return response
+
+
+# Plain views that ask a throttle themselves name it, as an API view does, for the endpoint cost
+# check (tests/harehra_site/test_endpoint_costs.py).
+register.throttle_classes = [RegisterThrottle]  # type: ignore[attr-defined]
+sign_in.throttle_classes = password_change.throttle_classes = [SignInThrottle]  # type: ignore[attr-defined]

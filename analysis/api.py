@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.throttles import GAME_LOG_THROTTLES
 from games.invites import request_invite
 from replays.access import ReplayGrant, open_replay
 
@@ -63,6 +64,9 @@ def _answer(grant: ReplayGrant, code: int = status.HTTP_200_OK) -> Response:
 
 
 class ReplayAnalysisView(APIView):
+    # The stored analysis has an entry per step; asking for one has THROTTLE_ANALYSIS besides.
+    throttle_classes = GAME_LOG_THROTTLES
+
     @extend_schema(
         summary="A finished game's analysis, or how far its making got",
         description=NOTE,

@@ -215,10 +215,14 @@ REST_FRAMEWORK = {
         "analysis": os.environ.get("THROTTLE_ANALYSIS", "5/hour"),
         # Whole replays built from a log, per person (signed out: per address) and per address
         # (accounts/throttles.py; the measured costs: docs/OPERATIONS.md, "What a request costs").
-        "replay_import": os.environ.get("THROTTLE_REPLAY_IMPORT", "20/min"),
-        "replay_import_address": os.environ.get("THROTTLE_REPLAY_IMPORT_ADDRESS", "60/min"),
-        "replay_frames": os.environ.get("THROTTLE_REPLAY_FRAMES", "60/min"),
-        "replay_frames_address": os.environ.get("THROTTLE_REPLAY_FRAMES_ADDRESS", "180/min"),
+        "replay_import": os.environ.get("THROTTLE_REPLAY_IMPORT", "10/min"),
+        "replay_import_address": os.environ.get("THROTTLE_REPLAY_IMPORT_ADDRESS", "30/min"),
+        "replay_frames": os.environ.get("THROTTLE_REPLAY_FRAMES", "30/min"),
+        "replay_frames_address": os.environ.get("THROTTLE_REPLAY_FRAMES_ADDRESS", "120/min"),
+        # A whole log read but not folded (an export, a game page's history, a stored analysis).
+        "game_log": os.environ.get("THROTTLE_GAME_LOG", "60/min"),
+        "game_log_address": os.environ.get("THROTTLE_GAME_LOG_ADDRESS", "240/min"),
+        "schema": os.environ.get("THROTTLE_SCHEMA", "30/min"),
     },
 }
 

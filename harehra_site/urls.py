@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts import views as accounts_views
 from accounts.admin import admin_sign_in
+from accounts.throttles import SchemaThrottle
 from harehra_site.monitoring import metrics_view
 
 
@@ -20,7 +21,8 @@ urlpatterns = [
     # The admin's sign-in, throttled and locked like every other way to sign in (accounts/admin.py).
     path("admin/login/", admin_sign_in),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # Generated from the views on every request: throttled (docs/OPERATIONS.md, "What a request costs").
+    path("api/schema/", SpectacularAPIView.as_view(throttle_classes=[SchemaThrottle]), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/accounts/", include("profiles.api_urls")),
     path("api/accounts/", include("accounts.api_urls")),

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.throttles import REPLAY_FRAMES_THROTTLES, REPLAY_IMPORT_THROTTLES
+from accounts.throttles import GAME_LOG_THROTTLES, REPLAY_FRAMES_THROTTLES, REPLAY_IMPORT_THROTTLES
 from games.frames import build_frames
 from games.invites import request_invite
 from harehra_site.client_address import client_address
@@ -219,6 +219,8 @@ EXPORT = inline_serializer(
 
 
 class ReplayExportView(APIView):
+    throttle_classes = GAME_LOG_THROTTLES  # every event of the log
+
     @extend_schema(
         summary="The game's events as a JSON document (finished games), with its analysis if made",
         description=REF_NOTE,

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.throttles import GAME_LOG_THROTTLES
 from harehra import event_for
 from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
@@ -154,6 +155,8 @@ class GameCommandView(APIView):
 
 
 class GameEventsView(APIView):
+    throttle_classes = GAME_LOG_THROTTLES  # from ?after=0: the whole log
+
     @extend_schema(
         parameters=[count_parameter("after", "only events after this seq"), INVITE],
         responses={200: OpenApiResponse(description="events after SEQ, filtered for the requester")},

@@ -54,7 +54,9 @@ def _refused(r: Any) -> None:
     assert r.json()["code"] == "throttled" and int(r["Retry-After"]) > 0
 
 
-def test_frames_per_person_whatever_their_address(rates: None, game: Game, make_user: Callable[..., Any]) -> None:
+def test_frames_per_person_whatever_their_address(
+    rates: None, game: Game, make_user: Callable[..., Any]
+) -> None:
     eve = make_user("eve")
     assert [_frames(_api(f"10.1.0.{i}", eve), game).status_code for i in range(3)] == [200] * 3
     _refused(_frames(_api("10.1.0.9", eve), game))

@@ -1,0 +1,82 @@
+"""The URLs that cost little whatever the game's length or the request's size, and why.
+
+Every other URL must be throttled: its view names its throttles (`throttle_classes`, an API view's
+or set on a plain view that asks them itself) and it has a row, with its measured cost and its
+limit, in docs/OPERATIONS.md, "What a request costs". tests/harehra_site/test_endpoint_costs.py
+walks the URL patterns and fails on one that is neither; a new endpoint must be added here or
+throttled. A request body is bounded for every endpoint by DATA_UPLOAD_MAX_MEMORY_SIZE.
+"""
+
+from __future__ import annotations
+
+# The admin's pages: staff only (each a page of rows, Django's own).
+STAFF_ONLY_PREFIX = "admin/"
+
+ONE_ROW = "a few rows by key"
+A_PAGE = "one page of rows, bounded"
+PAGE = "a page from a template and a few rows"
+
+CHEAP: dict[str, str] = {
+    "metrics": "this process's counters (Prometheus text), a fixed set",
+    "api/docs/": "the Swagger page, static (it loads /api/schema/, throttled)",
+    "api/accounts/me/": ONE_ROW,
+    "api/accounts/users/<str:username>/": (
+        "a profile: at most 50 games listed, averages over at most 100 analyses (two short lists each)"
+    ),
+    "api/accounts/logout/": ONE_ROW,
+    "api/reports/": "one report written (its text at most 2,000 characters)",
+    "api/replays/": "at most 100 rows (limit)",
+    "api/replays/<str:ref>/": (
+        "the game's row and seats; a finished game's places read from its log once per process"
+    ),
+    "api/replays/<str:ref>/watchers/": ONE_ROW + " and a Redis set",
+    "api/ratings/leaderboard/": A_PAGE,
+    "api/moderation/chat-messages/<int:pk>/hide/": "moderators only; " + ONE_ROW,
+    "api/moderation/users/<str:username>/mute/": "moderators only; " + ONE_ROW,
+    "api/moderation/users/<str:username>/unmute/": "moderators only; " + ONE_ROW,
+    "api/moderation/tournaments/<int:pk>/cancel/": "moderators only; a tournament's rows",
+    "api/moderation/tournaments/<int:pk>/players/<str:username>/remove/": "moderators only; " + ONE_ROW,
+    "api/tournaments/": A_PAGE,
+    "api/tournaments/<int:pk>/": "a tournament's rows, its entries bounded by its size",
+    "api/tournaments/<int:pk>/join/": ONE_ROW,
+    "api/tournaments/<int:pk>/withdraw/": ONE_ROW,
+    "api/tournaments/<int:pk>/pause/": ONE_ROW,
+    "api/tournaments/<int:pk>/players/<str:username>/": "one entry and its games' rows",
+    "api/tables/<int:pk>/chat/": "the latest 100 messages at most (chat.selectors.HISTORY); a post: 300 characters",
+    "api/tables/<int:pk>/chat/settings/": ONE_ROW,
+    "api/chat/messages/<int:pk>/report/": ONE_ROW,
+    "api/tables/": A_PAGE,
+    "api/tables/<int:pk>/": ONE_ROW,
+    "api/tables/<int:pk>/games/": "the table's games' rows, no log read",
+    "api/tables/<int:pk>/join/": ONE_ROW,
+    "api/tables/<int:pk>/leave/": ONE_ROW,
+    "api/tables/<int:pk>/add-bot/": ONE_ROW,
+    "api/tables/<int:pk>/remove-bot/": ONE_ROW,
+    "api/tables/<int:pk>/start/": "a deal: a fixed number of events",
+    "api/tables/<int:pk>/next-game/": "a deal: a fixed number of events",
+    "api/games/<int:pk>/": (
+        "the state from this process's memory, or the latest snapshot and the events after it; "
+        "a finished game's places read from its log once per process"
+    ),
+    "api/games/<int:pk>/commands/": "one command on the state kept in memory (or the snapshot)",
+    "api/games/<int:pk>/reclaim/": ONE_ROW,
+    "api/games/<int:pk>/auto-answer/": ONE_ROW,
+    "^api/": "a fixed 404",
+    "replays/": "30 rows a page",
+    "replays/import/": PAGE + " (the import itself is POST /api/replays/import/)",
+    "report/": PAGE,
+    "leaderboard/": A_PAGE,
+    "tournaments/": A_PAGE,
+    "tournaments/<int:pk>/": "a tournament's rows, its entries bounded by its size",
+    "tournaments/<int:pk>/<slug:action>/": ONE_ROW,
+    "jsi18n/": "the translation catalogue, fixed",
+    "i18n/setlang/": "a cookie",
+    "accounts/logout/": ONE_ROW,
+    "players/<str:username>/": "a profile: as /api/accounts/users/<name>/",
+    "": PAGE,
+    "lobby/": A_PAGE,
+    "tables/new/": PAGE,
+    "tables/<int:pk>/": PAGE,
+    "tables/<int:pk>/<slug:action>/": ONE_ROW,
+    "games/<int:pk>/": PAGE + " (its state and history are fetched by the page)",
+}
