@@ -4,7 +4,8 @@ Every other URL must be throttled: its view names its throttles (`throttle_class
 or set on a plain view that asks them itself) and it has a row, with its measured cost and its
 limit, in docs/OPERATIONS.md, "What a request costs". tests/harehra_site/test_endpoint_costs.py
 walks the URL patterns and fails on one that is neither; a new endpoint must be added here or
-throttled. A request body is bounded for every endpoint by DATA_UPLOAD_MAX_MEMORY_SIZE.
+throttled. A request body is bounded for every endpoint: 1 MB at nginx (deploy/nginx/harehra.conf),
+DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) at a server.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ CHEAP: dict[str, str] = {
     "api/tournaments/<int:pk>/withdraw/": ONE_ROW,
     "api/tournaments/<int:pk>/pause/": ONE_ROW,
     "api/tournaments/<int:pk>/players/<str:username>/": "one entry and its games' rows",
-    "api/tables/<int:pk>/chat/": "the latest 100 messages at most (chat.selectors.HISTORY); a post: 300 characters",
+    "api/tables/<int:pk>/chat/": (
+        "the latest 100 messages at most (chat.selectors.HISTORY); a post: 300 characters"
+    ),
     "api/tables/<int:pk>/chat/settings/": ONE_ROW,
     "api/chat/messages/<int:pk>/report/": ONE_ROW,
     "api/tables/": A_PAGE,

@@ -46,7 +46,7 @@ def test_every_url_is_throttled_or_listed_as_cheap() -> None:
         for route, view in routes
         if not _throttles(view) and route not in CHEAP and not route.startswith(STAFF_ONLY_PREFIX)
     ]
-    assert neither == [], f"neither throttled nor listed as cheap in harehra_site/endpoint_costs.py: {neither}"
+    assert neither == [], f"neither throttled nor listed in harehra_site/endpoint_costs.py: {neither}"
     stale = set(CHEAP) - {route for route, _ in routes}
     assert not stale, f"listed as cheap but no such URL: {stale}"
     both = [route for route, view in routes if route in CHEAP and _throttles(view)]
