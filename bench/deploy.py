@@ -67,6 +67,7 @@ from bench.live import (
     reported,
 )
 from bench.service import percentile
+from tests.support.stack import ONE_ADDRESS_THROTTLES
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_deploy"
 # The restarts a run may make after its steady window: NAME (every server, then the worker and
@@ -173,6 +174,7 @@ class ProdStack:
             "PROMETHEUS_MULTIPROC_DIR": str(self.run_dir / "metrics"),
             "BOT_DELAY_SECONDS": f"{BOT_DELAY_S:g}",
             "BOT_OVERDUE_SECONDS": f"{BOT_OVERDUE_S:g}",
+            **ONE_ADDRESS_THROTTLES,  # every page the bench plays comes from 127.0.0.1
         }
 
     @property

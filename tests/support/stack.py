@@ -143,6 +143,21 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> 
     wait_until(answers, f"server at {url} did not answer", timeout=timeout, every=0.1)
 
 
+# Every client a bench or a test simulates comes from one address (127.0.0.1): the bounds per
+# address (and per signed-out client) on whole replays and logs (docs/OPERATIONS.md, "What a
+# request costs") would count a bench's 150 spectators as one client. Tests of those throttles
+# run in the test process (tests/replays/test_replay_throttles.py).
+ONE_ADDRESS_THROTTLES = dict.fromkeys(
+    (
+        "THROTTLE_REPLAY_FRAMES",
+        "THROTTLE_REPLAY_FRAMES_ADDRESS",
+        "THROTTLE_GAME_LOG",
+        "THROTTLE_GAME_LOG_ADDRESS",
+    ),
+    "1000000/min",
+)
+
+
 @contextmanager
 def live_stack(
     *,
@@ -165,6 +180,8 @@ def live_stack(
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CONN_MAX_AGE": "60"}
     # No rated game's end starts an analysis unless the caller asks (the site's default with Redis).
     env.setdefault("ANALYSIS_AUTOMATIC", "0")
+    for name, rate in ONE_ADDRESS_THROTTLES.items():
+        env.setdefault(name, rate)
     env.pop("DJANGO_SETTINGS_MODULE", None)  # the caller's (e.g. pytest's) is not the servers'
     env.update(extra_env)  # which may name a settings module of its own
     stack = Stack(env=env, log_dir=log_dir, root=Path(root))
