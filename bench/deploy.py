@@ -175,6 +175,7 @@ class ProdStack:
             "BOT_DELAY_SECONDS": f"{BOT_DELAY_S:g}",
             "BOT_OVERDUE_SECONDS": f"{BOT_OVERDUE_S:g}",
             **ONE_ADDRESS_THROTTLES,  # every page the bench plays comes from 127.0.0.1
+            "NGINX_REPLAYS_RATE": "100000r/s",
         }
 
     @property

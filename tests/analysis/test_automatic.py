@@ -29,7 +29,9 @@ Sent = list[tuple[str, list[Any], dict[str, Any]]]
 def _automatic(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.ANALYSIS_AUTOMATIC = True
     settings.ANALYSIS_AUTOMATIC_MAX_PENDING = 2
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"analysis": "1/hour"})
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {**SimpleRateThrottle.THROTTLE_RATES, "analysis": "1/hour"}
+    )
 
 
 @pytest.fixture

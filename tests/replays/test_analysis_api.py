@@ -104,7 +104,9 @@ def test_replays_some_may_not_see_are_404_and_an_unfinished_game_409(closed: Clo
 def test_one_pending_request_per_person_and_a_few_an_hour(
     two: list[Any], make_user: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"analysis": "2/hour"})
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {**SimpleRateThrottle.THROTTLE_RATES, "analysis": "2/hour"}
+    )
     first, second, third = (_public(two, seed) for seed in (3, 5, 9))
     eve = _as(make_user("eve"))
     assert eve.post(_url(first)).status_code == 202

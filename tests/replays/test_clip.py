@@ -24,7 +24,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _unthrottled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test client shares one address: the throttle is lifted but where it is tested."""
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"preview": None, "clip": None})
+    monkeypatch.setattr(
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {**SimpleRateThrottle.THROTTLE_RATES, "preview": None, "clip": None},
+    )
 
 
 def test_a_clip_is_one_picture_per_step_timed_like_the_replay(two: list[Any]) -> None:
@@ -82,7 +86,11 @@ def test_clip_cache_and_throttle(two: list[Any], monkeypatch: pytest.MonkeyPatch
     again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and not again.content
     assert client.get(f"/replays/{game.pk}/clip.gif?from=1&to=4&lang=en")["ETag"] != first["ETag"]
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"clip": "2/min", "preview": None})
+    monkeypatch.setattr(
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {**SimpleRateThrottle.THROTTLE_RATES, "clip": "2/min", "preview": None},
+    )
     here = Client(REMOTE_ADDR="10.0.0.9")
     codes = [here.get(url).status_code for _ in range(3)]
     assert codes == [200, 200, 429]

@@ -237,7 +237,9 @@ def test_cache_headers(two: list[Any]) -> None:
 
 
 def test_pictures_are_throttled_per_address(two: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"preview": "3/min"})
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {**SimpleRateThrottle.THROTTLE_RATES, "preview": "3/min"}
+    )
     game = start_table(two, rated=False, replay_access="public")
     here, there = Client(REMOTE_ADDR="10.0.0.1"), Client(REMOTE_ADDR="10.0.0.2")
     codes = [here.get(f"/watch/{game.pk}/image.png").status_code for _ in range(4)]
