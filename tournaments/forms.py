@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
+from django.utils.formats import localize
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -31,7 +32,10 @@ def _length(n: int) -> str:
 
 def game_minutes_help() -> str:
     """How long a game lasts at each table size (limits.GAME_MINUTES), for choosing a length."""
-    m = {f"m{size}": f"{p50:g}" for size, (p50, _p90) in GAME_MINUTES.items()}
+    m = {
+        f"m{size}": localize(int(p50) if float(p50).is_integer() else p50)  # 3.5, in Czech 3,5
+        for size, (p50, _p90) in GAME_MINUTES.items()
+    }
     return str(
         _(
             "A game takes about %(m2)s minutes at a table of 2, %(m3)s of 3, %(m4)s of 4, %(m5)s of 5 "
@@ -111,7 +115,7 @@ class TournamentCreateForm(forms.Form):
         help_text=_("A bot's seat scores for nobody."),
     )
     rated = forms.BooleanField(
-        label=_("Rated: the games change the players' ratings"), required=False, initial=True
+        label=_("Rated: its games change the players' ratings"), required=False, initial=True
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

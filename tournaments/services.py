@@ -282,12 +282,16 @@ def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
     """Call an event off (moderators do it through moderation's `tournament_cancel`, which audits
     it): no table is seated any more and no podium is given. Nothing already played is undone:
     a game in progress is played to its end (rated if the event is), and its result is recorded
-    in the standings like any other, which stay on the page as they stand."""
-    access_tournament(user, "manage")
+    in the standings like any other, which stay on the page as they stand. Staff may cancel any
+    event; a player their own, before its start (`started` after it)."""
+    access_tournament(user, "host", tournament)
+    staff = bool(user.is_active and getattr(user, "is_staff", False))
     with transaction.atomic():
         t = _locked(tournament)
         if t.status in (Status.FINISHED, Status.CANCELLED):
             raise ServiceError("ended", "this tournament has ended", 409)
+        if not staff and t.status != Status.SCHEDULED:
+            raise ServiceError("started", "an event that has started can be cancelled by staff only", 409)
         t.status, t.finished_at = Status.CANCELLED, timezone.now()
         t.save(update_fields=["status", "finished_at"])
         tournament_changed(t.pk)
