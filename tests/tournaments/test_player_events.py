@@ -133,8 +133,9 @@ def test_the_form_is_accessible_and_creates_an_arena(make_user: Any) -> None:
 
     r = c.post(
         "/tournaments/new/",
-        {"name": "Quick one", "format": "arena", "table_size": "2", "starts_in": "0", "duration_minutes": "10",
-         "bots_after_seconds": "10", "rounds": "5", "turn_timer": "20", "bots_fill": "on"},
+        {"name": "Quick one", "format": "arena", "table_size": "2", "starts_in": "0",
+         "duration_minutes": "10", "bots_after_seconds": "10", "rounds": "5", "turn_timer": "20",
+         "bots_fill": "on"},
     )  # fmt: skip
     t = Tournament.objects.get(name="Quick one")
     assert r.status_code == 302 and r["Location"] == f"/tournaments/{t.pk}/"
