@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery import current_app
@@ -51,7 +51,7 @@ SPEC_FIELDS = (
 
 def _arena_minutes_overflow(t: Tournament) -> bool:
     try:
-        _arena_end(t)
+        t.starts_at + timedelta(minutes=t.duration_minutes)
     except OverflowError:
         return True
     return False
@@ -259,7 +259,10 @@ def tournament_remove(*, tournament: Tournament, user: AnyUser, moderator: AnyUs
 
 
 def _arena_end(t: Tournament) -> datetime:
-    return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+    try:
+        return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+    except OverflowError:  # a row stored before its dates were checked: it never ends
+        return datetime.max.replace(tzinfo=UTC)
 
 
 def tournament_start(*, tournament: Tournament, user: AnyUser | None = None) -> Tournament:

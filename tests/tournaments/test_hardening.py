@@ -66,7 +66,7 @@ def test_the_admin_refuses_such_dates_and_takes_the_packs_as_checkboxes(make_use
     assert t.packs == ["big-warren"] and t.table_size == 6 and t.created_by == boss
 
 
-def test_one_row_that_cannot_be_shown_breaks_no_list_and_not_its_own_page(staff: Any) -> None:
+def test_one_row_that_cannot_be_shown_breaks_no_list_and_not_its_own_page(staff: Any, make_user: Any) -> None:
     good = event(staff, name="Good cup")
     # As the issue found it: a row stored before the dates were checked (the admin saved it).
     bad = Tournament.objects.create(
@@ -85,6 +85,12 @@ def test_one_row_that_cannot_be_shown_breaks_no_list_and_not_its_own_page(staff:
     assert Client().get(f"/tournaments/{good.pk}/").status_code == 200
     assert Client().get(f"/tournaments/{bad.pk}/").status_code == 200
     assert Client().get(f"/api/tournaments/{bad.pk}/").status_code == 200
+    # Its entry open: a person may enter it (its end, past the last date, is never reached).
+    Tournament.objects.filter(pk=bad.pk).update(entry_opens_at=timezone.now())
+    player = Client()
+    player.force_login(make_user())
+    assert player.post(f"/tournaments/{bad.pk}/join/").status_code == 302
+    assert Entry.objects.filter(tournament=bad).count() == 1
 
 
 def _running_games(user: Any) -> int:
