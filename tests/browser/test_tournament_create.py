@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 
 from accounts.services import user_register
 from tests.browser.ui import PASSWORD, Player, english_left, read, sign_in, wait_still
 from tournaments.models import EventSeat, Result, Tournament
+from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.browser
 REDIS_DB = 14
@@ -60,6 +63,14 @@ def test_a_person_creates_an_arena_from_the_page_and_plays_it(
 ) -> None:
     base = site.url()
     user_register(username="hana", password=PASSWORD)
+    director = user_register(username="director", password=PASSWORD)
+    director.is_staff = True
+    director.save()
+    now = timezone.now()
+    tournament_create(
+        user=director, name="Sunday cup", format="swiss", table_size=4, min_table_size=4,
+        entry_opens_at=now, starts_at=now + timedelta(days=2),
+    )  # fmt: skip
 
     # Her phone, in Czech: the form, formally worded and every string translated.
     czech = {"locale": "cs-CZ", "extra_http_headers": {"Accept-Language": "cs"}}
@@ -106,6 +117,15 @@ def test_a_person_creates_an_arena_from_the_page_and_plays_it(
     assert page.get_by_text("Your tournament is created.").is_visible()
     assert page.get_by_text("Hosted by hana").is_visible()
     assert page.locator("#cancel-form button").is_visible()  # hers, before the start
+    # The list: the site's event marked featured, hers with its host.
+    page.goto(f"{base}/tournaments/")
+    cup = page.locator(".tournament-item", has_text="Sunday cup").inner_text()
+    hers = page.locator(".tournament-item", has_text="Hana's quick arena").inner_text()
+    assert "Featured" in cup and "Hosted by" not in cup
+    assert "Hosted by hana" in hers and "Featured" not in hers
+    wait_still(page)
+    page.screenshot(path=str(screenshots / "tournament-create-list-desktop.png"), full_page=True)
+    page.goto(f"{base}/tournaments/{t.pk}/")
     page.click("#entry-form button")
     page.wait_for_load_state()  # entered: the event page again, or already her table
 
