@@ -11,10 +11,11 @@ from .models import Entry, Tournament
 
 
 def access_tournament(user: AnyUser, action: str, tournament: Tournament | None = None) -> Entry | None:
-    """`manage` (create, start, seat, close, cancel: staff), `moderate` (remove a player: a
-    moderator holding the tournaments' permission; moderation's services call it), `enter` (any
-    signed-in player in good standing) or `play` (pause, withdraw: the user's own entry, which it
-    returns)."""
+    """`manage` (start, seat, close, cancel, feature: staff), `moderate` (remove a player: a
+    moderator holding the tournaments' permission; moderation's services call it), `enter` and
+    `create` (any signed-in player in good standing; the limits of a player's own events are the
+    service's), `host` (cancel `tournament` before its start: its host, or staff) or `play`
+    (pause, withdraw: the user's own entry, which it returns)."""
     if action == "manage":
         access_signed_in(user)
         if not (user.is_active and getattr(user, "is_staff", False)):
@@ -25,7 +26,15 @@ def access_tournament(user: AnyUser, action: str, tournament: Tournament | None 
         if not is_moderator(user, "tournament"):
             raise ServiceError("permission_denied", "only moderators may do that", 403)
         return None
-    if action == "enter":
+    if action == "host":
+        assert tournament is not None
+        access_signed_in(user)
+        if user.is_active and getattr(user, "is_staff", False):
+            return None
+        if tournament.created_by_id != user.pk:
+            raise ServiceError("not_host", "only the event's host or staff may do that", 403)
+        return None
+    if action in ("enter", "create"):
         access_signed_in(user, sanctioned=False)  # signed in and active; the sanction is read below
         _refuse_sanctioned(user)
         return None
@@ -46,6 +55,8 @@ def _refuse_sanctioned(user: AnyUser) -> None:
     if sanction is None:
         return
     if sanction.kind == SanctionKind.BAN or sanction.until is None:
-        raise ServiceError("banned", "a banned account cannot enter tournaments", 403)
+        raise ServiceError("banned", "a banned account cannot enter or create tournaments", 403)
     until = sanction.until.strftime("%Y-%m-%d %H:%M")
-    raise ServiceError("suspended", f"a suspended account cannot enter tournaments (until {until} UTC)", 403)
+    raise ServiceError(
+        "suspended", f"a suspended account cannot enter or create tournaments (until {until} UTC)", 403
+    )

@@ -24,9 +24,20 @@ from .serializers import (
     TournamentDetailSerializer,
     TournamentListSerializer,
 )
-from .services import tournament_create, tournament_join, tournament_pause, tournament_withdraw
+from .services import (
+    tournament_cancel,
+    tournament_create,
+    tournament_join,
+    tournament_pause,
+    tournament_withdraw,
+)
 
-ACTIONS = {"join": tournament_join, "withdraw": tournament_withdraw, "pause": tournament_pause}
+ACTIONS = {
+    "join": tournament_join,
+    "withdraw": tournament_withdraw,
+    "pause": tournament_pause,
+    "cancel": tournament_cancel,
+}
 
 
 def _detail(request: Request, t: Tournament, code: int = status.HTTP_200_OK) -> Response:
@@ -46,7 +57,15 @@ class TournamentListView(APIView):
     @extend_schema(
         request=TournamentCreateSerializer,
         responses={201: TournamentDetailSerializer},
-        summary="Create a tournament (staff)",
+        summary="Create a tournament",
+        description=(
+            "Any signed-in player in good standing creates an arena or a Swiss event; staff's are "
+            "featured (the lobby shows them). A player's event starts within 7 days (now: "
+            "`starts_at` = the current time), an arena lasts 10 to 180 minutes, a Swiss event 1 to "
+            "9 rounds. Errors: 400 `invalid` (a field), `bad_settings`, `bad_dates`; 403 `not_staff` "
+            "(`featured` by a player), `banned`, `suspended`; 429 `too_many_events` (2 of yours not "
+            "ended), `too_often` (5 created in 24 hours; Retry-After)."
+        ),
     )
     def post(self, request: Request) -> Response:
         data: dict[str, Any] = validated_body(TournamentCreateSerializer, request.data)
@@ -63,7 +82,8 @@ class TournamentDetailView(APIView):
 
 
 class TournamentActionView(APIView):
-    """POST /api/tournaments/{id}/<action>/ for join, withdraw, pause."""
+    """POST /api/tournaments/{id}/<action>/ for join, withdraw, pause, and cancel (the host before
+    the start, or staff: 403 `not_host`, 409 `started`)."""
 
     action = ""
 

@@ -47,6 +47,8 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(default=5)  # Swiss
     current_round = models.PositiveSmallIntegerField(default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Staff's events, shown in the lobby and first in the lists; a player's event is not featured.
+    featured = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -60,7 +62,10 @@ class Tournament(models.Model):
                 name="tournament_min_size",
             ),
         ]
-        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_status")]
+        indexes = [
+            models.Index(fields=["status", "starts_at"], name="tournament_status"),
+            models.Index(fields=["created_by", "created_at"], name="tournament_host"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -13,6 +14,8 @@ from accounts.access import AnyUser
 
 from .models import Entry, EventSeat, EventTable, Format, Result, Status, Tournament
 from .scoring import POINTS, Line, Standing, standings
+
+log = logging.getLogger(__name__)
 
 
 def tournament_standings(t: Tournament) -> list[Standing]:
@@ -38,7 +41,7 @@ def tournament_standing_rows(t: Tournament) -> list[dict[str, Any]]:
 
 
 def tournament_lists() -> dict[str, QuerySet[Tournament]]:
-    base = Tournament.objects.all()
+    base = Tournament.objects.select_related("created_by")
     return {
         "upcoming": base.filter(status=Status.SCHEDULED).order_by("starts_at"),
         "running": base.filter(status=Status.RUNNING).order_by("starts_at"),
@@ -57,9 +60,14 @@ def entry_results(entry: Entry) -> QuerySet[Result]:
 
 
 def arena_end(t: Tournament) -> datetime | None:
+    """An arena's end; None for Swiss, and for an arena whose end is past the last date there is
+    (the services refuse such dates now; a row stored before must not break a page)."""
     if t.format != Format.ARENA:
         return None
-    return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+    try:
+        return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+    except OverflowError:
+        return None
 
 
 def tournament_entry_open(t: Tournament, now: datetime | None = None) -> bool:
@@ -299,15 +307,33 @@ def tournament_summary(t: Tournament, entrants: int, now: datetime | None = None
         "duration_minutes": t.duration_minutes if arena else None,
         "entrants": entrants,
         "entry_open": tournament_entry_open(t, now),
+        "featured": t.featured,
+        "host": t.created_by.get_username(),
         "url": f"/tournaments/{t.pk}/",
     }
 
 
-def tournament_list_rows() -> dict[str, list[dict[str, Any]]]:
+def _summaries(ts: list[Tournament], counts: dict[int, int], now: datetime) -> list[dict[str, Any]]:
+    """The rows of a list; a row that cannot be made is logged and left out, so one bad event
+    never takes the whole list (the lobby, /tournaments/, the API) down for everyone."""
+    rows = []
+    for t in ts:
+        try:
+            rows.append(tournament_summary(t, counts.get(t.pk, 0), now))
+        except Exception:
+            log.exception("tournament %s: left out of the lists: its row cannot be shown", t.pk)
+    return rows
+
+
+def tournament_list_rows(featured_only: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Featured (staff's) events first in each list; only those with `featured_only` (the lobby)."""
     lists = {name: list(qs) for name, qs in tournament_lists().items()}
+    if featured_only:
+        lists = {name: [t for t in ts if t.featured] for name, ts in lists.items()}
+    lists = {name: sorted(ts, key=lambda t: not t.featured) for name, ts in lists.items()}  # stable
     counts = tournament_counts([t.pk for ts in lists.values() for t in ts])
     now = timezone.now()
-    return {name: [tournament_summary(t, counts.get(t.pk, 0), now) for t in ts] for name, ts in lists.items()}
+    return {name: _summaries(ts, counts, now) for name, ts in lists.items()}
 
 
 def points_by_place(t: Tournament) -> dict[str, list[int]]:

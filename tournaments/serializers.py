@@ -40,6 +40,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField()
     duration_minutes = serializers.IntegerField(min_value=1, max_value=24 * 60, default=30, help_text="arena")
     rounds = serializers.IntegerField(min_value=1, max_value=30, default=5, help_text="Swiss")
+    featured = serializers.BooleanField(
+        required=False,
+        help_text="shown in the lobby (staff only; default: true for staff, false for players)",
+    )
 
 
 class TournamentSummarySerializer(serializers.Serializer):
@@ -59,6 +63,8 @@ class TournamentSummarySerializer(serializers.Serializer):
     duration_minutes = serializers.IntegerField(allow_null=True, help_text="arena; null for Swiss")
     entrants = serializers.IntegerField()
     entry_open = serializers.BooleanField(help_text="a new player may enter now")
+    featured = serializers.BooleanField(help_text="a staff event, shown in the lobby")
+    host = serializers.CharField(help_text="who created the event")
     url = serializers.CharField(help_text="the event's page")
 
 

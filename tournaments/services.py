@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery import current_app
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.access import AnyUser
 from accounts.standing import sanctioned_now
-from games.models import Game, GameStatus, Table, TableStatus, Visibility
+from games.models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
 from games.selectors import game_outcome
 from games.services.tables import (
     TABLE_LIMITS,
@@ -34,7 +35,7 @@ from games.services.tables import (
 from harehra import EngineError, make_ruleset
 from harehra_site.errors import ServiceError
 
-from . import scoring, seating
+from . import limits, scoring, seating
 from .access import access_tournament
 from .models import Entry, EventSeat, EventTable, Format, Result, Round, Status, Tournament
 from .publish import tournament_changed
@@ -44,8 +45,31 @@ log = logging.getLogger(__name__)
 SPEC_FIELDS = (
     "name", "format", "table_size", "min_table_size", "bots_fill", "bot_level", "bots_after_seconds",
     "packs", "mini", "turn_timer", "reaction_timer", "discard_timer", "rated", "entry_opens_at",
-    "starts_at", "duration_minutes", "rounds",
+    "starts_at", "duration_minutes", "rounds", "featured",
 )  # fmt: skip
+
+
+def _arena_minutes_overflow(t: Tournament) -> bool:
+    try:
+        t.starts_at + timedelta(minutes=t.duration_minutes)
+    except OverflowError:
+        return True
+    return False
+
+
+def tournament_settings_check(t: Tournament, now: datetime | None = None) -> None:
+    """The rules every event's settings keep, whoever makes it (the services, the admin's form):
+    ServiceError `bad_settings`, or `bad_dates` for its dates."""
+    now = now or timezone.now()
+    if t.starts_at is None or t.entry_opens_at is None:
+        raise ServiceError("bad_dates", "an event has a start and an entry opening")
+    if t.starts_at > now + limits.STARTS_WITHIN:
+        raise ServiceError("bad_dates", "an event starts within a year")
+    if t.entry_opens_at > t.starts_at:
+        raise ServiceError("bad_dates", "entry opens before the start")
+    if t.format == Format.ARENA and _arena_minutes_overflow(t):
+        raise ServiceError("bad_dates", "the arena would end after the last date there is")
+    _check(t)
 
 
 def _check(t: Tournament) -> None:
@@ -65,22 +89,72 @@ def _check(t: Tournament) -> None:
         b = TABLE_LIMITS[name]
         if not b.low <= getattr(t, name) <= b.high:
             raise ServiceError("bad_settings", f"{name} is {b.low} to {b.high} seconds")
-    if t.entry_opens_at > t.starts_at:
-        raise ServiceError("bad_settings", "entry opens before the start")
     if t.format == Format.SWISS and not 1 <= t.rounds <= 30:
         raise ServiceError("bad_settings", "a Swiss event has 1 to 30 rounds")
     if t.format == Format.ARENA and not 1 <= t.duration_minutes <= 24 * 60:
         raise ServiceError("bad_settings", "an arena lasts 1 minute to a day")
 
 
+def _player_check(t: Tournament, now: datetime) -> None:
+    """A player's own event: soon, not too long, never featured (limits.py says why)."""
+    if t.featured:
+        raise ServiceError("not_staff", "only staff feature events", 403)
+    if not now - limits.PLAYER_STARTS_LATE <= t.starts_at <= now + limits.PLAYER_STARTS_WITHIN:
+        raise ServiceError("bad_dates", "your event starts now or within 7 days")
+    low, high = limits.PLAYER_ARENA_MINUTES
+    if t.format == Format.ARENA and not low <= t.duration_minutes <= high:
+        raise ServiceError("bad_settings", f"your arena lasts {low} to {high} minutes")
+    low, high = limits.PLAYER_ROUNDS
+    if t.format == Format.SWISS and not low <= t.rounds <= high:
+        raise ServiceError("bad_settings", f"your Swiss event has {low} to {high} rounds")
+
+
+def _player_limits(user: AnyUser, now: datetime) -> None:
+    """How many events a player hosts at once and creates in a day (429, with Retry-After when
+    waiting helps). The caller holds the user's row, so two requests at once count each other."""
+    hosted = Tournament.objects.filter(created_by_id=user.pk)
+    if hosted.filter(status__in=(Status.SCHEDULED, Status.RUNNING)).count() >= limits.PLAYER_EVENTS_AT_ONCE:
+        raise ServiceError(
+            "too_many_events",
+            f"you host {limits.PLAYER_EVENTS_AT_ONCE} events that have not ended: wait for one to end "
+            "or cancel one",
+            429,
+        )
+    today = list(
+        hosted.filter(created_at__gt=now - limits.PER_DAY)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    if len(today) >= limits.PLAYER_EVENTS_PER_DAY:
+        wait = today[-limits.PLAYER_EVENTS_PER_DAY] + limits.PER_DAY - now
+        raise ServiceError(
+            "too_often",
+            f"you created {limits.PLAYER_EVENTS_PER_DAY} events in the last 24 hours",
+            429,
+            retry_after=max(1, int(wait.total_seconds()) + 1),
+        )
+
+
 def tournament_create(*, user: AnyUser, **spec: Any) -> Tournament:
-    access_tournament(user, "manage")
+    """Staff create any event (featured unless they say not); a player in good standing creates
+    their own, within the limits of limits.py. Nothing is written unless every check passes."""
+    access_tournament(user, "create")
+    staff = bool(user.is_active and getattr(user, "is_staff", False))
     unknown = set(spec) - set(SPEC_FIELDS)
     if unknown:
         raise ServiceError("bad_settings", f"unknown settings: {', '.join(sorted(unknown))}")
+    spec.setdefault("featured", staff)
+    now = timezone.now()
     t = Tournament(created_by=user, **spec)
-    _check(t)
-    t.save()
+    tournament_settings_check(t, now)
+    if staff:
+        t.save()
+        return t
+    _player_check(t, now)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        _player_limits(user, now)
+        t.save()
     return t
 
 
@@ -185,7 +259,10 @@ def tournament_remove(*, tournament: Tournament, user: AnyUser, moderator: AnyUs
 
 
 def _arena_end(t: Tournament) -> datetime:
-    return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+    try:
+        return (t.started_at or t.starts_at) + timedelta(minutes=t.duration_minutes)
+    except OverflowError:  # a row stored before its dates were checked: it never ends
+        return datetime.max.replace(tzinfo=UTC)
 
 
 def tournament_start(*, tournament: Tournament, user: AnyUser | None = None) -> Tournament:
@@ -208,12 +285,16 @@ def tournament_cancel(*, tournament: Tournament, user: AnyUser) -> Tournament:
     """Call an event off (moderators do it through moderation's `tournament_cancel`, which audits
     it): no table is seated any more and no podium is given. Nothing already played is undone:
     a game in progress is played to its end (rated if the event is), and its result is recorded
-    in the standings like any other, which stay on the page as they stand."""
-    access_tournament(user, "manage")
+    in the standings like any other, which stay on the page as they stand. Staff may cancel any
+    event; a player their own, before its start (`started` after it)."""
+    access_tournament(user, "host", tournament)
+    staff = bool(user.is_active and getattr(user, "is_staff", False))
     with transaction.atomic():
         t = _locked(tournament)
         if t.status in (Status.FINISHED, Status.CANCELLED):
             raise ServiceError("ended", "this tournament has ended", 409)
+        if not staff and t.status != Status.SCHEDULED:
+            raise ServiceError("started", "an event that has started can be cancelled by staff only", 409)
         t.status, t.finished_at = Status.CANCELLED, timezone.now()
         t.save(update_fields=["status", "finished_at"])
         tournament_changed(t.pk)
@@ -288,6 +369,16 @@ def _seat_due(t: Tournament, changed: bool = False) -> list[EventTable]:
     return tables
 
 
+def _playing_elsewhere(user_ids: list[int]) -> set[int]:
+    """Those of `user_ids` who play a game in progress now, at any table (a seat a bot plays for
+    them because they left it does not hold them)."""
+    return set(
+        GameSeat.objects.filter(
+            user_id__in=user_ids, game__status=GameStatus.RUNNING, bot_playing=False
+        ).values_list("user_id", flat=True)
+    )
+
+
 def _seat_swiss(t: Tournament) -> list[EventTable]:
     if EventTable.objects.filter(tournament=t, done=False).exists():
         return []
@@ -301,6 +392,11 @@ def _seat_swiss(t: Tournament) -> list[EventTable]:
     )
     if t.current_round >= t.rounds or not entries:
         _finish(t)
+        return []
+    # One table at a time: whoever plays a game elsewhere now (another event's, or any table's)
+    # sits this round out, no game and no bye; with nobody free the round waits for someone.
+    entries = [e for e in entries if e.user_id not in _playing_elsewhere([e.user_id for e in entries])]
+    if not entries:
         return []
     t.current_round += 1
     t.save(update_fields=["current_round"])
@@ -339,6 +435,10 @@ def _seat_arena(t: Tournament) -> list[EventTable]:
         .exclude(sanctioned_now())  # their table would be refused (games' rule) and rolled back
         .order_by("id")
     )
+    # One table at a time: a person playing a game elsewhere (another event's, or any table's)
+    # stays free here, their wait growing, and is seated once that game is over.
+    elsewhere = _playing_elsewhere([e.user_id for e in free])
+    free = [e for e in free if e.user_id not in elsewhere]
     if not free:
         return []
     _, last = _history(t)

@@ -6,21 +6,59 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.access import is_moderator
 from harehra_site.errors import ServiceError
 
-from .models import Tournament
+from . import limits
+from .forms import TournamentCreateForm
+from .models import Status, Tournament
 from .selectors import entry_state, tournament_detail, tournament_list_rows, tournament_results_by_entry
-from .services import tournament_join, tournament_pause, tournament_withdraw
+from .services import (
+    tournament_cancel,
+    tournament_create,
+    tournament_join,
+    tournament_pause,
+    tournament_withdraw,
+)
 
-ACTIONS = {"join": tournament_join, "withdraw": tournament_withdraw, "pause": tournament_pause}
+ACTIONS = {
+    "join": tournament_join,
+    "withdraw": tournament_withdraw,
+    "pause": tournament_pause,
+    "cancel": tournament_cancel,
+}
 
 
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/list.html", {"lists": tournament_list_rows()})
+
+
+@login_required
+def tournament_new_page(request: HttpRequest) -> HttpResponse:
+    """A player's own arena or Swiss event: the form, and on a valid post the service."""
+    if request.method != "POST":
+        return render(request, "tournaments/new.html", {"form": TournamentCreateForm(), "limits": _limits()})
+    form = TournamentCreateForm(request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            t = tournament_create(user=request.user, **form.spec(timezone.now()))
+        except ServiceError as e:
+            form.add_error(None, _error_message(e))
+            status = e.status
+        else:
+            messages.success(request, _("Your tournament is created. Enter it yourself if you play."))
+            return redirect("tournament", pk=t.pk)
+    return render(request, "tournaments/new.html", {"form": form, "limits": _limits()}, status=status)
+
+
+def _limits() -> dict[str, int]:
+    return {"at_once": limits.PLAYER_EVENTS_AT_ONCE, "per_day": limits.PLAYER_EVENTS_PER_DAY}
 
 
 def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -48,6 +86,10 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "mine": mine,  # the viewer's row of the standings: their place once the event is over
         "entry_state": entry_state(t.status, detail["me"]),
         "can_moderate": is_moderator(request.user, "tournament"),
+        # The host may call their event off before it starts (staff: moderation's way, audited).
+        "can_cancel": t.status == Status.SCHEDULED
+        and request.user.is_authenticated
+        and t.created_by_id == request.user.pk,
         "config": config,
     }
     return render(request, "tournaments/detail.html", context)
@@ -58,6 +100,7 @@ def _done_message(action: str) -> str:
         "join": _("You are in. Keep this page open: it takes you to your table as soon as you are seated."),
         "withdraw": _("You have left the tournament."),
         "pause": _("Paused: you will not be seated at a new table until you come back."),
+        "cancel": _("The tournament is cancelled."),
     }[action]
 
 
@@ -74,6 +117,22 @@ def _error_message(e: ServiceError) -> str:
         "suspended": _("Your account is suspended: you cannot enter tournaments until the suspension ends."),
         "sanctioned": _("Your account is suspended or banned."),
         "removed": _("A moderator removed you from this tournament."),
+        "not_host": _("Only the tournament's host or staff may cancel it."),
+        "started": _("The tournament has started: only staff can cancel it now."),
+        "too_many_events": ngettext(
+            "You already host %(n)d tournament that has not ended. Wait for it to end or cancel it.",
+            "You already host %(n)d tournaments that have not ended. Wait for one to end or cancel one.",
+            limits.PLAYER_EVENTS_AT_ONCE,
+        )
+        % {"n": limits.PLAYER_EVENTS_AT_ONCE},
+        "too_often": ngettext(
+            "You have created %(n)d tournament in the last 24 hours. Please try again later.",
+            "You have created %(n)d tournaments in the last 24 hours. Please try again later.",
+            limits.PLAYER_EVENTS_PER_DAY,
+        )
+        % {"n": limits.PLAYER_EVENTS_PER_DAY},
+        "bad_dates": _("Those dates cannot be used: %(detail)s") % {"detail": e.detail},
+        "bad_settings": _("Those settings cannot be used: %(detail)s") % {"detail": e.detail},
     }
     return words.get(e.code, _("That did not work: %(detail)s") % {"detail": e.detail})
 

@@ -68,6 +68,7 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         "/replays/",
         f"/players/{name}/",
         "/tournaments/",
+        "/tournaments/new/",
         f"/tournaments/{cup.pk}/",
         "/no-such-page/",
     ]

@@ -80,16 +80,18 @@ def test_the_api_answers_the_code_and_the_page_says_why(staff: Any, make_user: A
 def test_a_player_suspended_after_entering_is_not_seated(staff: Any, make_user: Any) -> None:
     swiss = event(staff, table_size=3, min_table_size=3, rounds=2, bots_fill=False, rated=False)
     arena = event(staff, format="arena", table_size=3, min_table_size=3, bots_fill=False, rated=False)
-    people = [make_user() for _ in range(4)]
+    # Different people in each (a person plays at one table at a time: see test_services).
+    groups = {swiss.pk: [make_user() for _ in range(4)], arena.pk: [make_user() for _ in range(4)]}
     for t in (swiss, arena):
-        for u in people:
+        for u in groups[t.pk]:
             tournament_join(tournament=t, user=u)
-    suspend(people[0], staff)
+        suspend(groups[t.pk][0], staff)
     for t in (swiss, arena):
+        people = groups[t.pk]
         tournament_start(tournament=t, user=staff)
         (table,) = EventTable.objects.filter(tournament=t)  # the three others, at one table
         seated = set(EventSeat.objects.filter(event_table=table).values_list("entry__user_id", flat=True))
         assert seated == {u.pk for u in people[1:]}
         assert not GameSeat.objects.filter(game_id=table.game_id, user=people[0]).exists()
     assert Round.objects.get(tournament=swiss).number == 1
-    assert not Entry.objects.get(tournament=swiss, user=people[0]).results.exists()  # and no bye
+    assert not Entry.objects.get(tournament=swiss, user=groups[swiss.pk][0]).results.exists()  # and no bye

@@ -101,8 +101,8 @@ def test_an_arena_player_pauses_comes_back_and_withdraws(staff: Any, make_user: 
 def test_staff_create_events_and_bad_settings_are_coded(staff: Any, make_user: Any, client_for: Any) -> None:
     starts = (timezone.now() + timedelta(hours=1)).isoformat()
     spec = {"name": "Friday arena", "format": "arena", "table_size": 4, "starts_at": starts}
-    r = client_for(make_user()).post("/api/tournaments/", spec, format="json")
-    assert r.status_code == 403 and r.json()["code"] == "not_staff"
+    r = client_for(make_user()).post("/api/tournaments/", {**spec, "featured": True}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_staff"  # a player's event: not featured
     r = APIClient().post("/api/tournaments/", spec, format="json")
     assert r.status_code == 401
     boss = client_for(staff)
@@ -118,6 +118,7 @@ def test_staff_create_events_and_bad_settings_are_coded(staff: Any, make_user: A
     assert body["min_table_size"] == 4 and body["status"] == "scheduled" and body["entry_open"] is True
     assert body["points_by_place"] == {"4": [12, 8, 4, 0]}
     assert Tournament.objects.get(pk=body["id"]).created_by == staff
+    assert body["featured"] is True and body["host"] == staff.username
 
 
 def test_the_detail_has_standings_each_players_games_and_the_podium(staff: Any, make_user: Any) -> None:

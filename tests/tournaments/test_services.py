@@ -60,9 +60,9 @@ def rebuild(t: Tournament) -> str:
     return out.getvalue()
 
 
-def test_only_staff_create_and_bad_settings_are_refused(staff: Any, make_user: Any) -> None:
+def test_only_staff_feature_events_and_bad_settings_are_refused(staff: Any, make_user: Any) -> None:
     with pytest.raises(ServiceError) as e:
-        event(make_user())
+        event(make_user(), featured=True)
     assert e.value.code == "not_staff"
     for bad in (
         {"table_size": 7},

@@ -13,5 +13,5 @@ register = template.Library()
 
 @register.inclusion_tag("tournaments/_lobby.html")
 def tournaments_lobby() -> dict[str, Any]:
-    lists = tournament_list_rows()
+    lists = tournament_list_rows(featured_only=True)  # staff's events; players' are on /tournaments/
     return {"running": lists["running"], "upcoming": lists["upcoming"][:5]}
