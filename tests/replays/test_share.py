@@ -228,7 +228,8 @@ def test_cache_headers(two: list[Any]) -> None:
     mine = Client()
     mine.force_login(two[0])
     closed = finished_game(two, seed=7, rated=False, replay_access="players")
-    assert mine.get(f"/replays/{closed.pk}/image.png")["Cache-Control"] == "private, max-age=31536000, immutable"
+    kept = mine.get(f"/replays/{closed.pk}/image.png")["Cache-Control"]
+    assert kept == "private, max-age=31536000, immutable"
     running = start_table(two, rated=False, replay_access="public")
     live = client.get(f"/watch/{running.pk}/image.png")
     assert live["Cache-Control"] == "public, max-age=10"
@@ -247,7 +248,10 @@ def test_a_hidden_public_replays_pictures_leave_shared_caches_within_minutes(
 
     game = finished_game(two, seed=7, rated=False, replay_access="public")
     cache = Client()  # what a shared cache in front of the site asks
-    urls = [f"/replays/{game.pk}/image.png?step=4&lang=en", f"/replays/{game.pk}/clip.gif?from=1&to=3&lang=en"]
+    urls = [
+        f"/replays/{game.pk}/image.png?step=4&lang=en",
+        f"/replays/{game.pk}/clip.gif?from=1&to=3&lang=en",
+    ]
     etags = {}
     for url in urls:
         first = cache.get(url)
