@@ -51,9 +51,19 @@ CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").sp
 
 # HTTPS=1: the site is served over HTTPS (behind a proxy that sets X-Forwarded-Proto): plain HTTP
 # is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
+#
+# Whether a request came over HTTPS is decided at the edge of the ASGI application with the client's
+# address (harehra_site/client_address.py): X-Forwarded-Proto is believed from TRUSTED_PROXIES
+# alone, which set the scope's scheme. Django's SECURE_PROXY_SSL_HEADER is not set: it would believe
+# the header from any peer, so a client connecting to a server directly could claim HTTPS.
 HTTPS = env_bool("HTTPS", False)
 if HTTPS:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if not os.environ.get("TRUSTED_PROXIES", "").strip():
+        # Nothing could then say a request came over HTTPS: every one would be redirected, forever.
+        raise ImproperlyConfigured(
+            "HTTPS=1 needs TRUSTED_PROXIES: the address of the proxy that terminates TLS "
+            "and sets X-Forwarded-Proto"
+        )
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
