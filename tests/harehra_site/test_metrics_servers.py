@@ -50,7 +50,8 @@ def test_metrics_are_denied_through_nginx_and_served_on_a_servers_own_address(tm
         assert _get(server + "/metrics", {})[0] == 401
         # What the proxy passes on, the server refuses too: a forwarded scrape (X-Forwarded-For).
         assert _get(server + "/metrics", {**bearer, "X-Forwarded-For": "203.0.113.9"})[0] == 404
-        for path in ("/metrics", "/metrics?x=1", "//metrics", "/%6Detrics", "/metrics/", "/static/../metrics"):
+        spellings = ("/metrics", "/metrics?x=1", "//metrics", "/%6Detrics", "/metrics/", "/static/../metrics")
+        for path in spellings:
             status, body = _get(prod.http_url + path, bearer)
             # nginx's own answer: the request never reached a server.
             assert status in (403, 404) and b"<center>nginx" in body, (path, status, body[:200])
