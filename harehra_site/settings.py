@@ -281,6 +281,18 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # A task a killed worker had taken (acknowledged late: below) stays in Redis's unacknowledged
+    # set until it is this old, then goes back to the queue (kombu's default: an hour). Longer
+    # than any task waits in a live worker's hands, or a task still waiting there would be handed
+    # out again: a countdown is armed up to the longest timer ahead (600 s: TABLE_LIMITS in
+    # games/services/tables.py), a seat's away check AWAY_GRACE_SECONDS (60 s) ahead, and an
+    # analysis runs for a minute or two after waiting behind one other. Not much longer: nothing
+    # needs the games' tasks back (beat's sweep does their work within seconds), and a killed
+    # worker's leftovers should not sit there an hour, counted by harehra_celery_unacked_tasks.
+    # docs/OPERATIONS.md, "Celery workers".
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": float(os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(20 * 60)))
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
