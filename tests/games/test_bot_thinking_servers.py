@@ -1,8 +1,8 @@
 """A process that thinks for hard bots (games/bot_thinking.py) leaves nothing running when it is
 killed: its forkserver, the forkserver's child that searches and multiprocessing's resource
 tracker end with it, whatever killed it (games/lifeline.py). Once they outlived it, parent 1, after
-`scripts/prod --stop`. Here a real embedded server (`serve --worker embedded`) moves hard bots,
-and is killed with SIGKILL."""
+`scripts/prod --stop`. Here a real embedded server (`serve --worker embedded`), or a real
+`celery worker`, moves hard bots, and is killed with SIGKILL."""
 
 from __future__ import annotations
 
@@ -11,14 +11,17 @@ import os
 import signal
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import redis
 from django.db import connection
 
 from tests.games.live_client import LiveClient
 from tests.games.test_live_servers import _api
-from tests.support.stack import OUTPUT, database_url, live_stack
+from tests.support.stack import OUTPUT, Stack, database_url, live_stack, stack_for_test
 from tests.support.waits import wait_until
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
@@ -72,18 +75,35 @@ def _hard_bot_game(base: str) -> tuple[int, int, str]:
     return game_id, _api(base, f"/api/games/{game_id}/", token=token)["view"]["seat"], token
 
 
-def test_a_killed_server_leaves_no_thinking_process_running() -> None:
-    with live_stack(
-        database_url=database_url(connection.settings_dict),
-        redis_url="",  # the embedded worker, on the memory broker: the server moves the bots itself
-        servers=0,
-        worker=False,
-        log_dir=OUTPUT / "servers" / "test_bot_thinking_servers",
-        BOT_DELAY_SECONDS="0.1",
-        BOT_THINK_PROCESSES="1",
+@contextmanager
+def _thinker(kind: str) -> Iterator[tuple[Stack, int]]:
+    """The stack and the pid of the process that moves the bots: an embedded server, or a
+    `celery worker` on Redis beside a server."""
+    options = {"BOT_DELAY_SECONDS": "0.1", "BOT_THINK_PROCESSES": "1"}
+    if kind == "embedded server":
+        with live_stack(
+            database_url=database_url(connection.settings_dict),
+            redis_url="",  # the embedded worker, on the memory broker: the server moves the bots
+            servers=0,
+            worker=False,
+            log_dir=OUTPUT / "servers" / "test_bot_thinking_servers",
+            **options,
+        ) as stack:
+            stack.start_server("embedded")
+            yield stack, stack.servers[0][0].pid
+        return
+    with stack_for_test(
+        "test_bot_thinking_servers_worker", redis_db=14, servers=1, worker=False, **options
     ) as stack:
-        stack.start_server("embedded")
-        server = stack.servers[0][0].pid
+        stack._celery("worker", ["--pool", "threads", "--concurrency", "4"])
+        broker = redis.Redis.from_url(stack.env["REDIS_URL"])
+        wait_until(lambda: broker.exists("_kombu.binding.celery"), "the worker declared no queue", timeout=60)
+        yield stack, stack.workers[-1].pid
+
+
+@pytest.mark.parametrize("kind", ["embedded server", "celery worker"])
+def test_a_killed_thinker_leaves_no_thinking_process_running(kind: str) -> None:
+    with _thinker(kind) as (stack, thinker):
         game_id, seat, token = _hard_bot_game(stack.url(0))
 
         async def until_a_bot_thought() -> dict[int, str]:
@@ -91,11 +111,11 @@ def test_a_killed_server_leaves_no_thinking_process_running() -> None:
             await person.connect(stack.ws_url(0), stack.url(0))
             try:
                 for _ in range(600):
-                    children = _descendants(server)
+                    children = _descendants(thinker)
                     if any("forkserver" in c for c in children.values()) and len(children) >= 3:
                         return children
                     await asyncio.sleep(0.1)
-                raise AssertionError(f"no thinking process started under the server: {children}")
+                raise AssertionError(f"no thinking process started under the {kind}: {children}")
             finally:
                 await person.close()
 
@@ -103,15 +123,15 @@ def test_a_killed_server_leaves_no_thinking_process_running() -> None:
         # The forkserver, the child that searches (the forkserver's), the resource tracker.
         assert sum("forkserver" in c for c in children.values()) >= 2, children
         assert any("resource_tracker" in c for c in children.values()), children
-        os.kill(server, signal.SIGKILL)
+        os.kill(thinker, signal.SIGKILL)
         killed = time.monotonic()
         wait_until(
             lambda: not [pid for pid in children if _running(pid)],
             lambda: (
-                "still running after the server's kill -9: "
+                f"still running after the {kind}'s kill -9: "
                 + str({pid: _command(pid) for pid in children if _running(pid)})
             ),
             timeout=5,
             every=0.1,
         )
-        print(f"the thinking processes ended {time.monotonic() - killed:.2f} s after the kill")
+        print(f"{kind}: the thinking processes ended {time.monotonic() - killed:.2f} s after the kill")
