@@ -125,13 +125,18 @@ def test_a_killed_thinker_leaves_no_thinking_process_running(kind: str) -> None:
         assert any("resource_tracker" in c for c in children.values()), children
         os.kill(thinker, signal.SIGKILL)
         killed = time.monotonic()
-        wait_until(
-            lambda: not [pid for pid in children if _running(pid)],
-            lambda: (
-                f"still running after the {kind}'s kill -9: "
-                + str({pid: _command(pid) for pid in children if _running(pid)})
-            ),
-            timeout=5,
-            every=0.1,
-        )
+        try:
+            wait_until(
+                lambda: not [pid for pid in children if _running(pid)],
+                lambda: (
+                    f"still running after the {kind}'s kill -9: "
+                    + str({pid: _command(pid) for pid in children if _running(pid)})
+                ),
+                timeout=5,
+                every=0.1,
+            )
+        finally:  # what a failure leaves running is ended here, not left on the machine
+            for pid in children:
+                if _running(pid):
+                    os.kill(pid, signal.SIGKILL)
         print(f"{kind}: the thinking processes ended {time.monotonic() - killed:.2f} s after the kill")
