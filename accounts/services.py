@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth import authenticate, get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
@@ -22,6 +24,16 @@ from .throttles import sign_in_check_lock, sign_in_failed, sign_in_succeeded
 USERNAME_MAX = 30
 # Sent with the user's id when a person signs out: games closes their open sockets (games/apps.py).
 user_signed_out = Hook("a user signed out")
+# Sent with the user's id and the digests (`credential_digest`) of the API token and the session
+# key that stay signed in, or None, when a password change ended every other token and session:
+# games closes the sockets those others signed in, as a sign-out does (games/apps.py).
+user_credentials_ended = Hook("a password change ended a user's other tokens and sessions")
+
+
+def credential_digest(secret: str) -> str:
+    """What names a token or session key outside this process (a message through Redis): not the
+    secret itself."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def user_register(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
@@ -97,7 +109,8 @@ def user_change_password(
     keep_token: str | None = None,
 ) -> None:
     """Ends every other session (Django's session hash) and every API token but `keep_token`:
-    what was signed in with the old password stops working, except what makes the change."""
+    what was signed in with the old password stops working, except what makes the change. The
+    sockets they signed in are closed too (`user_credentials_ended`), as a sign-out closes them."""
     if not user.check_password(old_password or ""):
         raise ServiceError("bad_credentials", "the current password is wrong", 401)
     try:
@@ -111,7 +124,16 @@ def user_change_password(
         if keep_token:
             tokens = tokens.exclude(key=keep_token)
         tokens.delete()
+    # The session making the change (its key before update_session_auth_hash gives it a new one:
+    # its sockets were signed in with that one) stays signed in; every other one is ended.
+    signed_in_here = getattr(request, "user", None) is not None and request.user.pk == user.pk
+    kept_session = request.session.session_key if signed_in_here and hasattr(request, "session") else None
     update_session_auth_hash(request, user)
+    kept = (
+        credential_digest(keep_token) if keep_token else None,
+        credential_digest(kept_session) if kept_session else None,
+    )
+    transaction.on_commit(lambda: user_credentials_ended.send(user.pk, *kept))
 
 
 def user_set_language(*, user: AbstractBaseUser, language: str) -> str:

@@ -7,12 +7,13 @@ the child reports, and keeps what it returns."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
+
+from games.lifeline import end_with, forkserver_context
 
 Progress = Callable[[int, int], None]
 
@@ -28,7 +29,8 @@ class AnalysisProcessFailed(RuntimeError):
     """The child raised, or died (killed, out of memory) before it answered."""
 
 
-def _child(events: list[Any], playouts: int, salt: str, conn: Connection, niceness: int) -> None:
+def _child(events: list[Any], playouts: int, salt: str, conn: Connection, niceness: int, parent: int) -> None:
+    end_with(parent)  # a killed worker leaves no analysis running (games/lifeline.py)
     os.nice(niceness)
     from harehra.analysis import analyse, analysis_json
 
@@ -56,9 +58,11 @@ def analyse_apart(
     """`analysis_json(analyse(events, ...))` made in a child process, and the CPU seconds it took."""
     # forkserver: the child is forked from a clean one-threaded process, not from this one with
     # its threads and open connections (as the bots' thinking processes are: games/bot_thinking.py).
-    ctx = multiprocessing.get_context("forkserver")
+    ctx = forkserver_context()
     receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(list(events), playouts, salt, send, niceness), daemon=True)
+    proc = ctx.Process(
+        target=_child, args=(list(events), playouts, salt, send, niceness, os.getpid()), daemon=True
+    )
     proc.start()
     send.close()  # the child holds the only sending end: its death ends our reads
     try:

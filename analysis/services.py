@@ -272,10 +272,16 @@ def analysis_work(game_id: int, *, rebuild: bool = False) -> GameAnalysis:
     if not rebuild:
         found = GameAnalysis.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).first()
         if found is not None:
-            AnalysisRequest.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).update(
-                status=RequestStatus.DONE, updated_at=timezone.now()
+            # A request still queued or running (its worker was killed after another made the
+            # analysis) is done now; one already done is left as it is: a task handed out again
+            # long after (the broker's visibility timeout, settings) changes nothing.
+            told = (
+                AnalysisRequest.objects.filter(game_id=game_id, version=ANALYSIS_VERSION)
+                .exclude(status=RequestStatus.DONE)
+                .update(status=RequestStatus.DONE, updated_at=timezone.now())
             )
-            analysis_state_changed(game_id)
+            if told:
+                analysis_state_changed(game_id)
             return found
     if not Game.objects.filter(pk=game_id, status=GameStatus.FINISHED).exists():  # no request row then
         raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")

@@ -15,6 +15,7 @@ from games.live.lobby_consumers import PushConsumer, db
 from games.live.publish import user_group
 from games.live.sockets import CLOSE_REFUSED
 from harehra_site.errors import ServiceError
+from harehra_site.ws_auth import signed_out_by
 from replays.access import open_replay
 
 from .access import access_analysis_view
@@ -91,7 +92,8 @@ class AnalysisConsumer(PushConsumer):
         await self.say(message["text"], message["pending"])
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_REFUSED)
+        if signed_out_by(self.scope, message):  # a password change keeps what made it
+            await self.close(code=CLOSE_REFUSED)
 
     async def user_sanctioned(self, message: dict[str, Any]) -> None:
         await self.close_sanctioned(message)

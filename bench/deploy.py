@@ -265,14 +265,25 @@ class ProdStack:
         return cpu_snapshot(pids)
 
     def metrics(self) -> Scrape:
-        """The servers' scrape (every process's metrics, summed), as {(sample, labels): value}."""
+        """The servers' scrape (every process's metrics, summed), as {(sample, labels): value}: from
+        a server directly (nginx does not pass /metrics on), the first that answers (one may be
+        restarting)."""
         from prometheus_client.parser import text_string_to_metric_families
 
-        req = urllib.request.Request(
-            self.http_url + "/metrics", headers={"Authorization": f"Bearer {self.metrics_token}"}
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            text = r.read().decode()
+        text, failed = None, None
+        for i in range(1, self.cfg.servers + 1):
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{self.cfg.port + i}/metrics",
+                headers={"Authorization": f"Bearer {self.metrics_token}"},
+            )
+            try:
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    text = r.read().decode()
+                break
+            except OSError as e:
+                failed = e
+        if text is None:
+            raise RuntimeError(f"no server answered /metrics: {failed}")
         out = {}
         for family in text_string_to_metric_families(text):
             for s in family.samples:

@@ -15,7 +15,7 @@ The choice is the same wherever it is made: a bot's randomness is seeded from th
 from __future__ import annotations
 
 import logging
-import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 
+from games.lifeline import end_with, forkserver_context
 from harehra.bots import SEARCHING_LEVELS, bot_choose
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,13 @@ def _thinkers() -> ProcessPoolExecutor:
     with _pool_lock:
         if _pool is None:
             # forkserver: children forked from a clean one-threaded process, not from this one with
-            # its threads (a server's, a worker's) and open connections.
+            # its threads (a server's, a worker's) and open connections. They, and the forkserver,
+            # end when this process ends, however it ends (games/lifeline.py).
             _pool = ProcessPoolExecutor(
-                max_workers=settings.BOT_THINK_PROCESSES, mp_context=multiprocessing.get_context("forkserver")
+                max_workers=settings.BOT_THINK_PROCESSES,
+                mp_context=forkserver_context(),
+                initializer=end_with,
+                initargs=(os.getpid(),),
             )
         return _pool
 

@@ -168,8 +168,10 @@ def _token_ok(request: HttpRequest) -> bool:
 
 @require_GET
 def metrics_view(request: HttpRequest) -> HttpResponse:
-    """The Prometheus scrape, for a bearer of METRICS_TOKEN only; with no token set it is not there."""
-    if not settings.METRICS_TOKEN:
+    """The Prometheus scrape, for a bearer of METRICS_TOKEN only; with no token set it is not there.
+    Nor is it for a request a proxy forwarded (it names the client in X-Forwarded-For): the scrape is
+    served on a server's own address only, whatever the proxy in front lets through (docs/OPERATIONS.md)."""
+    if not settings.METRICS_TOKEN or "HTTP_X_FORWARDED_FOR" in request.META:
         return HttpResponse("not found", status=404, content_type="text/plain")
     if not _token_ok(request):
         response = HttpResponse("a bearer token is required", status=401, content_type="text/plain")

@@ -51,9 +51,19 @@ CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").sp
 
 # HTTPS=1: the site is served over HTTPS (behind a proxy that sets X-Forwarded-Proto): plain HTTP
 # is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
+#
+# Whether a request came over HTTPS is decided at the edge of the ASGI application with the client's
+# address (harehra_site/client_address.py): X-Forwarded-Proto is believed from TRUSTED_PROXIES
+# alone, which set the scope's scheme. Django's SECURE_PROXY_SSL_HEADER is not set: it would believe
+# the header from any peer, so a client connecting to a server directly could claim HTTPS.
 HTTPS = env_bool("HTTPS", False)
 if HTTPS:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if not os.environ.get("TRUSTED_PROXIES", "").strip():
+        # Nothing could then say a request came over HTTPS: every one would be redirected, forever.
+        raise ImproperlyConfigured(
+            "HTTPS=1 needs TRUSTED_PROXIES: the address of the proxy that terminates TLS "
+            "and sets X-Forwarded-Proto"
+        )
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -281,6 +291,18 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # A task a killed worker had taken (acknowledged late: below) stays in Redis's unacknowledged
+    # set until it is this old, then goes back to the queue (kombu's default: an hour). Longer
+    # than any task waits in a live worker's hands, or a task still waiting there would be handed
+    # out again: a countdown is armed up to the longest timer ahead (600 s: TABLE_LIMITS in
+    # games/services/tables.py), a seat's away check AWAY_GRACE_SECONDS (60 s) ahead, and an
+    # analysis runs for a minute or two after waiting behind one other. Not much longer: nothing
+    # needs the games' tasks back (beat's sweep does their work within seconds), and a killed
+    # worker's leftovers should not sit there an hour, counted by harehra_celery_unacked_tasks.
+    # docs/OPERATIONS.md, "Celery workers".
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": float(os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(20 * 60)))
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"

@@ -51,8 +51,30 @@ class TokenAuthMiddleware:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         key = _token_from(scope)
         if key:
-            scope = {**scope, "user": await _user_for_token(key), "auth": "token"}
+            from accounts.services import credential_digest
+
+            scope = {
+                **scope,
+                "user": await _user_for_token(key),
+                "auth": "token",
+                "token_digest": credential_digest(key),  # which token: `signed_out_by`
+            }
         return await self.inner(scope, receive, send)
+
+
+def signed_out_by(scope: dict[str, Any], message: dict[str, Any]) -> bool:
+    """Whether a "user.signed_out" message to the user's sockets ends this one. A sign-out ends
+    every one. A password change (games/live/publish.py, publish_user_credentials_ended) names the
+    token and the session it kept: it ends a socket signed in by any other."""
+    if "keep_token" not in message:
+        return True
+    if scope.get("auth") == "token":
+        return message["keep_token"] is None or scope.get("token_digest") != message["keep_token"]
+    from accounts.services import credential_digest
+
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    return message["keep_session"] is None or key is None or credential_digest(key) != message["keep_session"]
 
 
 class SessionAuthMiddleware(AuthMiddleware):

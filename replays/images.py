@@ -25,7 +25,13 @@ from .access import ReplayGrant, access_replay
 from .preview import RENDERER_VERSION, clip_gif, preview_png, preview_svg
 from .selectors import game_events, parse_perspective, seat_names
 
-FINISHED_SECONDS = 365 * 24 * 3600  # HTTP caches: a finished game's picture never changes
+# HTTP caches. A finished game's picture never changes, but who may see it can: a moderator may
+# hide the replay (docs/MODERATION.md). A copy only its viewer's own browser holds (private) is
+# kept for good; one any shared cache may hold (public) is kept five minutes, then revalidated by
+# its ETag, which a hidden replay answers with 404: a hidden replay's pictures leave shared caches
+# within five minutes of the decision.
+FINISHED_SECONDS = 365 * 24 * 3600
+FINISHED_PUBLIC_SECONDS = 5 * 60
 LIVE_SECONDS = 10  # a running game's current picture
 SERVER_CACHE_SECONDS = 24 * 3600  # this site's cache of drawn pictures (finished games)
 

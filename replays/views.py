@@ -37,6 +37,7 @@ from harehra_site.share import share_tags
 
 from .access import ReplayGrant, is_key_ref, open_replay
 from .images import (
+    FINISHED_PUBLIC_SECONDS,
     FINISHED_SECONDS,
     LIVE_SECONDS,
     replay_clip_gif,
@@ -290,16 +291,20 @@ def _language(request: HttpRequest) -> str:
 def _cached(
     request: HttpRequest, etag: str, final: bool, public: bool, body: Callable[[], bytes], content_type: str
 ) -> HttpResponse:
-    """`body` (made only when the client's copy is not current), cached by ETag: for good once the
-    game is over, for seconds while it runs; shared caches only when anyone may see it."""
+    """`body` (made only when the client's copy is not current), cached by ETag: for seconds while
+    the game runs; once it is over, for good in the viewer's own browser, for minutes where shared
+    caches may keep it (replays/images.py, FINISHED_PUBLIC_SECONDS)."""
     etag = f'"{etag}"'
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
         response = HttpResponse(body(), content_type=content_type)
-    seconds = FINISHED_SECONDS if final else LIVE_SECONDS
-    scope = "public" if public else "private"
-    response["Cache-Control"] = f"{scope}, max-age={seconds}" + (", immutable" if final else "")
+    if not final:
+        response["Cache-Control"] = f"{'public' if public else 'private'}, max-age={LIVE_SECONDS}"
+    elif public:  # shared caches may hold it: not past a moderator's hiding it (FINISHED_PUBLIC_SECONDS)
+        response["Cache-Control"] = f"public, max-age={FINISHED_PUBLIC_SECONDS}"
+    else:
+        response["Cache-Control"] = f"private, max-age={FINISHED_SECONDS}, immutable"
     response["ETag"] = etag
     if "lang" not in request.GET:
         patch_vary_headers(response, ["Accept-Language", "Cookie"])
@@ -308,7 +313,7 @@ def _cached(
 
 def _picture(request: HttpRequest, ref: str, step: str | None, perspective: str | None) -> HttpResponse:
     """A moment as a PNG: the same access as the page (a refusal is the site's 404), throttled per
-    client address, cached by ETag (for good once the game is over, for seconds while it runs)."""
+    client address, cached by ETag (`_cached`)."""
     refused = _throttled(request, PreviewThrottle, "pictures")
     if refused is not None:
         return refused

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from games.live.lobby_consumers import PushConsumer, db
 from games.live.publish import user_group
 from games.live.sockets import CLOSE_REFUSED
+from harehra_site.ws_auth import signed_out_by
 
 from .publish import (
     GAMES_ASKED_AT_MOST,
@@ -77,4 +78,5 @@ class TournamentConsumer(PushConsumer):
         await self.send(text_data=message["text"])
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_REFUSED)
+        if signed_out_by(self.scope, message):  # a password change keeps what made it
+            await self.close(code=CLOSE_REFUSED)

@@ -29,6 +29,7 @@ from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
+from harehra_site.ws_auth import signed_out_by
 
 from .publish import game_group, sends_held, sends_made, user_group
 from .push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
@@ -319,7 +320,8 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             await self.send_json({"type": message["kind"], **message["data"]})
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_REFUSED)
+        if signed_out_by(self.scope, message):  # a password change keeps what made it
+            await self.close(code=CLOSE_REFUSED)
 
     async def user_sanctioned(self, message: dict[str, Any]) -> None:
         await self.close_sanctioned(message)

@@ -18,6 +18,7 @@ from games.selectors import lobby_html
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
+from harehra_site.ws_auth import signed_out_by
 
 from .publish import LOBBY_GROUP, table_group, user_group
 from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
@@ -148,7 +149,8 @@ class TableConsumer(PushConsumer):
         await self.send_json({"type": "changed", "table": self.table_id})
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_REFUSED)
+        if signed_out_by(self.scope, message):  # a password change keeps what made it
+            await self.close(code=CLOSE_REFUSED)
 
     async def user_sanctioned(self, message: dict[str, Any]) -> None:
         await self.close_sanctioned(message)

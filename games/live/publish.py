@@ -205,6 +205,15 @@ def publish_user_signed_out(user_id: int) -> None:
     _send(user_group(user_id), {"type": "user.signed_out"})
 
 
+def publish_user_credentials_ended(user_id: int, keep_token: str | None, keep_session: str | None) -> None:
+    """Close the user's sockets, on every server process, but those signed in by the token or the
+    session (digests: accounts.services.credential_digest) a password change kept. The same message
+    as a sign-out's, naming what it keeps: each socket decides (harehra_site/ws_auth.py,
+    `signed_out_by`)."""
+    kept = {"keep_token": keep_token, "keep_session": keep_session}
+    _send(user_group(user_id), {"type": "user.signed_out", **kept})
+
+
 def publish_user_sanctioned(user_id: int, sanction: dict[str, Any]) -> None:
     """Close every socket the user has open, on every server process, each first telling its page
     why: `sanction` is {kind, until, reason} (accounts/notices.py, sanction_notice)."""

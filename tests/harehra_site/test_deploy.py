@@ -19,6 +19,7 @@ PRODUCTION = {
     "HTTPS": "1",
     "SECRET_KEY": secrets.token_urlsafe(50),
     "ALLOWED_HOSTS": "harehra.test",
+    "TRUSTED_PROXIES": "10.0.0.5",
 }
 
 PROBE = """
@@ -27,7 +28,7 @@ django.setup()
 from django.test import Client
 c = Client(HTTP_HOST="harehra.test")
 plain = c.get("/accounts/login/")
-secure = c.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="https")
+secure = c.get("/accounts/login/", secure=True)
 print(json.dumps({
     "plain": [plain.status_code, plain.headers.get("Location")],
     "secure": secure.status_code,
@@ -62,6 +63,16 @@ def test_https_settings_redirect_and_mark_cookies_secure() -> None:
     assert seen["plain"] == [301, "https://harehra.test/accounts/login/"]
     assert seen["secure"] == 200 and seen["csrf_cookie_secure"] is True
     assert seen["hsts"].startswith("max-age=31536000")
+
+
+def test_https_without_a_trusted_proxy_refuses_to_start() -> None:
+    """Nothing could say a request came over HTTPS (only TRUSTED_PROXIES may): every request would
+    be redirected."""
+    env = {k: v for k, v in _env().items() if k != "TRUSTED_PROXIES"}
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode != 0 and "HTTPS=1 needs TRUSTED_PROXIES" in run.stderr
 
 
 @pytest.mark.django_db

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -130,12 +131,22 @@ class Stack:
                 proc.kill()
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
 def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    # Any answer of Django's will do: with HTTPS=1 it is a redirect to https://, not followed.
+    opener = urllib.request.build_opener(_NoRedirect)
+
     def answers() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         try:
-            urllib.request.urlopen(url, timeout=1)
+            opener.open(url, timeout=1)
+        except urllib.error.HTTPError as e:
+            return e.code < 500
         except OSError:
             return False
         return True
