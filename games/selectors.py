@@ -135,18 +135,20 @@ def _labels(rows: list[GameSeat]) -> list[dict[str, Any]]:
     ]
 
 
-# A game's seat names are fixed when it is made, so a process reads them once per game.
-_NAMES: dict[int, list[str]] = {}
+# A game's seat names are fixed when it is made, so a process reads them once per game and
+# language (a bot's name has its level in the page's words: "Bot 2 · běžný").
+_NAMES: dict[tuple[int, str], list[str]] = {}
 _NAMES_SIZE = 4096
 
 
 def seat_names(game_id: int) -> list[str]:
-    names = _NAMES.get(game_id)
+    key = (game_id, translation.get_language() or settings.LANGUAGE_CODE)
+    names = _NAMES.get(key)
     if names is None:
         names = [label["name"] for label in seat_labels(game_id)]
         if len(_NAMES) >= _NAMES_SIZE:
             _NAMES.pop(next(iter(_NAMES)), None)
-        _NAMES[game_id] = names
+        _NAMES[key] = names
     return names
 
 

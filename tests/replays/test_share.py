@@ -252,3 +252,49 @@ def test_the_pictures_words_have_their_font() -> None:
 
     files, sans, _serif = _fonts()
     assert sans == "DejaVu Sans" and files, "scripts/test installs fonts-dejavu-core"
+
+
+SUMMARY = {
+    "en": re.compile(
+        r"(?P<winner>.+?) won against (?P<beaten>.+?)\. Step through all \d+ events of the game\.$"
+    ),
+    "cs": re.compile(
+        r"(?P<winner>.+?) vyhrál\(a\) proti: (?P<beaten>.+?)\. Projděte všech \d+ událostí hry\.$"
+    ),
+}
+STEP = {"en": re.compile(r"^Step \d+, turn \d+: [^.]+\. "), "cs": re.compile(r"^Krok \d+, tah \d+: [^.]+\. ")}
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_a_finished_games_preview_names_the_winner_and_those_it_beat_in_single_sentences(
+    make_user: Callable[..., Any], language: str
+) -> None:
+    """Four seats, two of them bots: the winner is named once, as the winner, and every other
+    seat as beaten; each sentence ends with one full stop; the picture's alt says the same."""
+    from django.utils import translation
+
+    from games.selectors import seat_labels
+
+    game = finished_game(
+        [make_user("alice"), make_user("bob")], bots=2, seed=3, rated=False, replay_access="public"
+    )
+    with translation.override(language):
+        names = [s["name"] for s in seat_labels(game)]
+    winner = names[game.winner_seat]
+    beaten = sorted(n for i, n in enumerate(names) if i != game.winner_seat)
+    client = Client()
+    client.cookies["django_language"] = language
+    for url in (f"/replays/{game.pk}/", f"/replays/{game.pk}/?step=4", f"/watch/{game.pk}/"):
+        tags = tags_of(client, url)
+        said = tags["og:description"]
+        assert said == tags["twitter:description"] == tags["og:image:alt"] == tags["twitter:image:alt"]
+        assert said == tags["description"]
+        assert ".." not in said and ". ." not in said, said
+        if "step=" in url:
+            assert STEP[language].match(said), said
+            said = STEP[language].sub("", said)
+        found = SUMMARY[language].fullmatch(said)
+        assert found, said
+        assert found["winner"] == winner, said
+        assert sorted(found["beaten"].split(", ")) == beaten, said
+        assert not ({"easy", "normal", "hard"} & set(said.split()) if language == "cs" else False), said
