@@ -284,7 +284,8 @@ def test_a_finished_games_preview_names_the_winner_and_those_it_beat_in_single_s
     beaten = sorted(n for i, n in enumerate(names) if i != game.winner_seat)
     client = Client()
     client.cookies["django_language"] = language
-    for url in (f"/replays/{game.pk}/", f"/replays/{game.pk}/?step=4", f"/watch/{game.pk}/"):
+    # Step 1's sentence is a turn's start ("bob's turn."), which ends with its own full stop.
+    for url in (f"/replays/{game.pk}/", f"/replays/{game.pk}/?step=1", f"/watch/{game.pk}/"):
         tags = tags_of(client, url)
         said = tags["og:description"]
         assert said == tags["twitter:description"] == tags["og:image:alt"] == tags["twitter:image:alt"]
@@ -298,3 +299,12 @@ def test_a_finished_games_preview_names_the_winner_and_those_it_beat_in_single_s
         assert found["winner"] == winner, said
         assert sorted(found["beaten"].split(", ")) == beaten, said
         assert not ({"easy", "normal", "hard"} & set(said.split()) if language == "cs" else False), said
+
+    # A running game's preview says whose turn it is, then one full stop.
+    running = start_table([make_user("carol"), make_user("dave")], 2, rated=False, replay_access="public")
+    said = tags_of(client, f"/watch/{running.pk}/")["og:description"]
+    live = {
+        "en": r"Live, turn 1: \S+'s turn\. Watch the game as it is played\.",
+        "cs": r"Živě, 1\. tah: .+\. Sledujte",
+    }
+    assert re.match(live[language], said) and ".." not in said, said
