@@ -308,3 +308,37 @@ def test_a_finished_games_preview_names_the_winner_and_those_it_beat_in_single_s
         "cs": r"Živě, 1\. tah: .+\. Sledujte",
     }
     assert re.match(live[language], said) and ".." not in said, said
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_pictures_discard_pile_words_are_whole_and_fit(two: list[Any], language: str) -> None:
+    """Whatever card is on top, in either language, the discard pile's words are drawn whole (on
+    two lines if need be), each line narrower than the room it has; nothing is cut."""
+    import html
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from games.card_text import card_name
+    from replays.preview import CARD_IDS, DISCARD_LABEL_W, _font, preview_png
+
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
+    events, names = game_events(game), seat_names(game)
+    frame = build_frames(events, names, None, 3, 3)[0]
+    out = Path("test-output")
+    out.mkdir(exist_ok=True)
+    with translation.override(language):
+        for card in [c for c in CARD_IDS if c != "back"]:
+            shown = {**frame, "state": {**frame["state"], "discard_top": card}}
+            texts = [
+                html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", preview_svg(shown, names))
+            ]
+            label = translation.gettext("Discard pile: %(card)s on top") % {"card": card_name(card)}
+            head = label.split(": ")[0]
+            at = next(i for i, t in enumerate(texts) if t.startswith(head))
+            lines = [texts[at]] if texts[at] == label else texts[at : at + 2]
+            assert " ".join(lines) == label, (lines, label)
+            assert all(_font(15, True).getlength(line) <= DISCARD_LABEL_W for line in lines), lines
+            assert not any("…" in t for t in texts), texts
+        shown = {**frame, "state": {**frame["state"], "discard_top": "taptap"}}
+        (out / f"preview-discard-{language}.png").write_bytes(preview_png(shown, names))
