@@ -128,3 +128,19 @@ def test_the_czech_lobby_table_page_and_leaderboard_stay_czech_through_live_upda
     assert english_on(text, names) == [], text
     table.screenshot(path=str(screenshots / "leaderboard-czech.png"), full_page=True)
     ctx.close()
+
+
+def test_a_refused_import_is_said_in_czech(site: Any, browser: Any, screenshots: Path) -> None:
+    """The import page's refusal is the page's own words, not the API's English detail."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="cs-CZ", extra_http_headers={"Accept-Language": "cs"})
+    ctx.set_default_timeout(8000)
+    page = ctx.new_page()
+    page.goto(f"{site.url(0)}/replays/import/")
+    page.fill("#replay-import-text", '{"format": "something else", "events": []}')
+    page.click("#replay-import-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('replay-import-error').textContent !== ''")
+    said = page.inner_text("#replay-import-error")
+    assert said == "Toto není export hry Harehra.", said
+    assert english_on(page.inner_text("main"), []) == [], page.inner_text("main")
+    page.screenshot(path=str(screenshots / "replay-import-czech-refused.png"), full_page=True)
+    ctx.close()
