@@ -99,6 +99,10 @@ def test_the_czech_lobby_table_page_and_leaderboard_stay_czech_through_live_upda
         assert time.monotonic() < end, "the game did not end"
         if not player.act():
             wait_newer(table)
+    table.wait_for_selector("#end:not([hidden])")
+    text = table.inner_text("body")  # the end screen and the game's log, as the pushes left them
+    assert english_on(text, names) == [], text
+    table.screenshot(path=str(screenshots / "game-czech-over.png"), full_page=True)
     lobby.wait_for_selector(f"{my_row} .status-between")
     text = lobby.inner_text("#lobby-tables")
     assert "Mezi hrami" in text and english_on(text, names) == [], text
