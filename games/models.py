@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from harehra.bots import DEFAULT_LEVEL, LEVELS
 
@@ -16,21 +17,21 @@ def new_token() -> str:
 
 
 class Visibility(models.TextChoices):
-    PUBLIC = "public", "Public (listed in the lobby)"
-    PRIVATE = "private", "Private (invite link only)"
+    PUBLIC = "public", _("Public (listed in the lobby)")
+    PRIVATE = "private", _("Private (invite link only)")
 
 
 class ReplayAccess(models.TextChoices):
-    PUBLIC = "public", "Anyone"
-    LINK = "link", "Anyone with the link"
-    PLAYERS = "players", "Players only"
+    PUBLIC = "public", _("Anyone")
+    LINK = "link", _("Anyone with the link")
+    PLAYERS = "players", _("Players only")
 
 
 class TableStatus(models.TextChoices):
-    OPEN = "open", "Waiting for players"
-    PLAYING = "playing", "Game in progress"
-    BETWEEN = "between", "Between games"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", _("Waiting for players")
+    PLAYING = "playing", _("Game in progress")
+    BETWEEN = "between", _("Between games")
+    CLOSED = "closed", _("Closed")
 
 
 # The pure game's bot levels as choices: BotLevel.EASY == "easy", labelled "Easy" (the pages' words
@@ -101,9 +102,9 @@ class Seat(models.Model):
 
 
 class GameStatus(models.TextChoices):
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
 
 
 class Game(models.Model):

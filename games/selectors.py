@@ -75,27 +75,38 @@ def lobby_rows() -> list[dict[str, Any]]:
     return _lobby_rows(list(table_list_open()[:LOBBY_LIMIT]))
 
 
-def lobby_html() -> str:
-    """The lobby's whole list, as its page shows it: what a lobby socket sends when it (re)connects."""
-    with translation.override(settings.LANGUAGE_CODE):
+def lobby_language(code: str | None) -> str:
+    """One of the site's languages: `code` if it is one, else the site's own (a lobby socket says
+    its page's language in its address; a wrong or missing one gets the site's)."""
+    return code if code in {c for c, _name in settings.LANGUAGES} else settings.LANGUAGE_CODE
+
+
+def lobby_html(language: str | None = None) -> str:
+    """The lobby's whole list, as its page shows it in `language` (the site's when none): what a
+    lobby socket sends when it (re)connects."""
+    with translation.override(lobby_language(language)):
         return render_to_string("games/_lobby_tables.html", {"tables": lobby_rows(), "limit": LOBBY_LIMIT})
 
 
 def lobby_change(table_id: int) -> dict[str, Any] | None:
-    """What lobbies are told when a table changes: `html`, its new row, or None once the lobby no
-    longer lists it (closed, gone). None for a private table: the lobby never hears of those.
+    """What lobbies are told when a table changes: `html`, its new row in each of the site's
+    languages ({code: markup}), or None once the lobby no longer lists it (closed, gone). None for
+    a private table: the lobby never hears of those.
 
-    Rendered once per change and sent to every lobby socket, so the row holds nothing that depends
-    on who looks (no user, no CSRF token), in the site's language rather than that of whoever made
-    the change.
+    Rendered once per change and language, and sent to every lobby socket, which passes on the row
+    in its page's language: so the row holds nothing that depends on who looks (no user, no CSRF
+    token), and a Czech lobby stays Czech whoever made the change.
     """
     table = table_list_open().filter(pk=table_id).first()
     if table is None:
         if Table.objects.filter(pk=table_id).exclude(visibility=Visibility.PUBLIC).exists():
             return None
         return {"table": table_id, "html": None}
-    with translation.override(settings.LANGUAGE_CODE):
-        html = render_to_string("games/_lobby_table_row.html", {"row": _lobby_rows([table])[0]})
+    row = _lobby_rows([table])[0]
+    html = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            html[code] = render_to_string("games/_lobby_table_row.html", {"row": row})
     return {"table": table_id, "html": html}
 
 
@@ -124,18 +135,20 @@ def _labels(rows: list[GameSeat]) -> list[dict[str, Any]]:
     ]
 
 
-# A game's seat names are fixed when it is made, so a process reads them once per game.
-_NAMES: dict[int, list[str]] = {}
+# A game's seat names are fixed when it is made, so a process reads them once per game and
+# language (a bot's name has its level in the page's words: "Bot 2 · běžný").
+_NAMES: dict[tuple[int, str], list[str]] = {}
 _NAMES_SIZE = 4096
 
 
 def seat_names(game_id: int) -> list[str]:
-    names = _NAMES.get(game_id)
+    key = (game_id, translation.get_language() or settings.LANGUAGE_CODE)
+    names = _NAMES.get(key)
     if names is None:
         names = [label["name"] for label in seat_labels(game_id)]
         if len(_NAMES) >= _NAMES_SIZE:
             _NAMES.pop(next(iter(_NAMES)), None)
-        _NAMES[game_id] = names
+        _NAMES[key] = names
     return names
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
@@ -12,11 +13,11 @@ from games.models import Game
 class Pool(models.TextChoices):
     """A rating is kept overall and per table size."""
 
-    ALL = "all", "All games"
-    TWO = "2", "2 players"
-    THREE = "3", "3 players"
-    FOUR = "4", "4 players"
-    BIG = "5-6", "5–6 players"
+    ALL = "all", _("All games")
+    TWO = "2", _("2 players")
+    THREE = "3", _("3 players")
+    FOUR = "4", _("4 players")
+    BIG = "5-6", _("5–6 players")
 
 
 class Placing(models.Model):

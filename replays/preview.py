@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 from games.card_text import card_name
 
 WIDTH, HEIGHT = 1200, 630
-RENDERER_VERSION = "2"  # part of every ETag: bump it when the picture's drawing changes
+RENDERER_VERSION = "3"  # part of every ETag: bump it when the picture's drawing changes
 
 CARD_IDS = ("back", "cumi", "house", "left", "mini", "right", "strom", "taptap", "zada")
 
@@ -56,6 +56,8 @@ POSITIONS = {
 }
 MAX_NAME = 16  # characters of a seat's name drawn (the rest is an ellipsis)
 SENTENCE_LINE = 64  # characters of the step's sentence per line, two lines at most
+DISCARD_Y = 176  # the discard pile's top: room below it for its words on two lines
+DISCARD_LABEL_W = 250  # pixels of the discard pile's words per line
 
 # Fonts: the first family found is the default sans-serif; the card art asks for sans-serif and serif.
 FONT_DIRS = [
@@ -192,6 +194,38 @@ def _sprite(markup: str, box: Box, cards: tuple[str, ...]) -> Any:
     image = Image.open(io.BytesIO(png))
     image.load()
     return image.convert("RGBA")
+
+
+def _fit(text: str, size: int, bold: bool, width: float, most: int = 2) -> list[str]:
+    """`text` in at most `most` lines each at most `width` pixels wide in the pictures' font:
+    whole if it fits, else broken after its colon first ("Discard pile:" / "Hare Taptap on top"),
+    then at spaces; only what still does not fit is cut, with an ellipsis."""
+    font = _font(size, bold)
+
+    def fits(line: str) -> bool:
+        return bool(font.getlength(line) <= width)
+
+    text = " ".join(text.split())
+    head, colon, tail = text.partition(": ")
+    parts = [head + ":", tail] if colon and not fits(text) else [text]
+    lines: list[str] = []
+    for part in parts:
+        line = ""
+        for word in part.split(" "):
+            if line and not fits(f"{line} {word}"):
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
+    out = []
+    for line in lines:
+        while not fits(line) and len(line) > 1:
+            line = line[:-2].rstrip() + "…"
+        out.append(line)
+    return out
 
 
 @functools.cache
@@ -491,15 +525,19 @@ def _felt(canvas: Canvas, state: Mapping[str, Any]) -> None:
             f'opacity=".3"/><use href="#card-{card}" x="0" y="0" width="110" height="153" '
             f'class="discard-top"/></g>',
             640,
-            188,
+            DISCARD_Y,
             (-12, -12, 140, 180),
             [card],
         )
         label = _("Discard pile: %(card)s on top") % {"card": card_name(top)}
     else:
-        canvas.shape(DASHED_SPOT.format(w=110, h=153, r=10), 640, 188, (-2, -2, 114, 157))
+        canvas.shape(DASHED_SPOT.format(w=110, h=153, r=10), 640, DISCARD_Y, (-2, -2, 114, 157))
         label = _("Discard pile: empty")
-    canvas.text(720, 370, _clip(label, 30), 15, "#ffffff", True, "middle")
+    # Up to two lines between the draw pile's words and the right-hand seat, above the bottom
+    # seat's tile (its top at y 384): "Discard pile:" over "Hare Taptap on top", in any language.
+    lines = _fit(label, 15, True, DISCARD_LABEL_W)
+    for i, line in enumerate(lines):
+        canvas.text(720, (360 if len(lines) == 1 else 354) + 18 * i, line, 15, "#ffffff", True, "middle")
 
 
 def _draw(canvas: Canvas, frame: Mapping[str, Any], names: Sequence[str], live: bool) -> None:

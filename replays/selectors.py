@@ -112,11 +112,14 @@ def replay_meta(grant: ReplayGrant, opened_with_key: bool = False) -> dict[str, 
 
 
 def summary_text(meta: Mapping[str, Any]) -> str:
+    """A finished game in a sentence or two, for link previews: who won against whom (the winner
+    is not among those beaten), or who played."""
     names = ", ".join(p["name"] for p in meta["players"])
     if meta.get("winner"):
+        beaten = [p["name"] for p in meta["players"] if p["seat"] != meta.get("winner_seat")]
         return _("%(winner)s won against %(names)s. Step through all %(n)s events of the game.") % {
             "winner": meta["winner"],
-            "names": names,
+            "names": ", ".join(beaten),
             "n": meta["events"],
         }
     return _("A game of Harehra between %(names)s: step through all %(n)s events.") % {

@@ -66,6 +66,12 @@ def _grant(ref: str, request: HttpRequest) -> ReplayGrant:
     return grant
 
 
+def _clause(text: str) -> str:
+    """A step's sentence ("It is bob's turn.") without its full stop, for the descriptions that end
+    it with theirs: one full stop, not two."""
+    return text.rstrip().rstrip(".")
+
+
 def _title(meta: dict[str, Any]) -> str:
     names = ", ".join(p["name"] for p in meta["players"])
     return _("Replay: %(names)s (game %(number)s at table %(table)s)") % {
@@ -128,7 +134,7 @@ def _replay_boot(request: HttpRequest, ref: str, grant: ReplayGrant) -> dict[str
         description = _("Step %(step)s, turn %(turn)s: %(text)s. %(rest)s") % {
             "step": step,
             "turn": spectator["turn_number"],
-            "text": spectator["text"],
+            "text": _clause(spectator["text"]),
             "rest": description,
         }
     given = request.GET.get("perspective") if request.GET.get("perspective") == wanted else None
@@ -239,7 +245,7 @@ def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
     if now is not None and grant.live:
         description = _("Live, turn %(turn)s: %(text)s. Watch the game as it is played.") % {
             "turn": now["turn_number"],
-            "text": now["text"],
+            "text": _clause(now["text"]),
         }
     else:
         description = summary_text(meta)

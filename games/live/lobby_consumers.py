@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
@@ -14,7 +15,7 @@ from games.invites import scope_invite
 from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Table
-from games.selectors import lobby_html
+from games.selectors import lobby_html, lobby_language
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
@@ -54,31 +55,39 @@ class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
 
-# The lobby's list being read, or read last, by this process: (when its read began, its loop, the
-# list). A restarted server's lobby pages all come back within a second or two, and each read the
-# whole list and rendered it again (8.6% of the database threads' time in a restart's window,
-# docs/OPERATIONS.md).
-_lobby_read: tuple[float, asyncio.AbstractEventLoop, asyncio.Future[str]] | None = None
+# The lobby's list being read, or read last, by this process, per language: (when its read began,
+# its loop, the list). A restarted server's lobby pages all come back within a second or two, and
+# each read the whole list and rendered it again (8.6% of the database threads' time in a restart's
+# window, docs/OPERATIONS.md).
+_lobby_reads: dict[str, tuple[float, asyncio.AbstractEventLoop, asyncio.Future[str]]] = {}
 
 
-async def lobby_list_read_since(joined_at: float) -> str:
-    """The lobby's list, read after `joined_at` (when the socket joined the lobby's group, so that
-    no change falls between the list and its pushes). One read at a time: a socket that joined
-    before the read under way (or done last) began takes that one; one that joined after waits for
-    it to end, then takes the next, which every socket waiting meanwhile shares. A burst of lobby
-    sockets costs a few reads, not one each."""
-    global _lobby_read
+async def lobby_list_read_since(joined_at: float, language: str | None = None) -> str:
+    """The lobby's list in `language` (the site's when none), read after `joined_at` (when the
+    socket joined the lobby's group, so that no change falls between the list and its pushes). One
+    read at a time per language: a socket that joined before the read under way (or done last)
+    began takes that one; one that joined after waits for it to end, then takes the next, which
+    every socket waiting meanwhile shares. A burst of lobby sockets costs a few reads, not one each."""
+    language = lobby_language(language)
     loop = asyncio.get_running_loop()
     while True:
-        found = _lobby_read
+        found = _lobby_reads.get(language)
         if found is not None and found[1] is loop:
             if found[0] >= joined_at:
                 return await asyncio.shield(found[2])
             if not found[2].done():
                 await asyncio.wait([found[2]])
                 continue
-        found = _lobby_read = (time.monotonic(), loop, asyncio.ensure_future(db(lobby_html)()))
+        found = (time.monotonic(), loop, asyncio.ensure_future(db(lobby_html)(language)))
+        _lobby_reads[language] = found
         return await asyncio.shield(found[2])
+
+
+def _socket_language(scope: dict[str, Any]) -> str:
+    """The language of the page that opened the socket, which it names in the socket's address
+    (`?lang=cs`); the site's own for any other."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return lobby_language((query.get("lang") or [None])[0])
 
 
 class LobbyConsumer(PushConsumer):
@@ -91,14 +100,19 @@ class LobbyConsumer(PushConsumer):
         # A signed-in person's lobby also joins their own group: a suspension or ban is said on
         # the lobby they have open too.
         user = self.scope.get("user")
+        self.language = _socket_language(self.scope)
         mine = [user_group(user.pk)] if user is not None and user.is_authenticated else []
         await self.join([LOBBY_GROUP, *mine])
         joined_at = time.monotonic()
         await self.accept()
-        await self.send_json({"type": "lobby", "html": await lobby_list_read_since(joined_at)})
+        html = await lobby_list_read_since(joined_at, self.language)
+        await self.send_json({"type": "lobby", "html": html})
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "table", "table": message["table"], "html": message["html"]})
+        html = message["html"]
+        if isinstance(html, dict):  # {language: row}; a server of the version before sent one row
+            html = html.get(self.language, html.get(lobby_language(None)))
+        await self.send_json({"type": "table", "table": message["table"], "html": html})
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         """Signed out elsewhere: the lobby is anyone's to watch, so it stays open."""

@@ -1,5 +1,5 @@
-"""{{ seat|seat_name }}: a seat's name, made by games.labels.seat_name like everywhere else; and
-{% bot_levels as levels %}, the levels to choose from."""
+"""{{ seat|seat_name }}: a seat's name, made by games.labels.seat_name like everywhere else;
+{{ level|bot_level }}, a level's word; and {% bot_levels as levels %}, the levels to choose from."""
 
 from __future__ import annotations
 
@@ -19,6 +19,12 @@ register = template.Library()
 def seat_name(seat: Any) -> str:
     """`seat` is a Seat or GameSeat; an empty seat has no name ("")."""
     return _seat_name(seat) or ""
+
+
+@register.filter
+def bot_level(level: str) -> str:
+    """A bot level's word in the page's language ("běžný" for "normal")."""
+    return str(LEVEL_LABELS.get(level, level))
 
 
 @register.simple_tag

@@ -8,6 +8,7 @@ that polled would fetch, and it records each fetch it starts in the page itself.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -182,7 +183,7 @@ def test_a_lobby_that_lost_its_socket_catches_up_when_it_reconnects(site: Any, b
         ws.connect_to_server()
         routes.append(ws)
 
-    page.route_web_socket("**/ws/lobby/", route)
+    page.route_web_socket(re.compile(r"/ws/lobby/(\?.*)?$"), route)  # ?lang=: the page's language
     page.goto(f"{base}/lobby/")
     page.wait_for_selector(f"li.table-item[data-table='{gone}']")
     page.wait_for_selector("#lobby-tables[data-synced='1']")  # its socket is open and sent the list

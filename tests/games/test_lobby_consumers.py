@@ -36,8 +36,8 @@ def call(func: Any) -> Any:
     return database_sync_to_async(func)
 
 
-def _lobby() -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
+def _lobby(query: str = "") -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, f"/ws/lobby/{query}", headers=HEADERS)
 
 
 def _table(table_id: int, query: str = "") -> WebsocketCommunicator:
@@ -95,6 +95,38 @@ def test_a_lobby_socket_gets_the_list_then_each_change_of_a_public_table(make_us
         assert await _row(lobby, earlier.pk) is None
         assert await lobby.receive_nothing(timeout=0.3)
         await lobby.disconnect()
+
+    asyncio.run(run())
+
+
+def test_each_lobby_socket_gets_its_pages_language_in_the_list_and_in_every_change(make_user: Any) -> None:
+    """The lobby page names its language in its socket's address: a Czech lobby's rows stay
+    Czech through every change, whoever made it, and an English one's English; a language the site
+    has not (or none) gets the site's."""
+    host, guest = make_user(), make_user()
+    earlier = table_create(host=host, settings=TableSettings(seats=2))
+    english_words = ("hosted by", " players", "empty seat", "turn ", "Game in progress", "Waiting for")
+
+    async def run() -> None:
+        czech, english, unknown = _lobby("?lang=cs"), _lobby("?lang=en"), _lobby("?lang=xx")
+        listed = [(await _opened(lobby, "lobby"))["html"] for lobby in (czech, english, unknown)]
+        assert f"Stůl {earlier.pk} · hostitel {host.username}" in listed[0]
+        assert not [w for w in english_words if w in listed[0]], listed[0]
+        assert f"Table {earlier.pk} · hosted by {host.username}" in listed[1] and listed[2] == listed[1]
+
+        table = await call(table_create)(host=guest, settings=TableSettings(seats=3))
+        await call(table_join)(table=table, user=host)
+        await call(table_add_bot)(table=table, user=guest)
+        game = await call(table_start)(table=table, user=guest)
+        for _ in range(4):  # created, joined, a bot, started
+            cs, en, xx = [await _row(lobby, table.pk) or "" for lobby in (czech, english, unknown)]
+            assert not [w for w in english_words if w in cs], cs
+            assert f"Stůl {table.pk} · hostitel {guest.username}" in cs
+            assert f"Table {table.pk} · hosted by {guest.username}" in en and xx == en
+        assert "Hra probíhá" in cs and "Bot 3 · běžný" in cs and f'href="/watch/{game.pk}/"' in cs
+        assert "Game in progress" in en and "Bot 3 · normal" in en
+        for lobby in (czech, english, unknown):
+            await lobby.disconnect()
 
     asyncio.run(run())
 
@@ -297,14 +329,14 @@ def test_lobby_sockets_opening_together_share_the_list_read_after_they_joined(mo
     gate = threading.Event()
     reads: list[int] = []
 
-    def counted_list() -> str:
+    def counted_list(language: str | None = None) -> str:
         reads.append(len(reads) + 1)
         number = len(reads)
         gate.wait(5)
         return f"<ul>read {number}</ul>"
 
     monkeypatch.setattr(lobby_consumers, "lobby_html", counted_list)
-    monkeypatch.setattr(lobby_consumers, "_lobby_read", None)
+    monkeypatch.setattr(lobby_consumers, "_lobby_reads", {})
 
     async def first_message(comm: WebsocketCommunicator) -> str:
         return (await _opened(comm, "lobby"))["html"]

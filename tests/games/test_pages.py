@@ -43,7 +43,7 @@ def test_the_lobby_and_table_pages_follow_their_sockets_and_poll_nothing(make_us
     public = table_create(host=host, settings=TableSettings(seats=2))
     c = Client()
     lobby = c.get("/lobby/").content.decode()
-    assert 'data-socket="/ws/lobby/"' in lobby and "js/pages/lobby.js" in lobby
+    assert 'data-socket="/ws/lobby/?lang=en"' in lobby and "js/pages/lobby.js" in lobby
     assert f'data-table="{public.pk}"' in lobby and f'data-table="{private.pk}"' not in lobby
     # The list a lobby socket sends when it (re)connects is the page's own.
     assert c.get("/lobby/?fragment=1").content.decode() == lobby_html()

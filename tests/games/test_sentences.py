@@ -194,4 +194,4 @@ def test_both_describers_say_every_event_of_real_games_alike(language: str) -> N
     }
     assert wanted - used == set()
     if language == "cs":
-        assert "Na tahu: ann." in server and "Jsi na tahu." in server
+        assert "Na tahu: ann." in server and "Jste na tahu." in server

@@ -79,7 +79,7 @@ def test_czech_is_taken_from_the_browser_and_switched_by_the_header() -> None:
     assert r.status_code == 302 and r["Location"] == "/lobby/"
     assert "Open tables" in c.get("/lobby/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     catalog = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    assert "Jsi na tahu" in catalog
+    assert "Jste na tahu" in catalog
 
 
 @pytest.mark.django_db
@@ -118,3 +118,35 @@ def test_each_event_sentence_has_one_czech_in_both_catalogues() -> None:
         assert all(e is not None and e.translated() and e.msgid_plural == plural for e in found), singular
         server, page = found
         assert (server.msgstr, server.msgstr_plural) == (page.msgstr, page.msgstr_plural), singular
+
+
+# The Czech site speaks formally (vykání: "Pošlete", "Napište", "Vaše"): none of these informal
+# forms (tykání) may be said. Imperatives, the verbs' second person singular, and the possessives
+# and pronouns of "ty" (not "odešli": "odešli jste" is formal past, not the imperative).
+INFORMAL = """
+    pošli napiš klikni zkus vyber zvol zahraj hraj vezmi počkej přihlas odpověz odhoď zkopíruj založ
+    požádej odejdi vrať uhni sleduj sedni přisedni přidej projdi použij potvrď podívej načti
+    prohlédni vlož zavři nech dej vítej zaregistruj zůstaň dober spal pasuj miř pošli pozvi zadej
+    otevři ukaž najdi spusť změň nastav ulož sdílej stáhni obnov opusť přečti začni pusť
+    jsi nejsi sis ses máš nemáš můžeš nemůžeš musíš nesmíš budeš hraješ bereš chceš víš vidíš
+    odhazuješ vypadáváš přijdeš přicházíš vezmeš uhneš udržíš skočíš mícháš díváš posíláš
+    tvůj tvoje tvá tvé tvého tvému tvým tvou tvých tvými tebe tobě tebou
+"""
+
+
+def test_the_czech_catalogues_address_the_reader_formally() -> None:
+    import re
+
+    words = sorted(set(INFORMAL.split()))
+    informal = re.compile(r"(?<!\w)(" + "|".join(words) + r")(?!\w)", re.IGNORECASE)
+    found = []
+    for domain in ("django", "djangojs"):
+        for e in polib.pofile(str(ROOT / "locale" / "cs" / "LC_MESSAGES" / f"{domain}.po")):
+            for said in [e.msgstr, *e.msgstr_plural.values()]:
+                hit = informal.search(said or "")
+                if hit and not e.obsolete:
+                    found.append(f"{domain}: {hit.group(0)!r} in {said!r}")
+                # "ty" is also "those" (ty karty): only "you" alone, or after a name, is caught.
+                if not e.obsolete and (said == "ty" or "(ty)" in (said or "")):
+                    found.append(f"{domain}: 'ty' in {said!r}")
+    assert not found, f"{len(found)} informal Czech strings:\n" + "\n".join(found[:30])

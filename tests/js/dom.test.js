@@ -13,9 +13,9 @@ test("without Django's catalogue the English is used, interpolated as Django doe
 });
 
 test("with the catalogue loaded, its words are used", () => {
-  globalThis.gettext = (s) => (s === "Your turn" ? "Jsi na tahu" : s);
+  globalThis.gettext = (s) => (s === "Your turn" ? "Jste na tahu" : s);
   try {
-    assert.equal(gettext("Your turn"), "Jsi na tahu");
+    assert.equal(gettext("Your turn"), "Jste na tahu");
   } finally {
     delete globalThis.gettext;
   }

@@ -63,9 +63,9 @@ test("the end, a draw, an unknown seat and an unknown event", () => {
   assert.equal(describe(ctx, { type: "NoSuchEvent" }).text, null);
 });
 
-test("errors are worded by their code; an unknown code keeps the server's detail", () => {
+test("errors are worded by their code; an unknown code gets the general words, not the detail", () => {
   assert.equal(errorWords("stale", "moved on to seq 9"), "The game moved on before your move arrived. Try again.");
-  assert.equal(errorWords("weird", "because"), "That did not work. (because)");
+  assert.equal(errorWords("weird", "because"), "That did not work."); // never the server's English detail
 });
 
 // The game log's line for a run of events, joined as static/js/game/log.js joins them.

@@ -284,3 +284,93 @@ def test_the_pictures_words_have_their_font() -> None:
 
     files, sans, _serif = _fonts()
     assert sans == "DejaVu Sans" and files, "scripts/test installs fonts-dejavu-core"
+
+
+SUMMARY = {
+    "en": re.compile(
+        r"(?P<winner>.+?) won against (?P<beaten>.+?)\. Step through all \d+ events of the game\.$"
+    ),
+    "cs": re.compile(
+        r"(?P<winner>.+?) vyhrál\(a\) proti: (?P<beaten>.+?)\. Projděte všech \d+ událostí hry\.$"
+    ),
+}
+STEP = {"en": re.compile(r"^Step \d+, turn \d+: [^.]+\. "), "cs": re.compile(r"^Krok \d+, tah \d+: [^.]+\. ")}
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_a_finished_games_preview_names_the_winner_and_those_it_beat_in_single_sentences(
+    make_user: Callable[..., Any], language: str
+) -> None:
+    """Four seats, two of them bots: the winner is named once, as the winner, and every other
+    seat as beaten; each sentence ends with one full stop; the picture's alt says the same."""
+    from django.utils import translation
+
+    from games.selectors import seat_labels
+
+    game = finished_game(
+        [make_user("alice"), make_user("bob")], bots=2, seed=3, rated=False, replay_access="public"
+    )
+    with translation.override(language):
+        names = [s["name"] for s in seat_labels(game)]
+    winner = names[game.winner_seat]
+    beaten = sorted(n for i, n in enumerate(names) if i != game.winner_seat)
+    client = Client()
+    client.cookies["django_language"] = language
+    # Step 1's sentence is a turn's start ("bob's turn."), which ends with its own full stop.
+    for url in (f"/replays/{game.pk}/", f"/replays/{game.pk}/?step=1", f"/watch/{game.pk}/"):
+        tags = tags_of(client, url)
+        said = tags["og:description"]
+        assert said == tags["twitter:description"] == tags["og:image:alt"] == tags["twitter:image:alt"]
+        assert said == tags["description"]
+        assert ".." not in said and ". ." not in said, said
+        if "step=" in url:
+            assert STEP[language].match(said), said
+            said = STEP[language].sub("", said)
+        found = SUMMARY[language].fullmatch(said)
+        assert found, said
+        assert found["winner"] == winner, said
+        assert sorted(found["beaten"].split(", ")) == beaten, said
+        assert not ({"easy", "normal", "hard"} & set(said.split()) if language == "cs" else False), said
+
+    # A running game's preview says whose turn it is, then one full stop.
+    running = start_table([make_user("carol"), make_user("dave")], 2, rated=False, replay_access="public")
+    said = tags_of(client, f"/watch/{running.pk}/")["og:description"]
+    live = {
+        "en": r"Live, turn 1: \S+'s turn\. Watch the game as it is played\.",
+        "cs": r"Živě, 1\. tah: .+\. Sledujte",
+    }
+    assert re.match(live[language], said) and ".." not in said, said
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_pictures_discard_pile_words_are_whole_and_fit(two: list[Any], language: str) -> None:
+    """Whatever card is on top, in either language, the discard pile's words are drawn whole (on
+    two lines if need be), each line narrower than the room it has; nothing is cut."""
+    import html
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from games.card_text import card_name
+    from replays.preview import CARD_IDS, DISCARD_LABEL_W, _font, preview_png
+
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
+    events, names = game_events(game), seat_names(game)
+    frame = build_frames(events, names, None, 3, 3)[0]
+    out = Path("test-output")
+    out.mkdir(exist_ok=True)
+    with translation.override(language):
+        for card in [c for c in CARD_IDS if c != "back"]:
+            shown = {**frame, "state": {**frame["state"], "discard_top": card}}
+            texts = [
+                html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", preview_svg(shown, names))
+            ]
+            label = translation.gettext("Discard pile: %(card)s on top") % {"card": card_name(card)}
+            head = label.split(": ")[0]
+            at = next(i for i, t in enumerate(texts) if t.startswith(head))
+            lines = [texts[at]] if texts[at] == label else texts[at : at + 2]
+            assert " ".join(lines) == label, (lines, label)
+            assert all(_font(15, True).getlength(line) <= DISCARD_LABEL_W for line in lines), lines
+            assert not any("…" in t for t in texts), texts
+        shown = {**frame, "state": {**frame["state"], "discard_top": "taptap"}}
+        (out / f"preview-discard-{language}.png").write_bytes(preview_png(shown, names))

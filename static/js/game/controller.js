@@ -127,7 +127,7 @@ export function startGame(cfg) {
     },
     onError(m) {
       S.pending = false;
-      showError(errorWords(m.code, m.detail));
+      showError(errorWords(m.code));
       live.send({ type: "sync" }); // the game may have moved on: the socket sends the view as it is
     },
   });

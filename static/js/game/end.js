@@ -2,6 +2,7 @@
 // placings, and going on to the table's next game.
 
 import { $, csrfToken, el, fmt, gettext } from "../core/dom.js";
+import { errorWords } from "../table/words.js";
 import { nameOf } from "./state.js";
 
 // The placings as the server sends them (`places`: each seat's place once the game has finished,
@@ -157,7 +158,7 @@ export function bindEnd(g) {
         return;
       }
       if (d.code === "game_running" && d.current_game) goToGame(d.current_game);
-      g.showError(d.detail || gettext("That did not work."));
+      g.showError(errorWords(d.code)); // the page's words, not the API's English detail
     } catch {
       g.showError(gettext("Not connected. Wait a moment and try again."));
     }

@@ -4,6 +4,7 @@
 import { csrfToken, gettext } from "../core/dom.js";
 import { chatSender } from "../core/chatbridge.js";
 import { chatLimit } from "../core/chatlimit.js";
+import { chatErrorWords, reportErrorWords } from "../core/chatwords.js";
 
 const panel = document.getElementById("chat");
 const log = document.getElementById("chat-log");
@@ -24,11 +25,6 @@ function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
-const REPORT_ERRORS = {
-  bad_text: () => gettext("Say in a few words what happened."),
-  already_reported: () => gettext("You have already reported this message: moderators will look at it."),
-  rate_limited: () => gettext("You have sent many reports this hour: try again later."),
-};
 
 // A message's "Report" button opens a small form under it: the reason to pick (abuse first),
 // words of one's own (needed for "Something else"), send or cancel.
@@ -55,7 +51,7 @@ function openReport(message, button, li) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     if (reason.value === "other" && !text.value.trim()) {
-      say(REPORT_ERRORS.bad_text(), true);
+      say(reportErrorWords("bad_text"), true);
       text.focus();
       return;
     }
@@ -76,8 +72,7 @@ function openReport(message, button, li) {
     }
     const body = r ? await r.json().catch(() => ({})) : {};
     sendButton.disabled = false;
-    const words = REPORT_ERRORS[body.code];
-    say(words ? words() : body.detail || gettext("Could not send the report."), true);
+    say(reportErrorWords(body.code), true);
   });
   li.append(form);
   reason.focus();
@@ -157,7 +152,7 @@ document.addEventListener("harehra:chat-message", (e) => {
       say("");
       break;
     case "chat_error":
-      say(m.detail || gettext("Could not send that."), true);
+      say(chatErrorWords(m.code), true);
       break;
     default:
       break;

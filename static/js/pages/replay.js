@@ -2,7 +2,7 @@
 // frame, boot.embedded) and the import page (a checked document, never stored, mode "import"): the
 // replay viewer (table/replayviewer.js) booted from #replay-boot.
 
-import { $, csrfToken, gettext } from "../core/dom.js";
+import { $, csrfToken, gettext, interpolate } from "../core/dom.js";
 import { AnalysisView } from "../table/analysisview.js";
 import { ReplayViewer, fetchFrames, getJson, readBoot } from "../table/replayviewer.js";
 import { clipSpan, clipUrl, embedSnippet, embedUrl, stepUrl } from "../table/replaysteps.js";
@@ -103,6 +103,17 @@ function bootReplay(boot, cards) {
   bindCopy(viewer);
 }
 
+// The import's refusal in the page's words (where the document breaks the rules), never the API's
+// English `detail`.
+function importErrorWords(err) {
+  const body = (err && err.body) || {};
+  if (body.code === "bad_document" && body.seq != null) {
+    return interpolate(gettext("This game breaks the rules at event %(seq)s: it cannot be shown."), { seq: body.seq }, true);
+  }
+  if (body.code === "bad_document") return gettext("This is not a Harehra game export.");
+  return gettext("That did not work. Try again later.");
+}
+
 function bootImport(boot, cards) {
   const form = document.getElementById("replay-import-form");
   const error = document.getElementById("replay-import-error");
@@ -141,7 +152,7 @@ function bootImport(boot, cards) {
         loadFrames: async (p) => (await post(text, p)).frames,
       });
     } catch (err) {
-      error.textContent = err.body && err.body.detail ? err.body.detail : String(err.message || err);
+      error.textContent = importErrorWords(err);
     }
   });
 }

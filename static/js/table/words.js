@@ -118,8 +118,9 @@ const ERRORS = {
   not_authenticated: () => gettext("Sign in to play."),
 };
 
-export function errorWords(code, detail) {
+// A refused command in the page's words; a code these do not know gets the general ones, never
+// the server's `detail` (English whatever the page's language).
+export function errorWords(code) {
   const f = ERRORS[code];
-  const words = f ? f() : gettext("That did not work.");
-  return detail && !f ? `${words} (${detail})` : words;
+  return f ? f() : gettext("That did not work.");
 }
