@@ -68,9 +68,11 @@ def test_a_loop_held_past_the_lease_does_not_show_an_open_seat_offline(short_lea
         player = _connect(game_id, tokens[seat])
         assert (await player.connect())[0]
         await _until(player, "state")
-        # The loop is held (a long handler, a starved process) for three leases: the heartbeat
-        # must renew the seat all the same, so the sweep finds nothing to count out.
-        time.sleep(3 * LEASE)
+        # The loop is held busy (a long handler computing) for three leases: the heartbeat must
+        # renew the seat all the same, so the sweep finds nothing to count out.
+        end = time.monotonic() + 3 * LEASE
+        while time.monotonic() < end:
+            pass
         swept = _in_thread(presence_sweep)
         count = _in_thread(lambda: _connections(game_id, seat))
         await player.disconnect()
