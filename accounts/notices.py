@@ -14,21 +14,27 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+
+from harehra_site.templatetags.times import when
 
 from .models import Sanction, SanctionKind
 from .sessions import SIGNED_OUT_USER
 from .standing import user_id_active_sanction
 
 
-def sanction_words(sanction: Sanction) -> str:
-    """Why the account cannot sign in, and until when, in the reader's language."""
+def sanction_words(sanction: Sanction) -> SafeString:
+    """Why the account cannot sign in, and until when, in the reader's language, as HTML: the end
+    is a <time> the page shows in the reader's zone (harehra_site/templatetags/times.py)."""
     if sanction.kind == SanctionKind.BAN or sanction.until is None:
-        return _("This account is banned. Reason: %(reason)s") % {"reason": sanction.reason}
-    return _("This account is suspended until %(until)s UTC. Reason: %(reason)s") % {
-        "until": sanction.until.strftime("%Y-%m-%d %H:%M"),
-        "reason": sanction.reason,
+        return escape(_("This account is banned. Reason: %(reason)s") % {"reason": sanction.reason})
+    words = escape(_("This account is suspended until %(until)s. Reason: %(reason)s")) % {
+        "until": when(sanction.until),
+        "reason": escape(sanction.reason),
     }
+    return mark_safe(words)  # the words and the reason escaped, the end a <time>
 
 
 def sanction_notice(kind: str, until: datetime | None, reason: str) -> dict[str, str | None]:
@@ -52,6 +58,6 @@ class SignedOutNoticeMiddleware:
         if settings.SESSION_COOKIE_NAME in request.COOKIES and SIGNED_OUT_USER in request.session:
             sanction = user_id_active_sanction(request.session.pop(SIGNED_OUT_USER))
             if sanction is not None:
-                words = _("You have been signed out. %(why)s") % {"why": sanction_words(sanction)}
-                messages.warning(request, words)
+                words = escape(_("You have been signed out. %(why)s")) % {"why": sanction_words(sanction)}
+                messages.warning(request, mark_safe(words))  # escaped: see sanction_words
         return self.get_response(request)

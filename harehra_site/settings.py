@@ -147,6 +147,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # `{{ moment|when }}` on every page: moments in the reader's own time zone
+            # (harehra_site/templatetags/times.py, static/js/core/times.js).
+            "builtins": ["harehra_site.templatetags.times"],
         },
     },
 ]

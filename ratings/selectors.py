@@ -8,6 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Avg, Count, Q, Sum
 
+from games.models import Game
+
 from .models import Placing, Pool, Rating, RatingChange
 from .rating import PROVISIONAL_GAMES
 
@@ -141,3 +143,30 @@ def display_ratings(user_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
             "user_id", "display", "games"
         )
     }
+
+
+def game_rating_changes(game_id: int) -> dict[str, Any]:
+    """The overall rating of each person of a game, before and after it, for its end screen:
+    {"state": "rated", "changes": [{seat, before, after}]}; "unrated" (a casual table, or a game
+    nobody contested: ratings/services.py), or "pending" (not placed yet: it is still being played,
+    or its placings are being rebuilt), each with no changes."""
+    placings = list(Placing.objects.filter(game_id=game_id).values_list("seat", "user_id", "rated"))
+    if not placings:
+        rated_table = Game.objects.filter(pk=game_id, table__rated=True).exists()
+        return {"state": "pending" if rated_table else "unrated", "changes": []}
+    if not any(rated for _, _, rated in placings):
+        return {"state": "unrated", "changes": []}
+    seat_of = {user: seat for seat, user, _ in placings if user is not None}
+    rows = RatingChange.objects.filter(
+        rated_game__game_id=game_id, rated_game__voided_at__isnull=True, pool=Pool.ALL
+    ).values_list("user_id", "display_before", "display_after")
+    changes = sorted(
+        ({"seat": seat_of[u], "before": b, "after": a} for u, b, a in rows if u in seat_of),
+        key=lambda c: c["seat"],
+    )
+    return {"state": "rated" if changes else "pending", "changes": changes}
+
+
+def game_rating_context(game_id: int) -> dict[str, Any]:
+    """The game page's rating changes (games.selectors.game_part_of)."""
+    return {"ratings": game_rating_changes(game_id)}

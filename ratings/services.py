@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import sql
+from games.live.publish import publish_game_meta
 from games.models import Game, GameEvent, GameSeat, GameStatus
 from harehra.placings import COMMAND_DECISIONS, Outcome, outcome_from_log
 
@@ -105,12 +106,29 @@ def ratings_record_game(*, game_id: int) -> bool:
                 for s in seats
             ]
         )
-        if rated:
-            _rate(game, seats, outcome)
+        changes = _rate(game, seats, outcome) if rated else []
+        _tell_the_game(game.pk, seats, changes)
     return True
 
 
-def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> None:
+def _tell_the_game(game_id: int, seats: list[GameSeat], changes: list[RatingChange]) -> None:
+    """The game's sockets are told each person's overall rating before and after it (its end
+    screen; ratings.selectors.game_rating_changes reads the same after a reload), once the game's
+    end has committed."""
+    seat_of = {s.user_id: s.seat for s in seats if _is_person(s)}
+    shown = sorted(
+        (
+            {"seat": seat_of[c.user_id], "before": c.display_before, "after": c.display_after}
+            for c in changes
+            if c.pool == Pool.ALL
+        ),
+        key=lambda c: c["seat"],
+    )
+    data = {"state": "rated" if shown else "unrated", "changes": shown}
+    transaction.on_commit(lambda: publish_game_meta(game_id, "ratings", data))
+
+
+def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> list[RatingChange]:
     pools = sorted({Pool.ALL.value, pool_of(outcome.players)})
     users = sorted({s.user_id for s in seats if _is_person(s)})
     keys = [(u, p) for u in users for p in pools]
@@ -145,6 +163,7 @@ def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> None:
             row.wins += outcome.places[s.seat] == 1
     RatingChange.objects.bulk_create(changes)
     _save_ratings(list(rows.values()))
+    return changes
 
 
 def _save_ratings(rows: list[Rating]) -> None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import re
+import threading
 import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from asgiref.sync import SyncToAsync
 from channels.exceptions import StopConsumer
 from django.conf import settings
 
@@ -237,9 +240,7 @@ class _Registry:
         # Each game's sockets and the last push delivered to them: the push's fan-out in this process.
         self.by_game: dict[int, weakref.WeakSet[Any]] = {}
         self.pushed: dict[int, int] = {}
-        self.beats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
-            weakref.WeakKeyDictionary()
-        )
+        self.beat: threading.Thread | None = None  # the process's presence heartbeat
 
     def live(self) -> list[Any]:
         out = []
@@ -253,6 +254,7 @@ class _Registry:
 
 
 _registry = _Registry()
+_beat_lock = threading.Lock()
 
 
 def socket_count(user_id: int, game_id: int) -> int:
@@ -310,34 +312,70 @@ def push_delivered(game_id: int, last_seq: int) -> None:
     metrics.push_delivered(len(at_game) if at_game else 1)
 
 
-def seated_sockets() -> set[tuple[int, int]]:
-    """(game, seat) of every live seated socket of this process."""
-    return {
-        (s.game_id_for_limit, s.presence_seat)
-        for s in _registry.live()
-        if getattr(s, "presence_seat", None) is not None
-    }
+def _seated_now() -> dict[asyncio.AbstractEventLoop, dict[tuple[int, int], int]]:
+    """(game, seat) of every live seated socket of this process, with how many it has there, by
+    the event loop they run on (a server has one); read from the heartbeat's thread while the
+    loop adds and drops sockets: a set changed under the read is read again."""
+    for _ in range(10):
+        try:
+            live = [
+                s
+                for s in list(_registry.sockets)
+                if getattr(s, "socket_task", None) is not None and not s.socket_task.done()
+            ]
+            break
+        except RuntimeError:  # the loop changed the set during the copy
+            continue
+    else:
+        return {}
+    out: dict[asyncio.AbstractEventLoop, dict[tuple[int, int], int]] = {}
+    for s in live:
+        seat = getattr(s, "presence_seat", None)
+        if seat is not None:
+            seats = out.setdefault(s.socket_task.get_loop(), {})
+            key = (s.game_id_for_limit, seat)
+            seats[key] = seats.get(key, 0) + 1
+    return out
 
 
 def _start_heartbeat() -> None:
-    loop = asyncio.get_running_loop()
-    task = _registry.beats.get(loop)
-    if task is None or task.done():
-        _registry.beats[loop] = loop.create_task(_heartbeat())
+    with _beat_lock:
+        if _registry.beat is None or not _registry.beat.is_alive():
+            _registry.beat = threading.Thread(target=_heartbeat, name="presence-heartbeat", daemon=True)
+            _registry.beat.start()
 
 
-async def _heartbeat() -> None:
+def _heartbeat() -> None:
     """Every PRESENCE_HEARTBEAT_SECONDS, one cache write renews the presence of every seat this
-    process has a live socket for."""
-    from games.services.presence import presence_renew
+    process has a live socket for, and a seat the sweep counted out while one of them was open
+    is counted again (games/services/presence.py, presence_heartbeat).
 
+    On a thread of its own, not on the event loop nor on the loop's thread pool: a loop held by
+    other work, or a pool queued with every socket's database calls (a busy arena), delayed the
+    renewal past the lease, and the sweep then showed a player whose page was open as offline."""
+    from django.db import close_old_connections
+
+    from games.services.presence import presence_heartbeat
+
+    last = time.monotonic()
     while True:
-        await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
-        seats = seated_sockets()
-        if seats:
+        # Woken each second at most, so a changed period (tests change it) takes effect soon.
+        time.sleep(max(0.0, min(1.0, last + settings.PRESENCE_HEARTBEAT_SECONDS - time.monotonic())))
+        if time.monotonic() < last + settings.PRESENCE_HEARTBEAT_SECONDS:
+            continue
+        last = time.monotonic()
+        looked_at = time.time()
+        for loop, seats in _seated_now().items():
+            # A game told of a seat counted again is told from the loop of its sockets, as from
+            # their database threads (harehra_site/dbthreads.py, games/live/publish.py).
+            local = SyncToAsync.threadlocal
+            local.main_event_loop, local.main_event_loop_pid = loop, os.getpid()
+            close_old_connections()
             try:
-                await asyncio.to_thread(presence_renew, seats)
+                presence_heartbeat(seats, looked_at=looked_at)
             except Exception:
                 import logging
 
                 logging.getLogger(__name__).exception("presence heartbeat failed")
+            finally:
+                close_old_connections()

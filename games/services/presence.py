@@ -5,7 +5,9 @@ Two records of presence: `GameSeat.connections`, counted up and down as sockets 
 the heartbeat of each server process that has a live socket on the seat (games/live/sockets.py). A
 socket whose close was never handled (a crash, a killed server) stops renewing; the sweep then
 finds the seat counted but not renewed, sets its count to 0 and dates the leaving from its last
-renewal, so the seat is away within the grace period of its last sign of life.
+renewal, so the seat is away within the grace period of its last sign of life. A seat counted out
+so while one of its sockets was in fact open (its heartbeat late) is counted again by that
+socket's next heartbeat (`presence_heartbeat`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.live.publish import publish_game_meta
@@ -54,6 +57,42 @@ def presence_renew(seats: set[tuple[int, int]] | list[tuple[int, int]]) -> None:
         shared_cache().set(_lease_key(game_id, seat), now, timeout=_lease_timeout())
         return
     shared_cache().set_many({_lease_key(g, s): now for g, s in seats}, timeout=_lease_timeout())
+
+
+def presence_heartbeat(seats: dict[tuple[int, int], int], *, looked_at: float) -> list[int]:
+    """A server process's heartbeat (games/live/sockets.py): its seated sockets, `seats` (with how
+    many each seat has there), were alive at `looked_at`. Their leases are renewed; a seat of a
+    running game whose count is 0 although one of them was open then is counted again, and its
+    game's sockets told. Returns the games told.
+
+    A count goes to 0 under an open socket when the sweep found its lease run out: the heartbeat
+    was late (the process was stopped or starved), or a closing socket deleted the lease while
+    another was opening. Nothing else would ever count that socket again, so the seat showed
+    offline for as long as the page stayed open. A seat whose count went to 0 after `looked_at`
+    is left alone: that may have been the goodbye of one of these sockets."""
+    presence_renew(list(seats))
+    since = datetime.fromtimestamp(looked_at, tz=UTC)
+    lost = GameSeat.objects.filter(
+        game_id__in={g for g, _ in seats},
+        game__status=GameStatus.RUNNING,
+        user__isnull=False,
+        bot_playing=False,
+        connections=0,
+    ).values_list("game_id", "seat")
+    told = []
+    for game_id, seat in lost:
+        if (game_id, seat) not in seats:
+            continue
+        with transaction.atomic():
+            n = (
+                GameSeat.objects.filter(game_id=game_id, seat=seat, connections=0, bot_playing=False)
+                .filter(Q(disconnected_at__isnull=True) | Q(disconnected_at__lt=since))
+                .update(connections=seats[(game_id, seat)], disconnected_at=None)
+            )
+            if n:
+                _announce(game_id)
+                told.append(game_id)
+    return told
 
 
 def _last_seen(game_id: int, seat: int) -> float | None:
@@ -148,8 +187,13 @@ def presence_stale_seats() -> list[tuple[int, int, float]]:
 
 
 def seat_presence_reset(*, game_id: int, seat: int, last_seen: float) -> bool:
-    """The seat's count goes to 0, its leaving dated from its last renewal `last_seen`."""
+    """The seat's count goes to 0, its leaving dated from its last renewal `last_seen`; not if
+    the seat was renewed since the sweep read it (a socket opened, or a late heartbeat came)."""
     with transaction.atomic():
+        counted = GameSeat.objects.select_for_update().filter(game_id=game_id, seat=seat, connections__gt=0)
+        # Under the row's lock: a socket opening renews the lease before its count waits for it.
+        if not list(counted.values_list("pk", flat=True)) or _alive(game_id, seat):
+            return False
         n = GameSeat.objects.filter(game_id=game_id, seat=seat, connections__gt=0).update(
             connections=0, disconnected_at=datetime.fromtimestamp(last_seen, tz=UTC)
         )

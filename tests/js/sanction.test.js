@@ -1,9 +1,9 @@
 // What a page says when its person is suspended or banned (static/js/core/sanction.js): the words
-// of accounts/notices.py, the end in UTC to the minute.
+// of accounts/notices.py, the end in the reader's time zone with the zone named.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { sanctionWords, utcMinute } from "../../static/js/core/sanction.js";
+import { sanctionWords } from "../../static/js/core/sanction.js";
 
 test("a ban says so and why", () => {
   assert.equal(
@@ -12,11 +12,10 @@ test("a ban says so and why", () => {
   );
 });
 
-test("a suspension says until when, in UTC, as the next page would", () => {
-  assert.equal(utcMinute("2026-12-24T18:00:59.5+01:00"), "2026-12-24 17:00");
+test("a suspension says until when, in the reader's zone, naming it, as the next page would", () => {
   assert.equal(
-    sanctionWords({ kind: "suspend", until: "2026-12-24T17:00:00+00:00", reason: "spam" }),
-    "You have been signed out. This account is suspended until 2026-12-24 17:00 UTC. Reason: spam",
+    sanctionWords({ kind: "suspend", until: "2026-12-24T18:00:59.5+01:00", reason: "spam" }, { lang: "en", timeZone: "America/New_York" }),
+    "You have been signed out. This account is suspended until Dec 24, 2026, 12:00 PM EST. Reason: spam",
   );
 });
 

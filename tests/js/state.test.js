@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { placings } from "../../static/js/game/end.js";
+import { placings, ratingWords } from "../../static/js/game/end.js";
 import { BOT_NEWS_MS, DEADLINE_NEWS_MS, deadlineTotal, newState, newsDue, whyNot } from "../../static/js/game/state.js";
 
 const cfg = { seat: 0, seats: [{ seat: 0, name: "ann" }, { seat: 1, name: "bob" }], cards: [], timers: { turn: 30, volley: 10 }, auto_answer_seconds: 4 };
@@ -97,4 +97,10 @@ test("news is due after a bot's delay and search, or after a deadline ran out; n
 
   mineRunningOut.S.view.over = true;
   assert.equal(newsDue(mineRunningOut, now), null);
+});
+
+test("a rating change reads before → after with its signed difference", () => {
+  assert.equal(ratingWords({ before: 1000, after: 1012 }), "1000 → 1012 (+12)");
+  assert.equal(ratingWords({ before: 1000, after: 990 }), "1000 → 990 (−10)");
+  assert.equal(ratingWords({ before: 1005, after: 1005 }), "1005 → 1005 (±0)");
 });

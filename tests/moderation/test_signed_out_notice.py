@@ -47,6 +47,18 @@ def test_a_suspended_persons_page_says_until_when_in_their_language(moderator: A
     assert "Byli jste odhlášeni." in html
 
 
+def test_the_end_of_a_suspension_is_a_moment_the_page_shows_in_the_readers_zone(
+    moderator: Any, make_user: Any
+) -> None:
+    suspended = make_user()
+    browser = _signed_in(suspended)
+    until = datetime(2031, 1, 15, 18, 0, tzinfo=UTC)
+    services.user_suspend(moderator=moderator, user=suspended, reason="<b>spam</b> & more", until=until)
+    html = browser.get("/accounts/password/", follow=True).content.decode()
+    moment = '<time datetime="2031-01-15T18:00:00Z" data-when="datetime">2031-01-15 18:00 UTC</time>'
+    assert f"This account is suspended until {moment}. Reason: &lt;b&gt;spam&lt;/b&gt; &amp; more" in html
+
+
 def test_a_sanction_lifted_before_the_next_page_says_nothing(moderator: Any, make_user: Any) -> None:
     person = make_user()
     browser = _signed_in(person)

@@ -76,6 +76,9 @@ export class LiveGame {
       case "presence":
         this.h.onPresence(m.seats || []);
         break;
+      case "ratings":
+        if (this.h.onRatings) this.h.onRatings(m);
+        break;
       case "ack":
         this.unacked.delete(m.cmd_id);
         this.h.onAck(m);

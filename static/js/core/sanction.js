@@ -4,20 +4,19 @@
 // Czech), in a notice at the top of the window.
 
 import { el, fmt, gettext } from "./dom.js";
+import { localTime } from "./times.js";
 
 export const CLOSE_SANCTIONED = 4401;
 
-// "2026-12-24 18:00", the sanction's end in UTC to the minute (as accounts/notices.py writes it).
-export function utcMinute(iso) {
-  return new Date(iso).toISOString().slice(0, 16).replace("T", " ");
-}
-
-export function sanctionWords({ kind, until, reason }) {
+// The sanction's end in the reader's zone, naming it, as the next page shows it (core/times.js);
+// `zone` only for tests.
+export function sanctionWords({ kind, until, reason }, zone = {}) {
+  const lang = (typeof document !== "undefined" && document.documentElement.lang) || undefined;
   const why =
     kind === "ban" || !until
       ? fmt(gettext("This account is banned. Reason: %(reason)s"), { reason })
-      : fmt(gettext("This account is suspended until %(until)s UTC. Reason: %(reason)s"), {
-          until: utcMinute(until),
+      : fmt(gettext("This account is suspended until %(until)s. Reason: %(reason)s"), {
+          until: localTime(until, { lang, ...zone }),
           reason,
         });
   return fmt(gettext("You have been signed out. %(why)s"), { why });

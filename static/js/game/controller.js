@@ -119,6 +119,10 @@ export function startGame(cfg) {
       render();
       watchNews();
     },
+    onRatings(m) {
+      S.ratings = { state: m.state, changes: m.changes || [] };
+      render();
+    },
     onNextGame(m) {
       if (cfg.seat !== null && m.game !== cfg.game) goToGame(m.game);
     },

@@ -14,6 +14,37 @@ export function placings(places) {
   return Array.from(rows, ([place, seats]) => ({ place, seats })).sort((a, b) => a.place - b.place);
 }
 
+// A rating change as the end screen words it: "1012 → 1040 (+28)".
+export function ratingWords({ before, after }) {
+  const diff = after - before;
+  const signed = diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : "±0";
+  return fmt(gettext("%(before)s → %(after)s (%(diff)s)"), { before, after, diff: signed });
+}
+
+// Each person's overall rating before and after a rated game, as the server sends them (with the
+// page, then pushed when the game ends); a placeholder until they come.
+function renderRatings(g) {
+  const { cfg, S } = g;
+  const box = $("end-ratings");
+  const { state, changes } = S.ratings;
+  box.hidden = S.view.result === "aborted" || state === "unrated";
+  if (box.hidden) return;
+  const list = $("rating-changes");
+  if (state !== "rated") {
+    list.replaceChildren(el("li", { class: "rating-pending", text: gettext("Working out the new ratings…") }));
+    return;
+  }
+  const named = (s) => (s === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: nameOf(g, s) }) : nameOf(g, s));
+  list.replaceChildren(
+    ...changes.map((c) =>
+      el("li", { class: `rating-change ${c.after >= c.before ? "up" : "down"}`, "data-seat": c.seat, "data-before": c.before, "data-after": c.after },
+        el("span", { class: "rating-name", text: named(c.seat) }),
+        el("span", { class: "rating-figures", text: ratingWords(c) }),
+      ),
+    ),
+  );
+}
+
 // Being eliminated gets its own moment: a panel that says so, until the player dismisses it.
 export function renderOut({ cfg, S }) {
   const v = S.view;
@@ -65,6 +96,7 @@ export function renderEnd(g) {
       ),
     );
   }
+  renderRatings(g);
   // A tournament's game: the event seats the next one, so the way on is back to the event.
   $("next-game").hidden = cfg.seat === null || Boolean(cfg.event);
   $("table-link").hidden = Boolean(cfg.event);

@@ -26,6 +26,9 @@ export function newState(cfg) {
     awayWarning: false, // one more missed turn hands this seat to a bot
     sanctioned: false, // the person was suspended or banned while the page was open
     places: null, // each seat's place once the game has finished, as the server sends them
+    // Each person's overall rating before and after the game: {state: "rated" | "unrated" |
+    // "pending", changes: [{seat, before, after}]}, from the page, then pushed when the game ends.
+    ratings: cfg.ratings || { state: "unrated", changes: [] },
     outSeen: false,
     stayHere: false, // a tournament's game: the player chose not to go back to the event by itself
     askedAt: 0, // the seq at which the decision now awaited was asked

@@ -14,9 +14,12 @@ from games.models import GameEvent, GameSeat
 from games.services.presence import (
     presence_connect,
     presence_disconnect,
+    presence_heartbeat,
     presence_leave_for_restart,
     presence_renew,
+    presence_stale_seats,
     presence_sweep,
+    seat_presence_reset,
 )
 from games.services.tables import TableSettings, table_create, table_join, table_start
 from games.tasks import sweep_deadlines
@@ -107,3 +110,27 @@ def test_a_restart_close_counts_down_in_silence_and_a_page_that_never_comes_back
     cache.delete(f"seat-seen:{game.pk}:0")  # its lease ran out meanwhile
     sweep_deadlines()
     assert GameSeat.objects.get(game=game, seat=0).bot_playing
+
+
+def test_a_seat_renewed_after_the_sweep_read_it_is_not_counted_out(game, settings):
+    """The sweep read the seat's lease run out, then a socket opened on it (or a late heartbeat
+    came) before the sweep wrote: the seat keeps its count."""
+    settings.PRESENCE_LEASE_SECONDS = 30
+    presence_connect(game_id=game.pk, seat=0)
+    _age_lease(game.pk, 0, 40)
+    ((game_id, seat, last),) = [s for s in presence_stale_seats() if s[:2] == (game.pk, 0)]
+    presence_renew([(game.pk, 0)])  # the socket opening renews, then waits for the row
+    assert not seat_presence_reset(game_id=game_id, seat=seat, last_seen=last)
+    assert GameSeat.objects.get(game=game, seat=0).connections == 1
+
+
+def test_a_heartbeat_counts_again_a_seat_counted_out_under_its_socket_not_one_that_left(game, settings):
+    presence_connect(game_id=game.pk, seat=0)
+    presence_connect(game_id=game.pk, seat=1)
+    looked_at = time.time()
+    _age_lease(game.pk, 0, 60)
+    assert seat_presence_reset(game_id=game.pk, seat=0, last_seen=time.time() - 60)
+    presence_disconnect(game_id=game.pk, seat=1)  # said goodbye after the heartbeat looked
+    assert presence_heartbeat({(game.pk, 0): 2, (game.pk, 1): 1}, looked_at=looked_at) == [game.pk]
+    assert GameSeat.objects.get(game=game, seat=0).connections == 2
+    assert GameSeat.objects.get(game=game, seat=1).connections == 0
