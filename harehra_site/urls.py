@@ -1,6 +1,6 @@
 from django.contrib import admin
-from django.templatetags.static import static
 from django.http import HttpRequest, JsonResponse
+from django.templatetags.static import static
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
