@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from analysis.services import analysis_run
 from tests.browser.ui import sign_in, start_against_bots, wait_loaded
 from tests.support.stored_games import long_game, store_game
 
@@ -103,12 +104,15 @@ def test_a_moment_link_keeps_the_step_buttons_on_the_screen(
     site: Any, browser: Any, screenshots: Path
 ) -> None:
     stored = store_game(long_game(200, seed=5), ["ann", "bob", "cat", "dan"])
+    # With its analysis: the page scrolled to the log's line again once the verdicts were drawn.
+    analysis_run(stored.pk, playouts=2)
     ctx = _phone(browser)
     page = ctx.new_page()
     step = 150
     page.goto(f"{site.url(0)}/replays/{stored.pk}/?step={step}")
     page.wait_for_selector("#replay .rp-seat")
     page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{step}'")
+    page.wait_for_selector("#analysis-chart svg")
     page.wait_for_timeout(300)  # any scroll the page makes is done
     # The step buttons, on the screen (the page used to scroll down to the log's line).
     for action in ("prev", "next", "play"):

@@ -4,7 +4,7 @@
 // progress. The figures and words are table/analysis.js's; the graph's markup table/winchart.js's.
 // The viewer (table/replayviewer.js) tells this view each step and each rebuilt log.
 
-import { $, csrfToken, el, gettext, interpolate } from "../core/dom.js";
+import { $, csrfToken, el, gettext, interpolate, ngettext } from "../core/dom.js";
 import { Socket, backoffDelay } from "../core/socket.js";
 import {
   LABELS,
@@ -285,7 +285,6 @@ export class AnalysisView {
       ...rows.map((r) =>
         el("tr", { "data-seat": r.seat },
           name(r),
-          el("td", { "data-part": "judged", text: String(r.judged) }),
           el("td", { text: r.accuracy === null || r.accuracy === undefined ? "–" : r.accuracy.toFixed(0) }),
           el("td", { text: String(r.counts.inaccuracy) }),
           el("td", { text: String(r.counts.mistake) }),
@@ -310,7 +309,13 @@ export class AnalysisView {
     if (luck) {
       $("analysis-luck-rows").replaceChildren(
         ...rows.map((r) =>
-          el("tr", { "data-seat": r.seat }, name(r), cell(r, "decisions"), cell(r, "draws"), cell(r, "others")),
+          el("tr", { "data-seat": r.seat },
+            // The name, and under it the decisions the figures are spread over.
+            el("th", { scope: "row", title: r.name },
+              el("span", { class: `rp-swatch rp-c${r.seat % COLORS.length}` }), r.name,
+              el("span", { class: "luck-judged", "data-part": "judged", text: interpolate(ngettext("%(n)s decision", "%(n)s decisions", r.judged), { n: r.judged }, true) }),
+            ),
+            cell(r, "decisions"), cell(r, "draws"), cell(r, "others")),
         ),
       );
     }
