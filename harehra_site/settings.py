@@ -308,7 +308,9 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    CELERY_BROKER_URL = "memory://"
+    # The memory transport ignores the host, but kombu warns "No hostname was supplied" at
+    # every connection made without one: the host it would fall back to is named here.
+    CELERY_BROKER_URL = "memory://localhost/"
     # The memory transport polls; poll often so bots and timers answer promptly.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
 

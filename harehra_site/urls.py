@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.http import HttpRequest, JsonResponse
+from django.templatetags.static import static
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -18,6 +20,8 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
 
 urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
+    # Browsers ask for /favicon.ico where no page names an icon (an API answer opened in a tab).
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.png"), permanent=True)),
     # The admin's sign-in, throttled and locked like every other way to sign in (accounts/admin.py).
     path("admin/login/", admin_sign_in),
     path("admin/", admin.site.urls),

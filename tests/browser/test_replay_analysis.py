@@ -28,7 +28,9 @@ from tests.support.stored_games import long_game, store_game
 pytestmark = [pytest.mark.browser]
 REDIS_DB = 15
 PLAYOUTS = 4  # a tiny budget: the figures are noisy, which is all a page test needs
-NAMES = ["ann", "bob", "cat", "dan"]
+# A long name: shown whole in the tables where there is room (it was cut at 8rem even on a desktop).
+NAMES = ["ann", "bob", "cat", "Maximilián_Dvořák"]
+GUTTER = 34  # the strip left of the graph for its scale (static/js/table/analysisview.js)
 # Cards a step forward sent flying: screenshots wait until they have landed.
 LANDED = "() => !document.querySelector('.flying-card')"
 
@@ -115,9 +117,26 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
     box = chart.bounding_box()
     chart.click(position={"x": box["width"] * 0.5, "y": box["height"] * 0.2})
     half = _step(page)
-    assert abs(half - round(0.5 * (steps - 1))) <= 2
+    plot = box["width"] - GUTTER  # the scale's strip is left of the graph
+    assert abs(half - round((box["width"] * 0.5 - GUTTER) / plot * (steps - 1))) <= 2
     marker = float(chart.locator(".win-current").get_attribute("x1"))
-    assert abs(marker - box["width"] * 0.5) <= 4
+    assert abs(marker - (box["width"] * 0.5 - GUTTER)) <= 4
+    # The scale's words stand left of every line and mark (a mark at 0% hid the "0%").
+    scale_right = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#analysis-chart .win-scale')]"
+        ".map((t) => t.getBoundingClientRect().right))"
+    )
+    drawn_left = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('#analysis-chart .win-line, #analysis-chart .win-mark')]"
+        ".map((t) => t.getBoundingClientRect().left))"
+    )
+    assert scale_right <= drawn_left, (scale_right, drawn_left)
+    # A key to the dots: each label's mark and word.
+    assert page.locator("#analysis-marks .analysis-mark-key").all_inner_texts() == [
+        "?! inaccuracy",
+        "? mistake",
+        "?? blunder",
+    ]
     # Keyboard: the graph takes the focus, and the arrows move the steps.
     chart.focus()
     page.keyboard.press("ArrowRight")
@@ -186,12 +205,17 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
         right = phone.locator(selector).bounding_box()
         assert right["x"] >= 0 and right["x"] + right["width"] <= 360, selector
     assert phone.locator("#replay-verdict").is_visible() and phone.locator("#analysis-luck").is_visible()
-    # Each luck figure ± its standard error, in points with a decimal comma; and why it is noisy.
-    se = analysis["luck_se"][1]["draws"]
+    # Each luck figure per decision ± its standard error, in points with a decimal comma; what the
+    # figures mean, and why they are noisy.
+    judged = [sum(1 for d in analysis["decisions"] if d["seat"] == seat) for seat in range(4)]
+    se = analysis["luck_se"][1]["draws"] / judged[1]
     cs_se = f"{_js_round(1000 * se) / 10:.1f}".replace(".", ",")
     cs_cell = phone.locator('#analysis-luck-rows tr[data-seat="1"] td[data-part="draws"]')
     assert cs_cell.locator(".luck-se").inner_text() == f"±\u00a0{cs_se}"
     assert "směrodatná chyba" in phone.inner_text("#analysis-luck-note")
+    assert "na jedno své rozhodnutí" in phone.inner_text("#analysis-luck-meaning")
+    assert phone.inner_text("#analysis-luck caption") == "Štěstí proti umu, na jedno rozhodnutí"
+    assert phone.locator("#analysis-marks .analysis-mark-key").all_inner_texts()[2] == "?? hrubá chyba"
     assert phone.locator("#analysis-luck-note").is_visible()
     for selector in ("#analysis-luck-note", "#analysis-luck .luck-se >> nth=-1"):
         right = phone.locator(selector).bounding_box()
@@ -209,17 +233,31 @@ def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, scre
     )
     rows = page.locator("#analysis-luck-rows tr")
     assert rows.count() == 4
-    own = _js_round(100 * analysis["luck"][1]["decisions"])
+    # Per decision of the player, to a tenth: on the graph's scale (a game's sums read "+155").
+    own = _js_round(1000 * analysis["luck"][1]["decisions"] / judged[1])
     first = rows.nth(1).locator("td").first
     assert first.locator(".luck-figure").inner_text() == (
-        f"+{own}" if own > 0 else f"−{-own}" if own else "0"
+        f"+{own / 10:.1f}" if own > 0 else f"−{-own / 10:.1f}" if own else "0.0"
     )
-    own_se = f"{_js_round(1000 * analysis['luck_se'][1]['decisions']) / 10:.1f}"
+    own_se = f"{_js_round(1000 * analysis['luck_se'][1]['decisions'] / judged[1]) / 10:.1f}"
     assert first.locator(".luck-se").inner_text() == f"±\u00a0{own_se}"  # a decimal point in English
+    counted = page.locator('#analysis-luck-rows tr[data-seat="1"] [data-part="judged"]')
+    assert counted.inner_text() == f"{judged[1]} decisions"
     assert "standard error" in page.inner_text("#analysis-luck-note")
     assert "profile" in page.inner_text("#analysis-luck-note")
-    page.locator(".analysis-tables").screenshot(path=str(screenshots / "replay-analysis-tables.png"))
+    assert "per decision of the player" in page.inner_text("#analysis-luck-meaning")
+    page.locator("#replay-analysis").screenshot(path=str(screenshots / "replay-analysis-tables.png"))
     page.close()
+
+    # In Czech on a desktop: the long name whole in both tables (there is room for it).
+    cs = _open(browser, f"{site.url()}/replays/{game.pk}/", locale="cs-CZ")
+    cs.wait_for_selector("#analysis-luck:not([hidden])")
+    for table in ("#analysis-accuracy-rows", "#analysis-luck-rows"):
+        cell = cs.locator(f'{table} tr[data-seat="3"] th')
+        assert cell.inner_text().strip().split("\n")[0] == NAMES[3]
+        assert cell.evaluate("(th) => th.scrollWidth <= th.clientWidth"), table
+    cs.locator("#replay-analysis").screenshot(path=str(screenshots / "replay-analysis-tables-cs.png"))
+    cs.close()
 
 
 def test_analyse_a_game_and_watch_its_progress(site: Stack, browser: Any, screenshots: Any) -> None:

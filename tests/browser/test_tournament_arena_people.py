@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from accounts.services import user_register, user_token
 from games.models import Game
-from tests.browser.ui import PASSWORD, Player, api, english_left, read, sign_in, wait_still
+from tests.browser.ui import PASSWORD, Player, api, english_left, go_by_header, read, sign_in, wait_still
 from tournaments.models import Entry, EventSeat, Result, Tournament
 from tournaments.scoring import Line, standings
 from tournaments.services import tournament_refold
@@ -199,7 +199,7 @@ def test_four_people_and_bots_play_an_arena_to_its_podium(site: Any, browser: An
 
     # Each person finds it (the navigation, then the list) and enters by the event page's button.
     for p in people:
-        p.page.click('.site-header a[href="/tournaments/"]')
+        go_by_header(p.page, "/tournaments/")
         p.page.click(f'a[href="/tournaments/{t.pk}/"]')
         p.page.click("#entry-form button")
         p.page.wait_for_selector('[data-entry="entered"]')

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import user_register
-from tests.browser.ui import PASSWORD, sign_in
+from tests.browser.ui import PASSWORD, go_by_header, sign_in
 from tests.tournaments.test_services import play_open_tables
 from tournaments.models import Entry
 from tournaments.services import tournament_create, tournament_join, tournament_seat_round, tournament_start
@@ -85,7 +85,7 @@ def test_event_pages_on_desktop_and_phone(site: Any, browser: Any, screenshots: 
     user_register(username="filip", password=PASSWORD)
     page = browser.new_context(viewport=VIEWPORTS["phone"], is_mobile=True, has_touch=True).new_page()
     sign_in(page, base, "filip")
-    page.click('.site-header a[href="/tournaments/"]')
+    go_by_header(page, "/tournaments/")
     page.click(f'a[href="/tournaments/{arena.pk}/"]')
     page.click("text=Enter the tournament")
     page.wait_for_selector('[data-entry="entered"]')

@@ -210,6 +210,15 @@ def sign_in(page: Any, base: str, name: str) -> None:
     page.wait_for_url(f"{base}/lobby/")
 
 
+def go_by_header(page: Any, href: str) -> None:
+    """Follow the site header's link to `href`, as a person would: on a phone the links are behind
+    the menu button, which is opened first."""
+    toggle = page.locator("#nav-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    page.click(f'.site-header a[href="{href}"]')
+
+
 def start_against_bots(base: str, name: str, bots: int) -> tuple[int, int]:
     """A new person hosts a table with `bots` bots and starts it; (table id, game id).
 

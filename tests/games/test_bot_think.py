@@ -56,7 +56,7 @@ def _sent() -> list[Sent]:
 
 @pytest.fixture
 def sent() -> Any:
-    assert app.conf.broker_url == "memory://"  # the embedded worker's broker, in this process
+    assert app.conf.broker_url == "memory://localhost/"  # the embedded worker's broker, in this process
     _sent()  # what earlier tests left
     return lambda task: [t for t in _sent() if t.task.startswith(task)]
 

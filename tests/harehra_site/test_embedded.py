@@ -54,3 +54,14 @@ def test_the_prompt_timer_still_runs_entries_in_their_order_and_repeats() -> Non
     finally:
         timer.stop()
     assert order == ["sooner", "later"]
+
+
+def test_the_embedded_broker_connects_without_a_warning(caplog) -> None:
+    """`bash scripts/run` printed "No hostname was supplied. Reverting to default 'localhost'"
+    twice as it started: kombu says so of a broker address without a host."""
+    from harehra_site.celery import app
+
+    assert app.conf.broker_url.startswith("memory://")  # no REDIS_URL: the embedded run's broker
+    with caplog.at_level("WARNING", logger="kombu.connection"), app.connection_for_write() as conn:
+        conn.info()
+    assert not [r.getMessage() for r in caplog.records if "hostname" in r.getMessage()]

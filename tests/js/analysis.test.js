@@ -12,13 +12,14 @@ import {
   decisionsOf,
   figuresText,
   labelledOf,
-  luckText,
+  luckPerDecisionText,
   nextMistake,
   optionWords,
   plusMinusPoints,
   prevMistake,
   progressText,
   shownUnderFilter,
+  signedPerDecision,
   signedPoints,
   stepFigures,
   summaryRows,
@@ -119,9 +120,14 @@ test("each luck figure with its standard error, in points, per language", () => 
   assert.equal(plusMinusPoints(0.1, cs), "±\u00a010,0");
   assert.equal(plusMinusPoints(0.004, en), "±\u00a00.4"); // a small error is not rounded away
   assert.equal(plusMinusPoints(0.0974), "±\u00a09.7"); // the default: a point
-  assert.equal(luckText(0.124, 0.0974, cs), "+12 ±\u00a09,7");
-  assert.equal(luckText(-0.036, 0.2311, en), "−4 ±\u00a023.1");
-  assert.equal(luckText(0.124, undefined, en), "+12"); // no standard error: the figure alone
+  // Per decision of the player: a game's +56 points over 26 decisions is +2.2 a decision, on the
+  // graph's scale (a game's sums reached "+155 ± 36", which read as impossible beside percent).
+  assert.equal(luckPerDecisionText(0.5625, 0.2095, 26, cs), "+2,2 ±\u00a00,8");
+  assert.equal(luckPerDecisionText(-0.036, 0.2311, 4, en), "−0.9 ±\u00a05.8");
+  assert.equal(luckPerDecisionText(0.124, undefined, 10, en), "+1.2"); // no standard error: the figure alone
+  assert.equal(luckPerDecisionText(0.124, 0.1, 0, en), "–"); // no decision to spread it over
+  assert.equal(signedPerDecision(0.0004, 10, en), "0.0");
+  assert.equal(signedPerDecision(-1.55, 40, en), "−3.9");
   // The rows carry each seat's errors beside its luck, when the analysis has both.
   const base = { players: 2, chances: [[0.5, 0.5]], decisions: [], accuracy: [null, null] };
   const luck = [{ decisions: 0.1, draws: -0.05, others: 0.45 }, { decisions: -0.1, draws: 0.05, others: -0.45 }];

@@ -28,3 +28,16 @@ test("a click maps to the nearest step, clamped to the game", () => {
   assert.equal(stepAt(50, 1, 200), 0);
   assert.equal(xOf(2, 3, 200), 200);
 });
+
+test("with a gutter the scale stands left of the graph, clear of its lines and marks", () => {
+  const marks = [{ step: 2, seat: 1, label: "blunder", title: "x" }]; // a mark at 0%, over the "0%" before
+  const svg = winChartSvg({ chances, names: ["Ann", "Bo", "Cy", "Di"], width: 234, height: 100, pad: 7, marks, gutter: 34 });
+  const scale = [...svg.matchAll(/<text class="win-scale" x="([\d.]+)"[^>]*>([^<]*)</g)].map((m) => [Number(m[1]), m[2]]);
+  assert.deepEqual(scale.map((s) => s[1]), ["100%", "50%", "0%"]);
+  assert.ok(scale.every(([x]) => x <= 34)); // right-aligned in the strip
+  assert.match(svg, /<g class="win-plot" transform="translate\(34 0\)">/);
+  // Inside the strip's right: the graph is 200 wide, its last step at x 200 of the group.
+  assert.match(svg, /data-seat="0"[^>]*points="0.0,[\d.]+ 100.0,[\d.]+ 200.0,7.0"/);
+  assert.match(svg, /class="win-mark win-blunder" data-step="2" data-seat="1" cx="200.0"/);
+  assert.equal((svg.match(/class="win-scale"/g) || []).length, 3); // once, not again inside the graph
+});

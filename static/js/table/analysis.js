@@ -149,11 +149,24 @@ export function plusMinusPoints(se, decimal = (x) => x.toFixed(1)) {
   return `±\u00a0${decimal(Math.round(1000 * se) / 10)}`;
 }
 
-// One luck figure with its noise: "+12 ± 9.7" (whole points, then the standard error to a tenth);
-// the figure alone when the analysis has no standard error for it.
-export function luckText(share, se, decimal) {
-  const figure = signedPoints(share);
-  return typeof se === "number" ? `${figure} ${plusMinusPoints(se, decimal)}` : figure;
+// A luck part on the graph's scale: the game's figure (a share of win chance, as `luck` holds it)
+// spread over the player's `n` judged decisions, in points to a tenth, signed, written in the
+// page's language by `decimal`: 0.5625 over 26 decisions is "+2.2" (Czech "+2,2"); "–" without a
+// decision. A game's sums reach ±150 points (gains and losses through different causes cancel
+// out), which read as impossible beside a graph in percent; per decision they are the size of a
+// verdict's "+11%".
+export function signedPerDecision(share, n, decimal = (x) => x.toFixed(1)) {
+  if (!(n > 0)) return "–";
+  const tenths = Math.round((1000 * share) / n);
+  if (tenths === 0) return decimal(0);
+  return `${tenths > 0 ? "+" : "−"}${decimal(Math.abs(tenths) / 10)}`;
+}
+
+// One luck figure per decision with its noise: "+2.2 ± 0.8" (the standard error spread the same
+// way); the figure alone without a standard error.
+export function luckPerDecisionText(share, se, n, decimal) {
+  const figure = signedPerDecision(share, n, decimal);
+  return typeof se === "number" && n > 0 ? `${figure} ${plusMinusPoints(se / n, decimal)}` : figure;
 }
 
 // The accuracy table's rows: per seat its accuracy (null: no judged decision), how many of each

@@ -4,9 +4,10 @@
 // progress. The figures and words are table/analysis.js's; the graph's markup table/winchart.js's.
 // The viewer (table/replayviewer.js) tells this view each step and each rebuilt log.
 
-import { $, csrfToken, el, gettext, interpolate } from "../core/dom.js";
+import { $, csrfToken, el, gettext, interpolate, ngettext } from "../core/dom.js";
 import { Socket, backoffDelay } from "../core/socket.js";
 import {
+  LABELS,
   MARKS,
   analysisErrorWords,
   chartMarks,
@@ -18,7 +19,7 @@ import {
   plusMinusPoints,
   progressText,
   shownUnderFilter,
-  signedPoints,
+  signedPerDecision,
   stepFigures,
   summaryRows,
   verdictText,
@@ -29,6 +30,8 @@ import { stepAt, winChartSvg, xOf } from "./winchart.js";
 
 const CHART_HEIGHT = 150;
 const CHART_PAD = 7;
+// The strip at the graph's left for its scale ("100%", "50%", "0%"), clear of the lines and marks.
+const CHART_GUTTER = 34;
 // While an analysis is queued or running the page follows it over the replay analysis socket
 // (/ws/replays/<ref>/analysis/, docs/PROTOCOL.md): its first message on every (re)connection is
 // the status as it stands, then the worker's progress is pushed, then a last message says the
@@ -207,7 +210,7 @@ export class AnalysisView {
     this.drawTables();
     this.step(this.viewer.step);
     // The current line grew by its verdict after the viewer scrolled it into view.
-    this.viewer.log.children[this.viewer.step]?.scrollIntoView({ block: "nearest" });
+    this.viewer.showLogLine(this.viewer.step);
   }
 
   drawChart() {
@@ -223,14 +226,21 @@ export class AnalysisView {
       pad: CHART_PAD,
       colours: COLORS,
       marks: chartMarks(a.decisions, this.ctx, this.seat),
+      gutter: CHART_GUTTER,
     });
     box.querySelector("svg").setAttribute("aria-hidden", "true");
     box.setAttribute("aria-valuemax", String(a.chances.length - 1));
-    this.width = width;
+    this.width = width - CHART_GUTTER; // the graph's own width, right of the scale
     const legend = $("analysis-legend");
     legend.replaceChildren(
       ...this.viewer.names.map((name, s) => el("span", { class: `rp-c${s % COLORS.length}`, text: name })),
       el("span", { class: "analysis-base", text: interpolate(gettext("1/%(n)s: an even chance"), { n: a.chances[0].length }, true) }),
+    );
+    // What the dots on the lines are: the labelled decisions, by their colour and mark.
+    const marks = $("analysis-marks");
+    marks.replaceChildren(
+      el("span", { class: "analysis-marks-title", text: gettext("Dots on a line: that player's decision was") }),
+      ...LABELS.map((l) => el("span", { class: `analysis-mark-key win-${l}`, "data-label": l }, `${MARKS[l]} ${labelWord(l).toLowerCase()}`)),
     );
   }
 
@@ -241,7 +251,7 @@ export class AnalysisView {
       const mark = e.target.closest && e.target.closest(".win-mark");
       if (mark) return this.viewer.go(Number(mark.dataset.step));
       const r = box.getBoundingClientRect();
-      const x = ((e.clientX - r.left) / Math.max(1, r.width)) * this.width;
+      const x = ((e.clientX - r.left) / Math.max(1, r.width)) * (this.width + CHART_GUTTER) - CHART_GUTTER;
       this.viewer.go(stepAt(x, this.analysis.chances.length, this.width));
     });
   }
@@ -270,7 +280,7 @@ export class AnalysisView {
 
   drawTables() {
     const rows = summaryRows(this.analysis, this.viewer.names);
-    const name = (r) => el("th", { scope: "row" }, el("span", { class: `rp-swatch rp-c${r.seat % COLORS.length}` }), r.name);
+    const name = (r) => el("th", { scope: "row", title: r.name }, el("span", { class: `rp-swatch rp-c${r.seat % COLORS.length}` }), r.name);
     $("analysis-accuracy-rows").replaceChildren(
       ...rows.map((r) =>
         el("tr", { "data-seat": r.seat },
@@ -286,17 +296,27 @@ export class AnalysisView {
     const noise = luck && rows.every((r) => r.luckSe);
     $("analysis-luck").hidden = !luck;
     $("analysis-luck-note").hidden = !noise;
-    // Each figure, then its standard error: each part kept whole, the line free to break between them.
+    $("analysis-luck-meaning").hidden = !luck;
+    // Each figure per decision of the player, then its standard error: each part kept whole, the
+    // line free to break between them.
     const cell = (r, part) => {
-      const se = noise ? r.luckSe[part] : null;
+      const se = noise && r.judged > 0 ? r.luckSe[part] / r.judged : null;
       return el("td", { "data-part": part },
-        el("span", { class: "luck-figure", text: signedPoints(r.luck[part]) }),
+        el("span", { class: "luck-figure", text: signedPerDecision(r.luck[part], r.judged, this.decimal) }),
         ...(se === null ? [] : [" ", el("span", { class: "luck-se", text: plusMinusPoints(se, this.decimal) })]),
       );
     };
     if (luck) {
       $("analysis-luck-rows").replaceChildren(
-        ...rows.map((r) => el("tr", { "data-seat": r.seat }, name(r), cell(r, "decisions"), cell(r, "draws"), cell(r, "others"))),
+        ...rows.map((r) =>
+          el("tr", { "data-seat": r.seat },
+            // The name, and under it the decisions the figures are spread over.
+            el("th", { scope: "row", title: r.name },
+              el("span", { class: `rp-swatch rp-c${r.seat % COLORS.length}` }), r.name,
+              el("span", { class: "luck-judged", "data-part": "judged", text: interpolate(ngettext("%(n)s decision", "%(n)s decisions", r.judged), { n: r.judged }, true) }),
+            ),
+            cell(r, "decisions"), cell(r, "draws"), cell(r, "others")),
+        ),
       );
     }
   }

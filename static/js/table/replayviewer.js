@@ -226,7 +226,7 @@ export class ReplayViewer {
     if (li) {
       li.classList.add("rp-current");
       li.setAttribute("aria-current", "step");
-      li.scrollIntoView({ block: "nearest" });
+      this.showLogLine(this.step);
     }
     drawTable(this.$("#replay-table"), f.state, {
       names: this.names,
@@ -236,6 +236,18 @@ export class ReplayViewer {
     });
     if (this.mark) this.mark(this.step);
     this.syncLink();
+  }
+
+  // Scroll the log, and the log alone, to the line of `step`. The page stays where it is: on a
+  // phone the log is below the table, and scrolling the page to it (scrollIntoView) took the step
+  // buttons off the screen when a moment's link opened the replay.
+  showLogLine(step) {
+    const li = this.log.children[step];
+    if (!li) return;
+    const box = this.log.getBoundingClientRect();
+    const line = li.getBoundingClientRect();
+    if (line.top < box.top) this.log.scrollTop -= box.top - line.top;
+    else if (line.bottom > box.bottom) this.log.scrollTop += Math.min(line.bottom - box.bottom, line.top - box.top);
   }
 
   // --- the address ---------------------------------------------------------------------------

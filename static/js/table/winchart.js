@@ -29,8 +29,22 @@ export function yOf(p, height, pad = 0) {
 
 // SVG markup for `chances` (one [seat's chance, ...] per step, 0..1), `names` and `colours` per
 // seat, the `current` step, and `marks` ([{step, seat, label, title}]: labelled decisions, drawn
-// on their seat's line). `pad` keeps the 0% and 100% lines clear of the edges.
-export function winChartSvg({ chances, names, current = 0, width = 600, height = 120, colours = COLOURS, marks = [], pad = 0, label = "" }) {
+// on their seat's line). `pad` keeps the 0% and 100% lines clear of the edges. With a `gutter`
+// the scale's words stand in a strip that wide at the left, the graph to the right of it (its x
+// from 0 to width − gutter), so no line or mark covers them: a mark on a seat at 0% hid the "0%".
+export function winChartSvg({ chances, names, current = 0, width = 600, height = 120, colours = COLOURS, marks = [], pad = 0, label = "", gutter = 0 }) {
+  if (gutter > 0) {
+    const y = (p) => yOf(p, height, pad);
+    // The graph drawn without a gutter, its own scale's words taken out, moved right of the strip.
+    const plot = winChartSvg({ chances, names, current, width: width - gutter, height, colours, marks, pad, label: "" });
+    const body = plot.replace(/^<svg[^>]*>/, "").replace(/<\/svg>$/, "").replace(/<text class="win-scale"[^>]*>[^<]*<\/text>/g, "");
+    const scale = [1, 0.5, 0].map((p) => {
+      const ty = (y(p) + (p === 1 ? 8 : p === 0 ? 0 : 4)).toFixed(1);
+      return `<text class="win-scale" x="${gutter - 4}" y="${ty}" font-size="10" text-anchor="end" fill="#6b665c">${100 * p}%</text>`;
+    });
+    const aria = label ? ` aria-label="${escape(label)}"` : "";
+    return `<svg class="win-chart" viewBox="0 0 ${width} ${height}" width="100%" role="img"${aria}>${scale.join("")}<g class="win-plot" transform="translate(${gutter} 0)">${body}</g></svg>`;
+  }
   const steps = chances.length;
   const players = steps ? chances[0].length : names.length;
   const y = (p) => yOf(p, height, pad).toFixed(1);
