@@ -59,7 +59,7 @@ def test_a_whole_game_against_bots_is_rendered_from_pushes_alone(
     assert page.locator("#end-title").inner_text() == "Bot 3 · normal won!"
     during = requests[loaded:]
     # The tab's icon changes with whose decision it is (a static file the browser keeps).
-    icons = ("/static/img/turn.svg", "/static/cards/right.svg")
+    icons = ("/static/img/turn.svg", "/static/img/favicon.svg")
     assert [url for kind, url in during if kind != "image" and not url.endswith(icons)] == []
     pictures = [url for kind, url in during if kind == "image"]
     # Card pictures, and the table's own (the shield): static files the browser keeps.

@@ -94,10 +94,14 @@ def _watch_analysis(page: Any, api: str) -> tuple[list[str], list[dict[str, Any]
 
 
 def test_the_graph_the_verdicts_and_next_mistake(site: Stack, browser: Any, screenshots: Any) -> None:
-    game = store_game(long_game(300, seed=3), NAMES)
-
-    analysis = json.loads(analysis_run(game.pk, playouts=PLAYOUTS).body)
-    labelled = sorted(d["step"] for d in analysis["decisions"] if d["label"])
+    # The analysis's luck is seeded from the game's id, which depends on the games stored before
+    # in the run: a game whose tiny-budget analysis labels fewer than two decisions is replaced.
+    for seed in range(3, 9):
+        game = store_game(long_game(300, seed=seed), NAMES)
+        analysis = json.loads(analysis_run(game.pk, playouts=PLAYOUTS).body)
+        labelled = sorted(d["step"] for d in analysis["decisions"] if d["label"])
+        if len(labelled) >= 2:
+            break
     assert len(labelled) >= 2, "the tiny budget labelled too few decisions for this test"
     steps = len(analysis["chances"])
 
