@@ -39,7 +39,7 @@ def long_game(min_events: int, seed: int) -> list[dict[str, Any]]:
 def store_game(events: list[dict[str, Any]], usernames: list[str], replay_access: str = "public") -> Game:
     """Write a finished game played elsewhere (tests and this benchmark): users, table, seats, log."""
     User = get_user_model()
-    users = [User.objects.create(username=name) for name in usernames]
+    users = [User.objects.get_or_create(username=name)[0] for name in usernames]
     state = replay(events)
     table = Table.objects.create(host=users[0], seats=len(users), replay_access=replay_access)
     Seat.objects.bulk_create([Seat(table=table, number=i, user=u) for i, u in enumerate(users)])
