@@ -198,7 +198,7 @@ class BrowserResult:
 
 
 # Django under ASGI runs each HTTP request's view on a thread of its own, so with persistent
-# connections (CONN_MAX_AGE > 0, as the README runs production and live_stack runs its servers)
+# connections (CONN_MAX_AGE > 0, as docs/OPERATIONS.md runs production and live_stack runs its servers)
 # every request opens a PostgreSQL connection that outlives it: a few dozen GETs a second take
 # PostgreSQL to max_connections within seconds and every request fails. The sockets' database
 # threads are long-lived and keep theirs. Until the server deals with it, the browser mix runs the

@@ -1,4 +1,4 @@
-"""Production settings from the environment the README documents: `check --deploy` is clean,
+"""Production settings from the environment docs/SETTINGS.md documents: `check --deploy` is clean,
 plain HTTP is redirected, cookies are Secure, HSTS is on, and every page carries the CSP."""
 
 from __future__ import annotations
