@@ -6,11 +6,10 @@ changing one copy without the other fails. Node evaluates the page modules as a 
 
 - the socket's reconnection waits (static/js/core/socket.js) and the benchmarks' simulated pages
   (bench/browser.py backoff_delay, after_close);
-- where the seats sit (static/js/table/tableview.js) and the replay's picture (replays/preview.py);
-- how many entries' games the event page asks for at once (static/js/tournament/games.js) and
-  what the tournament socket accepts (tournaments/publish.py GAMES_ASKED_AT_MOST);
-- the longest clip the replay page offers (static/js/table/replaysteps.js) and what the clip's
-  address serves (replays/images.py CLIP_MAX_STEPS)."""
+- where the seats sit (static/js/table/tableview.js) and the replay's picture (replays/preview.py).
+
+Bounds the server sets and a page only obeys are given to the page instead (the games an event
+page asks for at once, the longest clip: tests/tournaments/test_pages.py, tests/replays/test_clip.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +21,6 @@ from typing import Any
 
 from bench import browser
 from replays import preview
-from replays.images import CLIP_MAX_STEPS
-from tournaments.publish import GAMES_ASKED_AT_MOST
 
 ROOT = Path(__file__).resolve().parents[1]
 JS = ROOT / "static" / "js"
@@ -51,8 +48,6 @@ def _node(script: str) -> Any:
     modules = {
         "socket": JS / "core" / "socket.js",
         "tableview": JS / "table" / "tableview.js",
-        "games": JS / "tournament" / "games.js",
-        "replaysteps": JS / "table" / "replaysteps.js",
     }
     script = script.format(**{k: json.dumps(v.as_uri()) for k, v in modules.items()})
     out = subprocess.run(
@@ -119,18 +114,3 @@ def test_the_replay_picture_seats_players_where_the_table_does() -> None:
         for b in (None, *range(n))
     }
     assert page["orders"] == orders
-
-
-def test_the_event_page_asks_for_as_many_lists_as_the_socket_takes() -> None:
-    page = _node("import {{ ASK_AT_MOST }} from {games}; console.log(JSON.stringify(ASK_AT_MOST));")
-    assert page == GAMES_ASKED_AT_MOST
-
-
-def test_the_replay_page_offers_clips_as_long_as_the_server_draws() -> None:
-    page = _node(
-        "import {{ CLIP_MAX_STEPS, clipSpan }} from {replaysteps};"
-        "console.log(JSON.stringify([CLIP_MAX_STEPS, clipSpan(0, 10000, 10000)]));"
-    )
-    assert page[0] == CLIP_MAX_STEPS
-    # The longest span the page asks for is the longest the server serves.
-    assert page[1]["to"] - page[1]["from"] + 1 == CLIP_MAX_STEPS
