@@ -4,8 +4,8 @@ page) must do what the page does. Each pair is read here from both sides and mus
 changing one copy without the other fails. Node evaluates the page modules as a browser loads them
 (as tests/test_page_event_types.py does).
 
-- the socket's reconnection waits (static/js/core/socket.js) and the benchmarks' simulated pages
-  (bench/browser.py backoff_delay, after_close);
+- the socket's reconnection waits (static/js/core/socket.js) and a game socket's pings, resends
+  and resumes (core/gamesocket.js), and the benchmarks' simulated pages (bench/browser.py);
 - where the seats sit (static/js/table/tableview.js) and the replay's picture (replays/preview.py).
 
 Bounds the server sets and a page only obeys are given to the page instead (the games an event
@@ -47,6 +47,7 @@ def _node(script: str) -> Any:
     assert node, "Node.js runs the page scripts' tests (scripts/test installs what it needs)"
     modules = {
         "socket": JS / "core" / "socket.js",
+        "gamesocket": JS / "core" / "gamesocket.js",
         "tableview": JS / "table" / "tableview.js",
     }
     script = script.format(**{k: json.dumps(v.as_uri()) for k, v in modules.items()})
@@ -96,6 +97,14 @@ def test_the_benchmarks_pages_reconnect_as_the_pages_do() -> None:
         assert abs(js - py) <= 0.5 + 1e-6, (i, js, py)
     for i, (js, py) in enumerate(zip(page["closes"], closes, strict=True)):
         assert js[0] == py[0] and js[2] == py[2] and abs(js[1] - py[1]) <= 0.5 + 1e-6, (i, js, py)
+
+
+def test_the_benchmarks_pages_ping_resend_and_resume_as_the_pages_do() -> None:
+    page = _node(
+        "import {{ PING_MS, RESEND_MS, RESUME_RETRY_MS }} from {gamesocket};"
+        "console.log(JSON.stringify([PING_MS, RESEND_MS, RESUME_RETRY_MS]));"
+    )
+    assert page == [browser.PING_S * 1000, browser.RESEND_S * 1000, browser.RESUME_RETRY_S * 1000]
 
 
 def test_the_replay_picture_seats_players_where_the_table_does() -> None:
