@@ -74,13 +74,13 @@ MUST_GAMES, MUST_SERVERS, MUST_P50_MS, MUST_P99_MS = 600, 2, 20.0, 150.0
 GOAL_GAMES, GOAL_P99_MS, GOAL_SERVER_CPU_MS = 1200, 100.0, 4.0
 MUST_SENT_SHARE = 0.98  # of the scheduled decisions; a few queued at the window's end are not lost
 
-# The pages' own timings (static/js/*.js).
+# The pages' own timings (static/js/*.js; those of core/ are checked by tests/test_page_copies.py).
 REFRESH_DEBOUNCE_S = 0.040  # game.js refreshSoon()
-PING_S = 20.0  # core/gamesocket.js
+PING_S = 20.0  # core/gamesocket.js PING_MS
 RESEND_S = 5.0  # core/gamesocket.js RESEND_MS: an unanswered command is sent again this often
 LATE_ANSWER_S = 5.0  # an answer later than this is counted (the page holds its controls meanwhile)
 LOBBY_POLL_S = 2.0  # poll.js
-RESUME_RETRY_S = 3.0  # live.js askResume()
+RESUME_RETRY_S = 3.0  # core/gamesocket.js RESUME_RETRY_MS (askResume)
 # core/socket.js: how every page's socket reconnects (see backoff_delay and after_close below).
 FIRST_RETRY_S, BASE_S, GROWTH, CAP_S, SLOW_TRIES = 0.25, 3.5, 1.6, 20.0, 3
 RESTART_MIN_S, RESTART_SPREAD_S = 0.25, 1.0

@@ -481,14 +481,7 @@ def _require_discards(d: Draft, rec: Rec) -> None:
         return
     # The next seat still in the game after the turn's player, or after the seat it skipped (R1).
     skipped = d.skipped
-    seat = base = d.turn_seat if skipped is None else skipped
-    step, limit = d.direction, ruleset.max_damage
-    for _ in range(n):
-        seat = (seat + step) % n
-        if damage[seat] < limit:
-            break
-    else:
-        seat = base
+    seat = d.next_seat(d.turn_seat if skipped is None else skipped)
     if rec is not None:
         rec.append(turn_started(seat, turn))
     fold_turn_started(d, seat, turn)

@@ -37,7 +37,8 @@ RENDERER_VERSION = "3"  # part of every ETag: bump it when the picture's drawing
 
 CARD_IDS = ("back", "cumi", "house", "left", "mini", "right", "strom", "taptap", "zada")
 
-# Seat tiles' centres, by where a seat sits (tableview.js's POSITIONS, for a 1200 × 630 table).
+# Seat tiles' centres, by where a seat sits (tableview.js's POSITIONS, for a 1200 × 630 table;
+# tests/test_page_copies.py checks the two agree).
 TILE_W, TILE_H = 236, 128
 CENTRES = {
     "top": (600, 92),

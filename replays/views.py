@@ -37,6 +37,7 @@ from harehra_site.share import share_tags
 
 from .access import ReplayGrant, is_key_ref, open_replay
 from .images import (
+    CLIP_MAX_STEPS,
     FINISHED_PUBLIC_SECONDS,
     FINISHED_SECONDS,
     LIVE_SECONDS,
@@ -175,6 +176,8 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     if grant.live:
         return redirect("replay-watch", game_id=grant.game.pk)
     context = _replay_boot(request, ref, grant)
+    # The clip the page offers: as long as replays/images.py draws (the page keeps the span within it).
+    context["clip_max_steps"] = context["boot"]["clip_max_steps"] = CLIP_MAX_STEPS
     if grant.game.status == GameStatus.FINISHED:
         # The analysis under the replay (analysis/api.py; static/js/table/analysisview.js), asked for
         # with a POST carrying the CSRF header, followed over its socket while it is made

@@ -17,6 +17,7 @@ from harehra_site.errors import ServiceError
 from . import limits
 from .forms import TournamentCreateForm
 from .models import Status, Tournament
+from .publish import GAMES_ASKED_AT_MOST
 from .selectors import entry_state, tournament_detail, tournament_list_rows, tournament_results_by_entry
 from .services import (
     tournament_cancel,
@@ -78,6 +79,8 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "ends_at": detail["ends_at"],
         "me": detail["me"],
         "viewer": viewer,
+        # How many players' lists of games the page asks for at once: what the socket takes.
+        "games_asked_at_most": GAMES_ASKED_AT_MOST,
     }
     context = {
         "t": t,

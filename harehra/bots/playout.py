@@ -257,14 +257,9 @@ def _next_turn(d: Draft) -> None:
         fold_game_ended(d, Result.DRAW, None)
         return
     skipped = d.skipped
-    seat = base = d.turn_seat if skipped is None else skipped
-    step, limit = d.direction, ruleset.max_damage
-    for _ in range(n):
-        seat = (seat + step) % n
-        if damage[seat] < limit:
-            break
-    else:
-        seat = base
+    # The next seat still in after the turn's player, or after the seat it skipped (R1): the
+    # rules' own (`_Seats.next_seat`, as decide._require_discards asks it).
+    seat = d.next_seat(d.turn_seat if skipped is None else skipped)
     d.turn_seat = seat
     d.turn_number = turn
     protected = d.protected

@@ -99,12 +99,13 @@ test("the embed's address and the code that frames it", () => {
 });
 
 test("a clip's span stays within the game and 60 steps, and its address", () => {
-  assert.deepEqual(clipSpan(10, "", 500), { from: 10, to: 29 }); // no end: 20 steps
-  assert.deepEqual(clipSpan("10", "200", 500), { from: 10, to: 69 }); // at most 60
-  assert.deepEqual(clipSpan(10, 5, 500), { from: 10, to: 10 }); // the end never before the start
-  assert.deepEqual(clipSpan(495, "", 500), { from: 495, to: 500 }); // not past the last step
-  assert.deepEqual(clipSpan(900, 950, 500), { from: 500, to: 500 });
-  assert.deepEqual(clipSpan("x", "y", 500), { from: 0, to: 19 });
+  assert.deepEqual(clipSpan(10, "", 500, 60), { from: 10, to: 29 }); // no end: 20 steps
+  assert.deepEqual(clipSpan("10", "200", 500, 60), { from: 10, to: 69 }); // at most 60
+  assert.deepEqual(clipSpan("10", "200", 500, 30), { from: 10, to: 39 }); // at most what the page was given
+  assert.deepEqual(clipSpan(10, 5, 500, 60), { from: 10, to: 10 }); // the end never before the start
+  assert.deepEqual(clipSpan(495, "", 500, 60), { from: 495, to: 500 }); // not past the last step
+  assert.deepEqual(clipSpan(900, 950, 500, 60), { from: 500, to: 500 });
+  assert.deepEqual(clipSpan("x", "y", 500, 60), { from: 0, to: 19 });
   assert.equal(
     clipUrl("/replays/7/", "https://h.example", { from: 3, to: 9 }, "seat:1").toString(),
     "https://h.example/replays/7/clip.gif?from=3&to=9&perspective=seat%3A1",

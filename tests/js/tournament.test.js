@@ -78,10 +78,10 @@ test("the lists of games behind the standings are asked for, fewer held only", (
   const row = (entry, games, byes = 0) => ({ entry, games, byes });
   const standings = [row(1, 2), row(2, 1, 1), row(3, 0), row(4, 3)];
   const held = new Map([[1, 2], [2, 1], [4, 4]]); // 2 lacks its bye; 4 holds one more than said
-  assert.deepEqual(gamesBehind(standings, held), [2]);
-  assert.deepEqual(gamesBehind(standings, new Map()), [1, 2, 4]); // a new player with none: nothing to ask
+  assert.deepEqual(gamesBehind(standings, held, 50), [2]);
+  assert.deepEqual(gamesBehind(standings, new Map(), 50), [1, 2, 4]); // a new player with none: nothing to ask
   assert.deepEqual(gamesBehind(standings, new Map(), 2), [1, 2]); // at most `limit` at a time
-  assert.deepEqual(gamesBehind([], held), []);
+  assert.deepEqual(gamesBehind([], held, 50), []);
 });
 
 test("a player's games are worded as the page's template words them", () => {

@@ -4,6 +4,8 @@ who may fetch them, how they are cached and throttled."""
 from __future__ import annotations
 
 import io
+import json
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from PIL import Image, ImageChops
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.frames import build_frames
+from replays import views
 from replays.images import CLIP_MAX_STEPS
 from replays.preview import LAST_STEP_MS, STEP_MS, preview_png
 from replays.selectors import game_events, seat_names
@@ -96,3 +99,27 @@ def test_clip_cache_and_throttle(two: list[Any], monkeypatch: pytest.MonkeyPatch
     assert codes == [200, 200, 429]
     assert here.get(url).json()["code"] == "throttled"
     assert here.get(f"/replays/{game.pk}/image.png").status_code == 200  # pictures count apart
+
+
+def test_the_replay_page_offers_clips_as_long_as_the_server_draws(
+    two: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clip's bound has one owner, replays/images.py: the page's script keeps the span within
+    the boot's `clip_max_steps` and its note says it, in English and Czech."""
+    game = finished_game(two, seed=7, rated=False, replay_access="public")
+
+    def page(lang: str) -> tuple[dict[str, Any], str]:
+        html = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/replays/{game.pk}/").content.decode()
+        boot = re.search(r'<script id="replay-boot" type="application/json">(.*?)</script>', html)
+        note = re.search(r'<span class="replay-note">(.*?)</span>', html)
+        assert boot is not None and note is not None
+        return json.loads(boot[1]), note[1]
+
+    boot, note = page("en")
+    assert boot["clip_max_steps"] == CLIP_MAX_STEPS == 60
+    assert note == "(an animated picture of up to 60 steps)"
+    assert page("cs")[1] == "(animovaný obrázek nejvýš 60 kroků)"
+    monkeypatch.setattr(views, "CLIP_MAX_STEPS", 30)
+    boot, note = page("en")
+    assert boot["clip_max_steps"] == 30 and note == "(an animated picture of up to 30 steps)"
+    assert page("cs")[1] == "(animovaný obrázek nejvýš 30 kroků)"

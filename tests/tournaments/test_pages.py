@@ -14,7 +14,9 @@ from django.utils import timezone
 
 from tests.factories import start_table
 from tests.tournaments.test_services import event, play_open_tables
+from tournaments import views
 from tournaments.models import Entry, EventTable, Status, Tournament
+from tournaments.publish import GAMES_ASKED_AT_MOST
 from tournaments.services import tournament_join, tournament_seat_round, tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -244,3 +246,21 @@ def test_a_tournament_games_page_leads_back_to_the_event(staff: Any, make_user: 
     cs = signed_in(ana)
     cs.cookies.load({"django_language": "cs"})
     assert "Zpět na turnaj" in cs.get(f"/games/{game}/").content.decode()
+
+
+def test_the_event_page_asks_for_as_many_lists_as_the_socket_takes(
+    staff: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """How many players' lists of games the page asks for in one request has one owner, the
+    socket's bound (tournaments/publish.py): the page's script reads it from its config."""
+    t = event(staff, name="Asking cup")
+
+    def config() -> dict[str, Any]:
+        page = Client().get(f"/tournaments/{t.pk}/").content.decode()
+        found = re.search(r'<script id="tournament-config" type="application/json">(.*?)</script>', page)
+        assert found is not None
+        return json.loads(found[1])
+
+    assert config()["games_asked_at_most"] == GAMES_ASKED_AT_MOST == 50
+    monkeypatch.setattr(views, "GAMES_ASKED_AT_MOST", 7)
+    assert config()["games_asked_at_most"] == 7

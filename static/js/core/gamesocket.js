@@ -11,6 +11,8 @@
 import { Socket } from "./socket.js";
 
 export const RESEND_MS = 5000;
+export const PING_MS = 20000; // a ping on an open socket this often
+export const RESUME_RETRY_MS = 3000; // a resume with no answer by then: ask again on the next gap
 
 export class LiveGame {
   constructor(gameId, handlers) {
@@ -27,7 +29,7 @@ export class LiveGame {
       onMessage: (m) => this.handle(m),
       onOpen: () => this.resend(),
       onStatus: (status, info) => this.h.onStatus(status, info),
-      pingEvery: 20000,
+      pingEvery: PING_MS,
     });
   }
 
@@ -114,7 +116,7 @@ export class LiveGame {
     this.send({ type: "resume", after: this.lastSeq });
     this.resumeTimer = setTimeout(() => {
       this.resuming = false; // the answer got lost too: ask again on the next gap
-    }, 3000);
+    }, RESUME_RETRY_MS);
   }
 
   endResume() {

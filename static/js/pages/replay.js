@@ -39,13 +39,13 @@ function bindCopy(viewer) {
 }
 
 // The clip's span: from the shown step until the person picks one, then theirs (kept within the
-// game and 60 steps).
+// game and the steps a clip may have, boot.clip_max_steps).
 function bindClip(boot, viewer) {
   const from = $("replay-clip-from");
   if (!from) return;
   const to = $("replay-clip-to");
   const sync = () => {
-    const span = clipSpan(from.value, to.value, viewer.frames.length - 1);
+    const span = clipSpan(from.value, to.value, viewer.frames.length - 1, boot.clip_max_steps);
     from.value = String(span.from);
     to.value = String(span.to);
     $("replay-clip-link").href = clipUrl(boot.share_path, location.origin, span, viewer.perspective).toString();

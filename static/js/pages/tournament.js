@@ -178,7 +178,7 @@ function held() {
 
 function askBehind() {
   if (asking || !standings || !socket) return;
-  const behind = gamesBehind(standings, held());
+  const behind = gamesBehind(standings, held(), cfg.games_asked_at_most);
   if (behind.length && socket.send({ type: "games", entries: behind })) asking = true;
 }
 

@@ -107,15 +107,15 @@ export function embedSnippet(src, title) {
   );
 }
 
-export const CLIP_MAX_STEPS = 60; // replays/images.py CLIP_MAX_STEPS
 export const CLIP_STEPS = 20; // a clip offered from the shown step
 
-// A clip's span kept within the game (steps 0..last) and CLIP_MAX_STEPS: `from` first, then `to`
-// at or after it; a missing `to` is CLIP_STEPS on.
-export function clipSpan(from, to, last) {
+// A clip's span kept within the game (steps 0..last) and `maxSteps` (the page's boot: what the
+// server draws, replays/images.py CLIP_MAX_STEPS): `from` first, then `to` at or after it; a
+// missing `to` is CLIP_STEPS on.
+export function clipSpan(from, to, last, maxSteps) {
   const first = clampStep(from, last + 1);
   const wanted = to === "" || to === null || to === undefined || Number.isNaN(Number(to)) ? first + CLIP_STEPS - 1 : Number(to);
-  const end = Math.max(first, Math.min(wanted, last, first + CLIP_MAX_STEPS - 1));
+  const end = Math.max(first, Math.min(wanted, last, first + maxSteps - 1));
   return { from: first, to: end };
 }
 

@@ -21,8 +21,9 @@ export function cardImg(id, cls = "") {
   return el("img", { src: `${STATIC_CARDS}${id || "back"}.svg`, alt: "", class: `card-art ${cls}`, width: 72, height: 100, draggable: "false" });
 }
 
-// Where opponents sit, in play order from the viewer's left (clockwise seen from above).
-const POSITIONS = {
+// Where opponents sit, in play order from the viewer's left (clockwise seen from above). The
+// replay's picture places them alike (replays/preview.py; tests/test_page_copies.py).
+export const POSITIONS = {
   1: ["top"],
   2: ["top-left", "top-right"],
   3: ["left", "top", "right"],

@@ -4,14 +4,13 @@
 // docs/PROTOCOL.md). The pure parts: which lists are behind, and a game's words.
 import { fmt, gettext, ngettext } from "../core/dom.js";
 
-export const ASK_AT_MOST = 50; // tournaments/publish.py GAMES_ASKED_AT_MOST
-
 // How many results (games and byes) a standings row says the player has.
 export const resultsOf = (row) => row.games + row.byes;
 
-// The entries whose lists hold fewer results than their standings row says, at most `limit`.
+// The entries whose lists hold fewer results than their standings row says, at most `limit` (the
+// page's config: what the socket takes in one request, tournaments/publish.py GAMES_ASKED_AT_MOST).
 // Fewer only: a list read a moment after the standings may hold more, and the next push agrees.
-export function gamesBehind(standings, held, limit = ASK_AT_MOST) {
+export function gamesBehind(standings, held, limit) {
   const behind = [];
   for (const row of standings) {
     if ((held.get(row.entry) ?? 0) < resultsOf(row)) behind.push(row.entry);
