@@ -2,9 +2,9 @@
 
 Building a query with the ORM costs 300 to 600 µs of CPU on this project's machine, against 60 to
 70 µs for the same SQL through a cursor. A person's move makes three: `locked_game`, `move_read`
-and `write_move` (docs/BENCHMARKS.md). The tables, columns and value conversions still come from
-the models, so the models stay the one schema; the same reads run on PostgreSQL and on the
-embedded SQLite, where the write runs as its three parts.
+and `write_move` (docs/benchmarks/2026-11-command-service.md). The tables, columns and value
+conversions still come from the models, so the models stay the one schema; the same reads run on
+PostgreSQL and on the embedded SQLite, where the write runs as its three parts.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """JSON text for the live sockets and the pushes, through orjson.
 
 Encoding a move's frames with the standard library took 0.5 ms of a server's CPU per move, about a
-tenth of all it spends on a move at a 4-seat table; orjson takes a fifth of that (docs/BENCHMARKS.md).
+tenth of all it spends on a move at a 4-seat table; orjson takes a fifth of that
+(docs/benchmarks/2026-12-live-play-browser.md).
 """
 
 from __future__ import annotations

@@ -289,7 +289,8 @@ class Command(BaseCommand):
         self.stdout.write(f"Harehra Online on http://{options['host']}:{options['port']}/")
         # uvloop and httptools: the server's own share of a move's CPU is smaller than Daphne's.
         # What is loaded by now lives as long as the process: the collector need not rescan it.
-        # Without this, full collections stalled every socket for up to 200 ms (docs/BENCHMARKS.md).
+        # Without this, full collections stalled every socket for up to 200 ms
+        # (docs/benchmarks/2026-12-live-play.md).
         gc.collect()
         gc.freeze()
         # Thousands of open sockets are hundreds of thousands of long-lived objects, and a full
