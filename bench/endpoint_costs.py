@@ -1,7 +1,7 @@
 """What one request costs, for every endpoint whose cost grows with a game's length or a request's
 size, and the cheap ones beside them for scale (docs/OPERATIONS.md, "What a request costs").
 
-A long 4-seat game is played in memory by the engine (tests/support/stored_games.py), written to
+A long 4-seat game is played in memory by the engine (bench/stored_games.py), written to
 the database inside a transaction with a 2-playout analysis of it, and each endpoint is asked
 `count` times in this process through Django's test client (no network, no server: the view's own
 work, middleware included), then everything is rolled back. Throttles are lifted for the run.
@@ -24,9 +24,9 @@ from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
 from analysis.services import analysis_run
+from bench.stored_games import long_game, store_game
 from games import eventlog, selectors
 from replays.images import CLIP_MAX_STEPS
-from tests.support.stored_games import long_game, store_game
 
 PASSWORD = "correct-horse-battery"
 

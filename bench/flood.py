@@ -61,14 +61,16 @@ def _setup(cfg: FloodConfig, write: Callable[[str], None]) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from accounts.services import user_token
-    from tests.factories import start_table
-    from tests.support.stored_games import long_game, store_game
+    from bench.stored_games import long_game, store_game
+    from games.services.tables import TableSettings, table_create, table_join, table_start
 
     stamp = time.strftime("%H%M%S")
     User = get_user_model()
     target = store_game(long_game(cfg.events, 1), [f"flood-{stamp}-t{i}" for i in range(4)])
     players = [User.objects.create(username=f"flood-{stamp}-p{i}") for i in range(2)]
-    running = start_table(players, rated=False)
+    table = table_create(host=players[0], settings=TableSettings(seats=2, rated=False))
+    table_join(table=table, user=players[1], invite_code=table.invite_code)
+    running = table_start(table=table, user=players[0])
     games_each = 2 if "analysis" in cfg.phases else 0
     askers = []
     for a in range(cfg.askers if games_each else 0):

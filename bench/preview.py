@@ -23,12 +23,12 @@ from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
 import replays.images
+from bench.stored_games import long_game, store_game
 from games.frames import build_frames
 from replays import preview
 from replays.images import CLIP_MAX_STEPS
 from replays.preview import preview_png, preview_svg, render_png
 from replays.selectors import game_events, seat_names
-from tests.support.stored_games import long_game, store_game
 
 
 class _Rollback(Exception):

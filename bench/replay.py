@@ -14,10 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.test import Client
 
+from bench.stored_games import long_game, store_game
 from games.frames import build_frames
 from replays.access import ALL
 from replays.selectors import game_events, seat_names
-from tests.support.stored_games import long_game, store_game
 
 
 class _Rollback(Exception):

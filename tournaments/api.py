@@ -24,20 +24,8 @@ from .serializers import (
     TournamentDetailSerializer,
     TournamentListSerializer,
 )
-from .services import (
-    tournament_cancel,
-    tournament_create,
-    tournament_join,
-    tournament_pause,
-    tournament_withdraw,
-)
-
-ACTIONS = {
-    "join": tournament_join,
-    "withdraw": tournament_withdraw,
-    "pause": tournament_pause,
-    "cancel": tournament_cancel,
-}
+from .services import TOURNAMENT_ACTIONS as ACTIONS
+from .services import tournament_create
 
 
 def _detail(request: Request, t: Tournament, code: int = status.HTTP_200_OK) -> Response:

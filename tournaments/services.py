@@ -715,3 +715,12 @@ def tournaments_due() -> list[int]:
     due = Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now)
     running = Tournament.objects.filter(status=Status.RUNNING)
     return list(due.values_list("pk", flat=True)) + list(running.values_list("pk", flat=True)) + sorted(ended)
+
+
+# What a person may do to a tournament by name (the API's and the pages' action URLs).
+TOURNAMENT_ACTIONS = {
+    "join": tournament_join,
+    "withdraw": tournament_withdraw,
+    "pause": tournament_pause,
+    "cancel": tournament_cancel,
+}

@@ -19,20 +19,8 @@ from .forms import TournamentCreateForm
 from .models import Status, Tournament
 from .publish import GAMES_ASKED_AT_MOST
 from .selectors import entry_state, tournament_detail, tournament_list_rows, tournament_results_by_entry
-from .services import (
-    tournament_cancel,
-    tournament_create,
-    tournament_join,
-    tournament_pause,
-    tournament_withdraw,
-)
-
-ACTIONS = {
-    "join": tournament_join,
-    "withdraw": tournament_withdraw,
-    "pause": tournament_pause,
-    "cancel": tournament_cancel,
-}
+from .services import TOURNAMENT_ACTIONS as ACTIONS
+from .services import tournament_create
 
 
 def tournament_list_page(request: HttpRequest) -> HttpResponse:

@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.services import user_register, user_token
+from bench.stored_games import long_game, store_game
 from tests.browser.ui import api, wait_loaded
-from tests.support.stored_games import long_game, store_game
 from tournaments.services import tournament_create, tournament_join
 
 User = get_user_model()

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from bench.stored_games import long_game, store_game
 from tests.browser.ui import sign_in, start_against_bots
 from tests.support.stack import Stack
-from tests.support.stored_games import long_game, store_game
 
 pytestmark = [pytest.mark.browser]
 REDIS_DB = 15

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from analysis.services import analysis_run
+from bench.stored_games import long_game, store_game
 from tests.browser.ui import sign_in, start_against_bots, wait_loaded
-from tests.support.stored_games import long_game, store_game
 
 REDIS_DB = 12
 PHONE = {"width": 390, "height": 844}
@@ -113,7 +113,14 @@ def test_a_moment_link_keeps_the_step_buttons_on_the_screen(
     page.wait_for_selector("#replay .rp-seat")
     page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{step}'")
     page.wait_for_selector("#analysis-chart svg")
-    page.wait_for_timeout(300)  # any scroll the page makes is done
+    # Any scroll the page makes is done: neither the page nor the log moved over two frames.
+    page.wait_for_function(
+        """() => new Promise((done) => {
+          const log = document.getElementById('replay-log'), at = [scrollY, log.scrollTop];
+          requestAnimationFrame(() => requestAnimationFrame(
+            () => done(at[0] === scrollY && at[1] === log.scrollTop)));
+        })"""
+    )
     # The step buttons, on the screen (the page used to scroll down to the log's line).
     for action in ("prev", "next", "play"):
         assert _on_screen(page, f'.replay-toolbar [data-action="{action}"]'), action

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from bench.stored_games import long_game, store_game
 from tests.support.decks import SEAT_ZERO_SKIPPED, STACKED
 from tests.support.stack import Stack
-from tests.support.stored_games import long_game, store_game
 
 pytestmark = [pytest.mark.browser]
 REDIS_DB = 11

@@ -19,11 +19,11 @@ import pytest
 
 from analysis.models import AnalysisRequest, GameAnalysis, RequestStatus
 from analysis.services import analysis_run
+from bench.stored_games import long_game, store_game
 from harehra.analysis import analysis_json
 from tests.browser.test_axe import serious_violations
 from tests.browser.ui import person, sign_in
 from tests.support.stack import Stack
-from tests.support.stored_games import long_game, store_game
 
 pytestmark = [pytest.mark.browser]
 REDIS_DB = 15

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from bench.stored_games import long_game, store_game
 from tests.browser.ui import read, sign_in, start_against_bots, wait_loaded
 from tests.support.decks import AIM_ON_THE_TABLE, STACKED
-from tests.support.stored_games import long_game, store_game
 
 REDIS_DB = 14
 DESKTOP = {"width": 1280, "height": 800}

@@ -16,7 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 
 from accounts.services import user_register
-from tests.browser.ui import PASSWORD, Player, english_left, read, sign_in, wait_still
+from tests.browser.ui import PASSWORD, Player, english_left, read, sign_in, wait_newer, wait_still
 from tournaments.models import EventSeat, Result, Tournament
 from tournaments.services import tournament_create
 
@@ -140,14 +140,12 @@ def test_a_person_creates_an_arena_from_the_page_and_plays_it(
             at = GAME.search(page.url)
             if at is not None:
                 game = int(at[1])
-                if read(page)["kind"] and not player.act():
-                    page.wait_for_timeout(200)
-                else:
-                    page.wait_for_timeout(50)
+                if not (read(page)["kind"] and player.act()):
+                    wait_newer(page)  # the next move or decision, or half a second
             elif game is not None and f"/tournaments/{t.pk}/" in page.url:
                 break  # back at the event after her game
-            else:
-                page.wait_for_timeout(300)
+            else:  # the event page, until it takes her to her table
+                page.wait_for_url(GAME, timeout=1000)
         except PlaywrightError:
             pass  # the page was going to another one
     # She takes a break (the event page would otherwise take her on to her next table).
