@@ -22,11 +22,11 @@ from .devices import device_known, device_remember
 from .throttles import sign_in_check_lock, sign_in_failed, sign_in_succeeded
 
 USERNAME_MAX = 30
-# Sent with the user's id when a person signs out: games closes their open sockets (games/apps.py).
+# Sent with the user's id when a person signs out: their open sockets close (accounts/apps.py).
 user_signed_out = Hook("a user signed out")
 # Sent with the user's id and the digests (`credential_digest`) of the API token and the session
 # key that stay signed in, or None, when a password change ended every other token and session:
-# games closes the sockets those others signed in, as a sign-out does (games/apps.py).
+# the sockets those others signed in close, as a sign-out's do (accounts/apps.py).
 user_credentials_ended = Hook("a password change ended a user's other tokens and sessions")
 
 

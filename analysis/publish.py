@@ -15,9 +15,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games.live import jsontext
-from games.live.publish import publish_to_group
 from harehra.analysis import ANALYSIS_VERSION
+from harehra_site import jsontext
+from harehra_site.publish import send_on_commit
 
 from .selectors import analysis_status
 
@@ -37,7 +37,7 @@ def analysis_progress_changed(game_id: int, done: int, total: int) -> None:
     """A running analysis got this far: said once the progress row commits (at once outside a
     transaction). Made from the figures written, no read."""
     status = {"version": ANALYSIS_VERSION, "status": "running", "progress": {"done": done, "total": total}}
-    transaction.on_commit(lambda: _publish(game_id, status))
+    _publish(game_id, status)
 
 
 def analysis_state_changed(game_id: int) -> None:
@@ -61,4 +61,4 @@ def analysis_pending(status: dict[str, Any]) -> bool:
 def _publish(game_id: int, status: dict[str, Any]) -> None:
     """The text made once here, forwarded as it is by every socket (`pending`: more is to come)."""
     text, pending = analysis_message(status), analysis_pending(status)
-    publish_to_group(analysis_group(game_id), {"type": "analysis.changed", "text": text, "pending": pending})
+    send_on_commit(analysis_group(game_id), {"type": "analysis.changed", "text": text, "pending": pending})

@@ -10,9 +10,9 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 
+from accounts.publish import user_group
 from games.invites import scope_invite
 from games.live.lobby_consumers import PushConsumer, db
-from games.live.publish import user_group
 from games.live.sockets import CLOSE_REFUSED
 from harehra_site.errors import ServiceError
 from harehra_site.ws_auth import signed_out_by

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.live.publish import publish_to_group
+from harehra_site.publish import send_on_commit
 
 from .models import Channel
 
@@ -14,13 +14,13 @@ def chat_group(table_id: int, channel: str) -> str:
 
 
 def publish_chat_message(table_id: int, channel: str, message: dict[str, Any]) -> None:
-    publish_to_group(chat_group(table_id, channel), {"type": "chat.message", "message": message})
+    send_on_commit(chat_group(table_id, channel), {"type": "chat.message", "message": message})
 
 
 def publish_chat_hidden(table_id: int, channel: str, message_id: int) -> None:
-    publish_to_group(chat_group(table_id, channel), {"type": "chat.hidden", "id": message_id})
+    send_on_commit(chat_group(table_id, channel), {"type": "chat.hidden", "id": message_id})
 
 
 def publish_chat_state(table_id: int, enabled: bool) -> None:
     for channel in Channel.values:
-        publish_to_group(chat_group(table_id, channel), {"type": "chat.state", "enabled": enabled})
+        send_on_commit(chat_group(table_id, channel), {"type": "chat.state", "enabled": enabled})

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.access import AnyUser, access_signed_in, access_table_host, access_table_view
-from games.live.publish import publish_table_changed
 from games.models import Table
+from games.publish import publish_table_changed
 from harehra_site.errors import ServiceError
 from harehra_site.text import without_bidi_controls
 
@@ -68,7 +68,7 @@ def chat_post(*, table_id: int, user: AnyUser, text: Any, invite_code: str | Non
         channel = chat_channel_of(table, user)
         message = ChatMessage.objects.create(table=table, channel=channel, user=user, text=text)
         data = message_dict(message, user.get_username())
-        transaction.on_commit(lambda: publish_chat_message(table.pk, channel, data))
+        publish_chat_message(table.pk, channel, data)
     return data
 
 
@@ -84,6 +84,6 @@ def chat_set_enabled(*, table_id: int, user: AnyUser, enabled: Any) -> bool:
         if table.chat_enabled != enabled:
             table.chat_enabled = enabled
             table.save(update_fields=["chat_enabled"])
-            transaction.on_commit(lambda: publish_chat_state(table.pk, enabled))
+            publish_chat_state(table.pk, enabled)
             transaction.on_commit(lambda: publish_table_changed(table.pk))
     return enabled

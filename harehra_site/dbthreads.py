@@ -53,8 +53,8 @@ def db(func: Callable[..., Any]) -> Any:
 
 
 def _call(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], args: Any, kwargs: Any) -> Any:
-    # Where a publish from this thread is handed (games/live/publish.py reads what asgiref's
-    # thread handler would have set): the loop of the socket whose call this is.
+    # What asgiref's thread handler would have set: the loop of the socket whose call this is,
+    # where an `async_to_sync` inside the call and a publish from it (harehra_site/publish.py) go.
     local = SyncToAsync.threadlocal
     local.main_event_loop = loop
     local.main_event_loop_pid = os.getpid()

@@ -64,7 +64,7 @@ class TokenAuthMiddleware:
 
 def signed_out_by(scope: dict[str, Any], message: dict[str, Any]) -> bool:
     """Whether a "user.signed_out" message to the user's sockets ends this one. A sign-out ends
-    every one. A password change (games/live/publish.py, publish_user_credentials_ended) names the
+    every one. A password change (accounts/publish.py, publish_user_credentials_ended) names the
     token and the session it kept: it ends a socket signed in by any other."""
     if "keep_token" not in message:
         return True

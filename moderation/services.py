@@ -16,13 +16,13 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import Mute, Sanction, SanctionKind
 from accounts.notices import sanction_notice
+from accounts.publish import publish_user_sanctioned
 from accounts.sessions import user_sessions_end
 from accounts.standing import active_mutes, active_sanctions
 from chat.models import ChatHide, ChatMessage
 from chat.publish import publish_chat_hidden
 from chat.selectors import chat_message_visible_to
 from games.access import access_game_view, access_signed_in
-from games.live.publish import publish_user_sanctioned
 from games.models import Game
 from games.services.moves import game_abort as game_command_abort
 from games.services.seats import game_replay_set_hidden
@@ -176,7 +176,7 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
         # each browser's next page says why (accounts/notices.py)
         user_id, notice = user.pk, sanction_notice(kind, until, reason)
         # Every socket closes now, each telling its page why (accounts/notices.py).
-        transaction.on_commit(lambda: publish_user_sanctioned(user_id, notice))
+        publish_user_sanctioned(user_id, notice)
 
     action = AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND
     return _restraint_place(
@@ -397,7 +397,7 @@ def chat_message_hide(*, moderator: Any, message: ChatMessage, reason: Any) -> C
         hide = ChatHide.objects.create(message=message, hidden_by=moderator, reason=reason)
         _audit(moderator, AuditAction.HIDE_MESSAGE, message, reason)
         table_id, channel, message_id = message.table_id, message.channel, message.pk
-        transaction.on_commit(lambda: publish_chat_hidden(table_id, channel, message_id))
+        publish_chat_hidden(table_id, channel, message_id)
     return hide
 
 

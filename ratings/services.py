@@ -18,8 +18,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import sql
-from games.live.publish import publish_game_meta
 from games.models import Game, GameEvent, GameSeat, GameStatus
+from games.publish import publish_game_meta
 from harehra.placings import COMMAND_DECISIONS, Outcome, outcome_from_log
 
 from .models import Placing, Pool, RatedGame, Rating, RatingChange
@@ -125,7 +125,7 @@ def _tell_the_game(game_id: int, seats: list[GameSeat], changes: list[RatingChan
         key=lambda c: c["seat"],
     )
     data = {"state": "rated" if shown else "unrated", "changes": shown}
-    transaction.on_commit(lambda: publish_game_meta(game_id, "ratings", data))
+    publish_game_meta(game_id, "ratings", data)
 
 
 def _rate(game: Game, seats: list[GameSeat], outcome: Outcome) -> list[RatingChange]:

@@ -14,9 +14,8 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from games.live import jsontext
-from games.live.publish import publish_to_group
-from harehra_site import metrics
+from harehra_site import jsontext, metrics
+from harehra_site.publish import send_on_commit
 
 from .models import Tournament
 from .selectors import tournament_games, tournament_live, tournament_me_many
@@ -58,11 +57,11 @@ def tournament_publish(
             started = time.perf_counter()
             text = jsontext.dumps(tournament_live(t, games_of or ()))
             metrics.tournament_pushed("standings", time.perf_counter() - started)
-            publish_to_group(tournament_group(t.pk), {"type": "tournament.standings", "text": text})
+            send_on_commit(tournament_group(t.pk), {"type": "tournament.standings", "text": text})
         for user_id, me in tournament_me_many(t, users).items() if users else ():
             text = jsontext.dumps({"type": "me", "tournament": t.pk, "me": me})
             metrics.tournament_pushed("me")
-            publish_to_group(tournament_user_group(t.pk, user_id), {"type": "tournament.me", "text": text})
+            send_on_commit(tournament_user_group(t.pk, user_id), {"type": "tournament.me", "text": text})
     except Exception:
         log.exception("could not publish tournament %s", tournament_id)
 

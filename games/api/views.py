@@ -17,11 +17,11 @@ from harehra_site.api_errors import validated_body
 from harehra_site.errors import ServiceError
 from harehra_site.logs import command_observed
 from harehra_site.params import parse_count
+from harehra_site.publish import sends_held, sends_made_sync
 from harehra_site.schema import count_parameter
 
 from ..access import access_table_view
 from ..invites import request_invite
-from ..live.publish import sends_held, sends_made_sync
 from ..models import Game, Table
 from ..selectors import game_events_for, game_view, table_games_for, table_list_open
 from ..services.moves import game_command_submit

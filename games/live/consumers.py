@@ -9,11 +9,13 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
+from accounts.publish import user_group
 from games.access import access_game_socket
 from games.invites import scope_invite
-from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Game
+from games.publish import game_group
+from games.push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
 from games.selectors import game_catch_up, game_read_now, game_view, presence_of, seats_presence
 from games.services.moves import game_command_submit
 from games.services.presence import (
@@ -23,16 +25,15 @@ from games.services.presence import (
     presence_leave_for_restart,
 )
 from games.services.seats import seat_reclaim
-from harehra_site import metrics
+from harehra_site import jsontext, metrics
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
+from harehra_site.publish import sends_held, sends_made
 from harehra_site.ws_auth import signed_out_by
 
-from .publish import game_group, sends_held, sends_made, user_group
-from .push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
 from .sockets import (
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,

@@ -10,18 +10,19 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
+from accounts.publish import user_group
 from games.access import AnyUser, access_table_view
 from games.invites import scope_invite
-from games.live import jsontext
 from games.live.dispatch import DirectDispatch
 from games.models import Table
+from games.publish import LOBBY_GROUP, table_group
 from games.selectors import lobby_html, lobby_language
+from harehra_site import jsontext
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
 from harehra_site.ws_auth import signed_out_by
 
-from .publish import LOBBY_GROUP, table_group, user_group
 from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
 
 

@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import re
 import threading
 import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import SyncToAsync
 from channels.exceptions import StopConsumer
 from django.conf import settings
 
-from games.live import jsontext
-from harehra_site import metrics
+from harehra_site import jsontext, metrics
 from harehra_site.logs import log_socket
+from harehra_site.publish import sends_to_loop
 
 MAX_FRAME_CHARS = 8192  # a command is a few dozen characters
 MAX_JSON_DEPTH = 4  # {"type": "command", "play": ["cumi"]} is 2 deep
@@ -367,12 +365,11 @@ def _heartbeat() -> None:
         looked_at = time.time()
         for loop, seats in _seated_now().items():
             # A game told of a seat counted again is told from the loop of its sockets, as from
-            # their database threads (harehra_site/dbthreads.py, games/live/publish.py).
-            local = SyncToAsync.threadlocal
-            local.main_event_loop, local.main_event_loop_pid = loop, os.getpid()
+            # their database threads (harehra_site/publish.py, `sends_to_loop`).
             close_old_connections()
             try:
-                presence_heartbeat(seats, looked_at=looked_at)
+                with sends_to_loop(loop):
+                    presence_heartbeat(seats, looked_at=looked_at)
             except Exception:
                 import logging
 

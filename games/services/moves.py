@@ -12,7 +12,7 @@ A person's command reads top to bottom (`game_command_submit`):
    when the rules say so ("a game ended": games/ended.py), write events, command record and row
    in one statement (games/sql.py), refresh the snapshot now and then, arm the follow-ups (a
    bot's move, the countdown: games/followups.py);
-7. after commit: cache the new state and push every viewer's part (games/live/push.py), counted
+7. after commit: cache the new state and push every viewer's part (games/push.py), counted
    with the move's time from its command's arrival (harehra_site/metrics.py). The push never
    raises to the mover: a failure there is logged and counted.
 
@@ -32,8 +32,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.live.publish import publish_game_head, publish_game_push, publish_table_changed
-from games.live.push import SEAT_CONTROL_EVENTS, push_message
+from games.publish import publish_game_head, publish_game_push, publish_table_changed
+from games.push import SEAT_CONTROL_EVENTS, push_message
 from harehra import (
     Decision,
     EngineError,
@@ -138,7 +138,7 @@ def game_command_submit(
             # killed before it pushed the move, leaving the game's other sockets behind with nothing
             # to tell them. Tell them how far the game is; those behind read the rest.
             game_id, head = game.pk, game.last_seq
-            transaction.on_commit(lambda: publish_game_head(game_id, head))
+            publish_game_head(game_id, head)
             return CommandOutcome(game.pk, first_seat, events, duplicate=True)
         if row.bot_playing:
             raise ServiceError("seat_away", "a bot is playing your seat: take it back first", 409)

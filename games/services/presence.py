@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.live.publish import publish_game_meta
+from games.publish import publish_game_meta
 from harehra_site.sharedcache import shared_cache
 
 from .. import sql
@@ -142,7 +142,7 @@ def presence_count(*, read: GameRead, seat: int) -> bool:
     if count != 1:
         return False
     presence = seats_presence(read.seats)
-    transaction.on_commit(lambda: publish_game_meta(game_id, "presence", {"seats": presence}))
+    publish_game_meta(game_id, "presence", {"seats": presence})
     return True
 
 

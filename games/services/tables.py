@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from games.live.publish import publish_next_game, publish_table_changed
+from games.publish import publish_next_game, publish_table_changed
 from harehra import EngineError, make_ruleset, replay, start_game
 from harehra.bots import DEFAULT_LEVEL
 from harehra.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
@@ -271,7 +271,7 @@ def _game_create(table: Table) -> Game:
     _changed(table)
     previous = table.games.filter(number=game.number - 1).values_list("pk", flat=True).first()
     if previous is not None:
-        transaction.on_commit(lambda: publish_next_game(previous, game.pk))
+        publish_next_game(previous, game.pk)
     return game
 
 

@@ -252,7 +252,7 @@ def test_a_push_the_channel_layer_lost_is_read_from_the_log_when_the_next_one_ar
     its seq and reads what it missed from the log, however long ago it opened."""
     from channels.layers import get_channel_layer
 
-    from games.live.publish import game_group
+    from games.publish import game_group
 
     game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
     watcher = _connect(game_id)
@@ -292,7 +292,7 @@ def test_a_command_is_answered_only_once_its_moves_push_is_out():
     who never sends the command again and tables that never hear of the move: the push first."""
     from channels.layers import get_channel_layer
 
-    from games.live.publish import game_group
+    from games.publish import game_group
 
     game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
 

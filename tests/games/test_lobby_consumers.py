@@ -10,7 +10,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-import games.live.publish as publish
+import games.publish as publish
+from accounts.publish import publish_user_signed_out
 from accounts.services import user_token
 from games.models import Game, Visibility
 from games.services.tables import (
@@ -312,7 +313,7 @@ def test_signing_out_closes_the_table_socket(make_user: Any) -> None:
     async def run() -> None:
         comm = _table(table.pk, f"?token={token}")
         await _opened(comm, "changed")
-        await call(publish.publish_user_signed_out)(host.pk)
+        await call(publish_user_signed_out)(host.pk)
         assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
 
     asyncio.run(run())

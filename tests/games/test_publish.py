@@ -10,8 +10,10 @@ import pytest
 import redis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import transaction
 
-from games.live.publish import _server_loop, game_group, publish_game_meta, serving_loop_set
+from games.publish import game_group, publish_game_meta
+from harehra_site.publish import _server_loop, send_on_commit, sends_held, sends_to_loop, serving_loop_set
 from tests.redis_server import redis_url
 from tests.support.waits import until
 
@@ -71,10 +73,47 @@ def test_only_a_server_thread_hands_its_sends_to_a_loop() -> None:
     assert _server_loop() is None
 
 
+def test_a_thread_given_the_servers_loop_hands_its_sends_there_while_it_holds_it() -> None:
+    """The presence heartbeat's thread is a server's own, though no event loop started it."""
+    found: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+
+        def beat() -> None:
+            with sends_to_loop(loop):
+                found["inside"] = _server_loop()
+            found["after"] = _server_loop()
+
+        await asyncio.to_thread(beat)
+        found["loop"] = loop
+
+    asyncio.run(scenario())
+    assert found["inside"] is found["loop"]
+    assert found["after"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_send_goes_once_its_transaction_commits_and_never_when_it_rolls_back(settings: Any) -> None:
+    settings.CHANNEL_LAYERS = {"default": LAYERS["in-memory"]}
+    with sends_held() as held:
+        with transaction.atomic():
+            send_on_commit("g", {"type": "committed"})
+            with transaction.atomic():
+                send_on_commit("g", {"type": "inner"})
+            assert held == []  # not before the commit
+        assert held == [("g", {"type": "committed"}), ("g", {"type": "inner"})]
+        with pytest.raises(RuntimeError), transaction.atomic():
+            send_on_commit("g", {"type": "rolled back"})
+            raise RuntimeError
+        send_on_commit("g", {"type": "outside"})  # no transaction: at once
+    assert held == [("g", {"type": "committed"}), ("g", {"type": "inner"}), ("g", {"type": "outside"})]
+
+
 def test_a_send_handed_to_a_loop_that_has_closed_is_dropped_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import games.live.publish as publish
+    import harehra_site.publish as publish
 
     closed = asyncio.new_event_loop()
     closed.close()

@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-import games.live.publish as publish
+from accounts.publish import publish_user_signed_out
 from accounts.services import user_token
 from games.models import Game
 from harehra_site.asgi import application
@@ -244,7 +244,7 @@ def test_an_unknown_event_is_refused_bad_messages_answered_and_signing_out_close
             assert error["type"] == "error" and error["code"] == "bad_message"
         await comm.send_json_to({"type": "ping"})
         assert await comm.receive_json_from(timeout=3) == {"type": "pong"}
-        await call(publish.publish_user_signed_out)(ana.pk)
+        await call(publish_user_signed_out)(ana.pk)
         assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
 
     asyncio.run(run())

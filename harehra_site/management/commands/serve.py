@@ -324,10 +324,10 @@ class Command(BaseCommand):
         sockets = [listening_socket(options["host"], options["port"])] if options["reuse_port"] else None
 
         async def serve() -> None:
-            from games.live.publish import serving_loop_set
+            from harehra_site.publish import serving_loop_set
 
             server.loop = asyncio.get_running_loop()
-            # The embedded worker's threads hand their pushes to this loop (games/live/publish.py).
+            # The embedded worker's threads hand their pushes to this loop (harehra_site/publish.py).
             serving_loop_set(server.loop)
             server.loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
             watch = server.loop.create_task(_watch_loop_lag())

@@ -1,4 +1,17 @@
-"""Telling live clients: messages go out on the channel layer only after the transaction commits."""
+"""The one way any app tells live clients something: `send_on_commit(group, message)`, a plain
+message to a group of sockets on the channel layer, sent once the current transaction commits (at
+once when none is open). What a message says and which group hears it is each app's own (its
+`publish.py`); the sockets that forward it (the live tier, `live/`) import those apps, never the
+other way round.
+
+Where a send goes depends on the thread that makes it:
+- inside `sends_held` (a socket's command, the API's command view): held, and made by the caller
+  itself before it answers (`sends_made`, `sends_made_sync`);
+- on a server's thread (a socket's database thread, the presence heartbeat, the embedded worker):
+  handed to the server's event loop, which owns the in-memory layer's queues and the Redis
+  connection;
+- anywhere else (a Celery worker, a management command): run to its end.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +20,7 @@ import concurrent.futures
 import contextvars
 import logging
 import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -15,26 +29,29 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
+from django.db import transaction
 
-from games.selectors import lobby_change
 from harehra_site import metrics
 
 log = logging.getLogger(__name__)
 
 
-def game_group(game_id: int) -> str:
-    return f"game.{game_id}"
-
-
-def table_group(table_id: int) -> str:
-    return f"table.{table_id}"
-
-
-LOBBY_GROUP = "lobby"
+def send_on_commit(group: str, message: dict[str, Any]) -> None:
+    """Send `message` (a dict whose "type" names the consumers' handler) to every socket in
+    `group`, on every server process, once the current transaction commits; at once when no
+    transaction is open (a commit hook's own send among them). A lost send is logged and counted,
+    never raised: the clients catch up on the next message or when they reconnect."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        connection.on_commit(lambda: _send(group, message))
+    else:
+        _send(group, message)
 
 
 # The event loop of this process's server (`serve` names it), and the process it runs in.
 _serving: tuple[asyncio.AbstractEventLoop, int] | None = None
+# The loop a server's own thread hands its sends to (`sends_to_loop`).
+_thread = threading.local()
 
 
 def serving_loop_set(loop: asyncio.AbstractEventLoop | None) -> None:
@@ -44,21 +61,38 @@ def serving_loop_set(loop: asyncio.AbstractEventLoop | None) -> None:
     _serving = (loop, os.getpid()) if loop is not None else None
 
 
-def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop a send from this thread is handed to: that of the server whose database
-    thread this is (as `async_to_sync` finds it), else the loop of the server this process runs.
+@contextmanager
+def sends_to_loop(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """Within: this thread's sends are handed to `loop`, the server's (a socket's database thread,
+    harehra_site/dbthreads.py; the presence heartbeat's thread)."""
+    before = getattr(_thread, "loop", None)
+    _thread.loop = (loop, os.getpid())
+    try:
+        yield
+    finally:
+        _thread.loop = before
 
-    The second is for the embedded worker's threads, whose sends go to the in-memory channel layer:
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop a send from this thread is handed to: the one this thread was given
+    (`sends_to_loop`), else that of the server whose thread this is as asgiref's thread handler
+    says (a view the server runs in a thread), else the loop of the server this process runs.
+
+    The last is for the embedded worker's threads, whose sends go to the in-memory channel layer:
     its queues belong to the server's loop and wake its sockets only when written from that loop.
     Run elsewhere (`async_to_sync`'s own loop) a send woke no socket until something else woke the
-    loop, up to 50 ms later (issue 27), and touched the loop from another thread. None in a process
-    that serves nothing (a `celery worker`, a management command): there a send runs to its end."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
+    loop, up to 50 ms later, and touched the loop from another thread. None in a process that
+    serves nothing (a `celery worker`, a management command): there a send runs to its end."""
+    pid = os.getpid()
+    given = getattr(_thread, "loop", None)
+    if given is not None and given[1] == pid and given[0].is_running():
+        return given[0]  # type: ignore[no-any-return]
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == pid:
         loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
         if loop is not None and loop.is_running():
-            return loop
+            return loop  # type: ignore[no-any-return]
     serving = _serving
-    if serving is not None and serving[1] == os.getpid() and serving[0].is_running():
+    if serving is not None and serving[1] == pid and serving[0].is_running():
         return serving[0]
     return None
 
@@ -157,69 +191,3 @@ def _hand(layer: Any, group: str, message: dict[str, Any]) -> Future[Any] | None
         _failed(group, e)
         log.exception("could not publish to %s", group)
     return None
-
-
-def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
-    """One move to every socket of the game; each consumer takes its own viewer's part."""
-    _send(game_group(game_id), message)
-
-
-def publish_game_head(game_id: int, seq: int) -> None:
-    """The game has reached `seq`: its sockets that have not seen that far read what they missed.
-    Said when a command comes again that was applied already: the server that applied it may have
-    been killed before it pushed the move."""
-    _send(game_group(game_id), {"type": "game.head", "seq": seq})
-
-
-def publish_next_game(game_id: int, next_game_id: int) -> None:
-    """The table's next game has started: the sockets of the game before it are told where to go."""
-    _send(game_group(game_id), {"type": "game.meta", "kind": "next_game", "data": {"game": next_game_id}})
-
-
-def publish_game_meta(game_id: int, kind: str, data: dict[str, Any]) -> None:
-    _send(game_group(game_id), {"type": "game.meta", "kind": kind, "data": data})
-
-
-def publish_table_changed(table_id: int) -> None:
-    """Table sockets are told that something changed; lobby sockets get the table's new row.
-
-    The row is rendered here, once per change in the process that made it, so a change costs each
-    lobby socket on every server one forward and nothing else.
-    """
-    _send(table_group(table_id), {"type": "table.changed", "table": table_id})
-    try:
-        change = lobby_change(table_id)
-    except Exception:  # a commit hook must not raise; a lobby catches up when it (re)connects
-        log.exception("could not render the lobby row of table %s", table_id)
-        return
-    if change is not None:
-        _send(LOBBY_GROUP, {"type": "lobby.table", **change})
-
-
-def user_group(user_id: int) -> str:
-    return f"user.{user_id}"
-
-
-def publish_user_signed_out(user_id: int) -> None:
-    """Close every socket the user has open, on every server process."""
-    _send(user_group(user_id), {"type": "user.signed_out"})
-
-
-def publish_user_credentials_ended(user_id: int, keep_token: str | None, keep_session: str | None) -> None:
-    """Close the user's sockets, on every server process, but those signed in by the token or the
-    session (digests: accounts.services.credential_digest) a password change kept. The same message
-    as a sign-out's, naming what it keeps: each socket decides (harehra_site/ws_auth.py,
-    `signed_out_by`)."""
-    kept = {"keep_token": keep_token, "keep_session": keep_session}
-    _send(user_group(user_id), {"type": "user.signed_out", **kept})
-
-
-def publish_user_sanctioned(user_id: int, sanction: dict[str, Any]) -> None:
-    """Close every socket the user has open, on every server process, each first telling its page
-    why: `sanction` is {kind, until, reason} (accounts/notices.py, sanction_notice)."""
-    _send(user_group(user_id), {"type": "user.sanctioned", "sanction": sanction})
-
-
-def publish_to_group(group: str, message: dict[str, Any]) -> None:
-    """Any other app's message to a group of sockets (the table chat's, for one)."""
-    _send(group, message)
