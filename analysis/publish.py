@@ -1,6 +1,6 @@
 """Telling the replay pages that wait for an analysis how it goes, once what they are told has
 committed (as games' and tournaments' pushes do). The replay analysis socket
-(analysis/sockets.py, `/ws/replays/<ref>/analysis/`) forwards each message as it is.
+(live/analysis.py, `/ws/replays/<ref>/analysis/`) forwards each message as it is.
 
 Every message is whole (the request's state, not a change), so a page that missed some needs only
 the next: `{"type": "analysis", "version", "status", ...}`, the analysis API's answer without the

@@ -1,6 +1,6 @@
 """Channels' Redis pub/sub layer, whose `group_add` returns only once Redis holds the subscription.
 
-A game socket joins its game's group, then reads the game (games/live/consumers.py): every move
+A game socket joins its game's group, then reads the game (live/game.py): every move
 committed after the read is pushed to the group, every move before it is in the read. That holds
 only if the group's subscription is in force when the read is made. Channels' layer sends the
 SUBSCRIBE and returns without waiting for Redis to confirm it. Redis starved of CPU (a kill -9

@@ -389,10 +389,10 @@ CELERY_BEAT_SCHEDULE = {
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every
 # PRESENCE_HEARTBEAT_SECONDS; a seat not renewed for PRESENCE_LEASE_SECONDS has lost its sockets,
-# however they ended (games/live/sockets.py, games/services/presence.py).
+# however they ended (live/sockets.py, games/services/presence.py).
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
-# Messages a socket may send: a burst, then this many a second on average (games/live/sockets.py).
+# Messages a socket may send: a burst, then this many a second on average (live/sockets.py).
 SOCKET_MESSAGES_PER_SECOND = float(os.environ.get("SOCKET_MESSAGES_PER_SECOND", "10"))
 SOCKET_MESSAGES_BURST = float(os.environ.get("SOCKET_MESSAGES_BURST", "30"))
 # The server pings every socket this often and closes one whose pong is this late: a client whose

@@ -181,7 +181,7 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     if grant.game.status == GameStatus.FINISHED:
         # The analysis under the replay (analysis/api.py; static/js/table/analysisview.js), asked for
         # with a POST carrying the CSRF header, followed over its socket while it is made
-        # (analysis/sockets.py).
+        # (live/analysis.py).
         context["analysis"] = True
         context["boot"]["analysis_url"] = f"/api/replays/{ref}/analysis/"
         context["boot"]["analysis_socket"] = f"/ws/replays/{ref}/analysis/"

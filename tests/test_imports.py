@@ -26,6 +26,7 @@ PACKAGES = (
     "games",
     "harehra",
     "harehra_site",
+    "live",
     "moderation",
     "ratings",
     "replays",
@@ -117,9 +118,12 @@ def test_the_app_packages_hold_no_benchmark_or_test_harness() -> None:
 # Which app may import which: lower layers never import higher ones. The pure game at the bottom;
 # accounts knows no game; games knows no app above it (they subscribe to its hooks); profiles
 # gathers a page from several; moderation acts on all it moderates; bench measures everything.
+# live, the sockets, sits on top of every app: it calls their services and selectors and forwards
+# what they publish through the plumbing (harehra_site/publish.py), and only the composition root
+# imports it, through its public interface (live/__init__.py).
 # harehra_site is two things: the shared plumbing every app may use (errors, hooks, parameters,
-# raw SQL, ...) and the composition root (settings, urls, asgi, celery, its commands), which may
-# import any app and which no app imports.
+# raw SQL, publishing, ...) and the composition root (settings, urls, asgi, routing, celery, its
+# commands), which may import any app and which no app imports.
 MAY_IMPORT = {
     "harehra": set(),
     "accounts": {"harehra_site"},
@@ -141,6 +145,19 @@ MAY_IMPORT = {
     "tournaments": {"harehra", "accounts", "games", "harehra_site"},
     # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
     "analysis": {"harehra", "accounts", "games", "replays", "harehra_site"},
+    "live": {
+        "harehra",
+        "accounts",
+        "games",
+        "ratings",
+        "replays",
+        "chat",
+        "tournaments",
+        "analysis",
+        "profiles",
+        "moderation",
+        "harehra_site",
+    },
     "bench": {
         "analysis",
         "harehra",
@@ -158,6 +175,7 @@ COMPOSITION_ROOT = (
     "harehra_site.settings",
     "harehra_site.urls",
     "harehra_site.asgi",
+    "harehra_site.routing",
     "harehra_site.celery",
     "harehra_site.embedded",
     "harehra_site.management",
@@ -204,3 +222,15 @@ def test_the_allow_list_names_no_circle() -> None:
     for app, allowed in MAY_IMPORT.items():
         for other in allowed:
             assert app not in MAY_IMPORT.get(other, set()), (app, other)
+
+
+def test_no_app_imports_the_live_tier_and_the_root_only_its_public_interface() -> None:
+    import live
+
+    edges = _app_edges()
+    into_live = [(module, target) for module, other, target in edges if other == "live"]
+    assert ("harehra_site.routing", "live.routes") in into_live  # the check reads real imports
+    assert ("live.game", "games.services.moves") in {(m, t) for m, _, t in edges}
+    assert sorted(m for m, _ in into_live if not m.startswith(COMPOSITION_ROOT)) == []
+    public = {"live", *(f"live.{name}" for name in live.__all__)}
+    assert sorted((m, t) for m, t in into_live if t not in public) == []

@@ -2,7 +2,7 @@
 
 Two records of presence: `GameSeat.connections`, counted up and down as sockets open and close
 (fast, and exact while every close is seen), and a lease in Django's cache per seat, renewed by
-the heartbeat of each server process that has a live socket on the seat (games/live/sockets.py). A
+the heartbeat of each server process that has a live socket on the seat (live/sockets.py). A
 socket whose close was never handled (a crash, a killed server) stops renewing; the sweep then
 finds the seat counted but not renewed, sets its count to 0 and dates the leaving from its last
 renewal, so the seat is away within the grace period of its last sign of life. A seat counted out
@@ -60,7 +60,7 @@ def presence_renew(seats: set[tuple[int, int]] | list[tuple[int, int]]) -> None:
 
 
 def presence_heartbeat(seats: dict[tuple[int, int], int], *, looked_at: float) -> list[int]:
-    """A server process's heartbeat (games/live/sockets.py): its seated sockets, `seats` (with how
+    """A server process's heartbeat (live/sockets.py): its seated sockets, `seats` (with how
     many each seat has there), were alive at `looked_at`. Their leases are renewed; a seat of a
     running game whose count is 0 although one of them was open then is counted again, and its
     game's sockets told. Returns the games told.

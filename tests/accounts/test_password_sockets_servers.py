@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import websockets
 
-from games.live.sockets import CLOSE_REFUSED
+from live.sockets import CLOSE_REFUSED
 from tests.games.test_live_servers import _api, _game
 from tests.moderation.test_sanction_sockets_servers import LONG, ORIGIN, _last_words, _open, _still_open
 from tests.support.stack import Stack

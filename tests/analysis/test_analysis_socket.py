@@ -24,9 +24,9 @@ from accounts.services import user_token
 from analysis.models import AnalysisRequest, GameAnalysis, RequestStatus
 from analysis.publish import analysis_group
 from analysis.services import PROGRESS_STEP, analysis_work
-from games.live.sockets import CLOSE_REFUSED
 from games.models import Game
 from harehra.analysis import ANALYSIS_VERSION
+from live.sockets import CLOSE_REFUSED
 from tests.factories import finished_game, start_table
 from tests.support.stack import Stack
 from tests.support.waits import db_thread, until
@@ -211,8 +211,8 @@ def test_a_silent_analysis_is_read_again_and_a_dead_workers_request_said_lost(
     the status again and says the request was given up."""
     from channels.testing import WebsocketCommunicator
 
-    from analysis import sockets
     from harehra_site.asgi import application
+    from live import analysis as sockets
 
     monkeypatch.setattr(sockets, "QUIET_SECONDS", 0.5)
     two = [make_user("ann"), make_user("bob")]

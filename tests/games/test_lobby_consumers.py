@@ -325,7 +325,7 @@ def test_lobby_sockets_opening_together_share_the_list_read_after_they_joined(mo
     its joining would be lost), it gets a read of its own."""
     import threading
 
-    import games.live.lobby_consumers as lobby_consumers
+    import live.lobby as lobby_consumers
 
     gate = threading.Event()
     reads: list[int] = []

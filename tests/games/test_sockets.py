@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games.live.sockets import CLOSE_ABUSE, CLOSE_TOO_MANY, MAX_FRAME_CHARS, RATE_BURST
 from harehra_site.asgi import application
+from live.sockets import CLOSE_ABUSE, CLOSE_TOO_MANY, MAX_FRAME_CHARS, RATE_BURST
 from tests.games.test_consumers import _setup, _until
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""Socket sign-in (harehra_site/ws_auth.py, accounts/signin.py): a browser's session cookie or a
+"""Socket sign-in (live/ws_auth.py, accounts/signin.py): a browser's session cookie or a
 program's token, read in one statement each; every case but the usual one is Django's own."""
 
 from __future__ import annotations

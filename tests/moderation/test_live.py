@@ -10,8 +10,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from accounts.services import user_token
-from games.live.sockets import CLOSE_SANCTIONED
 from games.models import Game, GameSeat, GameStatus
+from live.sockets import CLOSE_SANCTIONED
 from moderation import services
 from tests.support.sockets import game_socket, session_of
 

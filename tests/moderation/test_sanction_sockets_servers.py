@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.publish import user_group
 from accounts.services import user_signed_out
-from games.live.sockets import CLOSE_REFUSED, CLOSE_SANCTIONED
+from live.sockets import CLOSE_REFUSED, CLOSE_SANCTIONED
 from moderation import services
 from tests.games.test_live_servers import _api, _game
 from tests.moderation.conftest import make_moderator

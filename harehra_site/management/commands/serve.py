@@ -116,8 +116,8 @@ def draining_server(config: Any) -> Any:
     A second signal cuts the drain short (Uvicorn's own stop; a second Ctrl-C forces it)."""
     import uvicorn
 
-    from games.live.sockets import messages_in_hand
     from harehra_site.health import drain_start
+    from live import messages_in_hand
 
     bound = settings.DRAIN_SECONDS
 
@@ -307,7 +307,7 @@ class Command(BaseCommand):
             http="httptools",
             ws="websockets-sansio",
             ws_per_message_deflate=False,
-            ws_max_size=65536,  # no client message comes near it (games/live/sockets.py caps them lower)
+            ws_max_size=65536,  # no client message comes near it (live/sockets.py caps them lower)
             # Uvicorn's own 20 s and 20 s left a frozen client's seat held for up to 40 s more.
             ws_ping_interval=settings.WEBSOCKET_PING_INTERVAL_SECONDS,
             ws_ping_timeout=settings.WEBSOCKET_PING_TIMEOUT_SECONDS,

@@ -1,5 +1,5 @@
 // What the chat says when the server refuses a message or a report, in the page's language: the
-// words for each code the server gives (chat/services.py, chat/sockets.py, the report API), never
+// words for each code the server gives (chat/services.py, live/chat.py, the report API), never
 // the server's `detail`, which is English whatever the page's language.
 import { gettext, interpolate } from "./dom.js";
 import { CHAT_MAX_CHARS } from "./chatlimit.js";

@@ -1,7 +1,7 @@
 """The tournament socket, `/ws/tournaments/<id>/`: the event page's standings and the viewer's own
 entry, pushed (tournaments/publish.py), so the page never polls; a page whose lists of players'
 games fell behind asks for them (`games`). Composed into the site's sockets
-in harehra_site/routing.py."""
+in live/routes.py."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.publish import user_group
-from games.live.lobby_consumers import PushConsumer, db
-from games.live.sockets import CLOSE_REFUSED
-from harehra_site.ws_auth import signed_out_by
-
-from .publish import (
+from harehra_site.dbthreads import db
+from live.lobby import PushConsumer
+from live.sockets import CLOSE_REFUSED
+from live.ws_auth import signed_out_by
+from tournaments.publish import (
     GAMES_ASKED_AT_MOST,
     tournament_games_text,
     tournament_group,

@@ -97,10 +97,9 @@ class RateLimit:
 
 
 class SocketFeatures:
-    """What a consumer offers the features mixed in above it at the composition root
-    (harehra_site/routing.py: the table chat, the spectator count): each feature takes the
-    messages that are its own and passes the rest on with super(), and lets go of what it holds
-    when the socket closes. The consumers below know no feature."""
+    """What a consumer offers the features mixed in above it in live/routes.py (the table chat,
+    the spectator count): each feature takes the messages that are its own and passes the rest on
+    with super(), and lets go of what it holds when the socket closes. The consumers below know no feature."""
 
     async def receive_more(self, message: dict[str, Any]) -> bool:
         """A message the consumer does not know; True once a feature took it."""

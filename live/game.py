@@ -12,7 +12,6 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.publish import user_group
 from games.access import access_game_socket
 from games.invites import scope_invite
-from games.live.dispatch import DirectDispatch
 from games.models import Game
 from games.publish import game_group
 from games.push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
@@ -32,9 +31,8 @@ from harehra_site.health import is_draining
 from harehra_site.logs import command_observed
 from harehra_site.params import is_count
 from harehra_site.publish import sends_held, sends_made
-from harehra_site.ws_auth import signed_out_by
-
-from .sockets import (
+from live.dispatch import DirectDispatch
+from live.sockets import (
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
     LimitedSocket,
@@ -44,6 +42,7 @@ from .sockets import (
     socket_unregister,
     valid_cmd_id,
 )
+from live.ws_auth import signed_out_by
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
 
@@ -105,7 +104,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         self.view_seq = 0  # the seq of the last view this socket was sent
         self._outbox: list[dict[str, Any]] = []
         self._holding = 0
-        self.presence_seat: int | None = None  # the seat this socket keeps present (games/live/sockets.py)
+        self.presence_seat: int | None = None  # the seat this socket keeps present (live/sockets.py)
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not socket_register(self, self.user.pk if self.user.is_authenticated else None, game_id):
             await self.refuse(CLOSE_TOO_MANY)  # this user has enough sockets at this game
@@ -193,7 +192,7 @@ class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
         elif kind == "sync":
             await self.send_view()
         elif await self.receive_more(message):
-            pass  # a feature's (the table chat, the spectator count: harehra_site/routing.py)
+            pass  # a feature's (the table chat, the spectator count: live/routes.py)
         else:
             await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 

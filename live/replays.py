@@ -1,19 +1,17 @@
 """The spectator count over a watch page's game socket: its heartbeat is a `watching` message
-instead of an HTTP request every few seconds. Mixed into the game socket at the composition root
-(harehra_site/routing.py)."""
+instead of an HTTP request every few seconds. Mixed into the game socket in live/routes.py."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.live.sockets import SocketFeatures
 from games.models import Game
 from harehra_site.client_address import scope_client_address
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
-
-from .services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
+from live.sockets import SocketFeatures
+from replays.services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
 
 
 class WatchersSocketMixin(SocketFeatures):

@@ -13,7 +13,7 @@ class DirectDispatch:
     thread. These consumers touch the database only through their thread-pool calls, which do it
     themselves."""
 
-    turned_away = False  # set when the socket is refused (games/live/sockets.py, refuse)
+    turned_away = False  # set when the socket is refused (live/sockets.py, refuse)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         if self.turned_away and not message["type"].startswith("websocket."):

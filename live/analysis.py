@@ -1,7 +1,7 @@
 """The replay analysis socket, `/ws/replays/<ref>/analysis/`: a finished game's replay page, while
 its analysis is queued or running, is told how far it got and when it is stored (or failed),
 pushed (analysis/publish.py), so the page never polls. Composed into the site's sockets in
-harehra_site/routing.py."""
+live/routes.py."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.publish import user_group
+from analysis.access import access_analysis_view
+from analysis.pending import RUNNING_STALE
+from analysis.publish import analysis_group, analysis_message, analysis_pending
+from analysis.selectors import analysis_status
 from games.invites import scope_invite
-from games.live.lobby_consumers import PushConsumer, db
-from games.live.sockets import CLOSE_REFUSED
+from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
-from harehra_site.ws_auth import signed_out_by
+from live.lobby import PushConsumer
+from live.sockets import CLOSE_REFUSED
+from live.ws_auth import signed_out_by
 from replays.access import open_replay
-
-from .access import access_analysis_view
-from .pending import RUNNING_STALE
-from .publish import analysis_group, analysis_message, analysis_pending
-from .selectors import analysis_status
 
 # A pending analysis silent this long is read again, so a page whose worker died hears that its
 # request was given up (`analysis_lost`) without asking: one read per socket per silence.

@@ -8,20 +8,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.live.sockets import SocketFeatures
+from chat.publish import chat_group
+from chat.selectors import chat_channel_of_id, chat_open
+from chat.services import chat_post, chat_set_enabled
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
-
-from .publish import chat_group
-from .selectors import chat_channel_of_id, chat_open
-from .services import chat_post, chat_set_enabled
+from live.sockets import SocketFeatures
 
 
 class ChatSocketMixin(SocketFeatures):
-    """Mixed into the game and table sockets at the composition root (harehra_site/routing.py),
-    which says which table (`chat_table_id`) the chat is at; the invite code is the socket's
-    `invite`, when it has one."""
+    """Mixed into the game and table sockets in live/routes.py, which says which table
+    (`chat_table_id`) the chat is at; the invite code is the socket's `invite`, when it has one."""
 
     chat_joined: str | None = None
     invite: str | None = None
@@ -95,7 +93,7 @@ class ChatSocketMixin(SocketFeatures):
         self.chat_joined = group
 
     async def chat_leave(self) -> None:
-        # A restarting server leaves its groups when it ends (games/live/consumers.py says why).
+        # A restarting server leaves its groups when it ends (live/game.py says why).
         if self.chat_joined is not None and not is_draining():
             await self.channel_layer.group_discard(self.chat_joined, self.channel_name)
         self.chat_joined = None

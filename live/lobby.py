@@ -13,7 +13,6 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.publish import user_group
 from games.access import AnyUser, access_table_view
 from games.invites import scope_invite
-from games.live.dispatch import DirectDispatch
 from games.models import Table
 from games.publish import LOBBY_GROUP, table_group
 from games.selectors import lobby_html, lobby_language
@@ -21,9 +20,9 @@ from harehra_site import jsontext
 from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
-from harehra_site.ws_auth import signed_out_by
-
-from .sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
+from live.dispatch import DirectDispatch
+from live.sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
+from live.ws_auth import signed_out_by
 
 
 class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
@@ -40,7 +39,7 @@ class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
     async def disconnect(self, code: int) -> None:
         await self.leave_more()
         if is_draining():
-            return  # a restarting server leaves its groups when it ends (games/live/consumers.py)
+            return  # a restarting server leaves its groups when it ends (live/game.py)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -52,7 +51,7 @@ class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocket
             await self.send_json({"type": "pong"})
             return
         if isinstance(message, dict) and await self.receive_more(message):
-            return  # a feature's (the table chat on a table's socket: harehra_site/routing.py)
+            return  # a feature's (the table chat on a table's socket: live/routes.py)
         await self.send_json({"type": "error", "code": "bad_message", "detail": "unknown message type"})
 
 

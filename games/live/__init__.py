@@ -1,1 +1,0 @@
-"""The live transport: sockets, their consumers, and the pushes they carry."""
