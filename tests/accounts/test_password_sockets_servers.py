@@ -16,7 +16,7 @@ import pytest
 import websockets
 
 from live.sockets import CLOSE_REFUSED
-from tests.games.test_live_servers import _api, _game
+from tests.live.test_live_servers import _api, _game
 from tests.moderation.test_sanction_sockets_servers import LONG, ORIGIN, _last_words, _open, _still_open
 from tests.support.stack import Stack
 
@@ -25,7 +25,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.stack(redis_db=13, servers=1, worker=False),
 ]
-PASSWORD = "correct-horse-battery"  # tests/games/test_live_servers.py, _game
+PASSWORD = "correct-horse-battery"  # tests/live/test_live_servers.py, _game
 
 
 class Browser:

@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 
 from games.models import GameEvent
-from tests.games.live_client import LiveClient
-from tests.games.test_live_servers import _game, _game_row
+from tests.live.client import LiveClient
+from tests.live.test_live_servers import _game, _game_row
 from tests.support.stack import OUTPUT, database_url, live_stack
 from tests.support.waits import db_thread, until
 

@@ -19,8 +19,8 @@ import pytest
 import redis
 from django.db import connection
 
-from tests.games.live_client import LiveClient
-from tests.games.test_live_servers import _api
+from tests.live.client import LiveClient
+from tests.live.test_live_servers import _api
 from tests.support.stack import OUTPUT, Stack, database_url, live_stack, stack_for_test
 from tests.support.waits import wait_until
 

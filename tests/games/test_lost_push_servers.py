@@ -7,7 +7,7 @@ is their turn. The mover's page, which got no answer, sends the command again on
 (core/gamesocket.js), or an API client sends it again; the server finds it applied (`duplicate`)
 and tells the game's sockets how far the game is, so those behind read what they missed from the
 log. (A command is answered only once its push is out, so a mover who got an answer has nothing
-to send again: tests/games/test_consumers.py.)
+to send again: tests/live/test_game.py.)
 
 The lost push is made real here, without timing a kill: the mover's server runs on a channel
 layer of its own (the same Redis, its channels under another prefix), so its pushes reach none of

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.models import GameSeat
 from games.services.presence import presence_sweep
-from tests.games.test_consumers import _connect, _drain, _setup, _until
+from tests.live.test_game import _connect, _drain, _setup, _until
 from tests.support.waits import until
 
 pytestmark = pytest.mark.django_db(transaction=True)

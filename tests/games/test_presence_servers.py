@@ -13,7 +13,7 @@ import pytest
 import websockets
 
 from games.models import GameSeat
-from tests.games.test_live_servers import _game
+from tests.live.test_live_servers import _game
 from tests.support.waits import db_thread, until
 
 GRACE, LEASE = 2, 2

@@ -19,7 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.authtoken.models import Token
 
 from games.models import Game
-from tests.games.live_client import LiveClient
+from tests.live.client import LiveClient
 from tests.support.stack import Stack
 from tests.support.waits import db_thread, until, wait_until
 

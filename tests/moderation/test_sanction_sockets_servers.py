@@ -22,7 +22,7 @@ from accounts.publish import user_group
 from accounts.services import user_signed_out
 from live.sockets import CLOSE_REFUSED, CLOSE_SANCTIONED
 from moderation import services
-from tests.games.test_live_servers import _api, _game
+from tests.live.test_live_servers import _api, _game
 from tests.moderation.conftest import make_moderator
 from tests.support.stack import Stack
 from tests.support.waits import until

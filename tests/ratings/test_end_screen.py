@@ -19,7 +19,7 @@ from games.models import Game
 from games.services.moves import game_command_submit
 from ratings.models import RatingChange
 from tests.factories import play_out, seat_1_to_the_brink, start_table
-from tests.games.test_consumers import _connect, _until
+from tests.live.test_game import _connect, _until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

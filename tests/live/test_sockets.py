@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 
 from harehra_site.asgi import application
 from live.sockets import CLOSE_ABUSE, CLOSE_TOO_MANY, MAX_FRAME_CHARS, RATE_BURST
-from tests.games.test_consumers import _setup, _until
+from tests.live.test_game import _setup, _until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from games.frames import build_frames, states_at_each_step
 from games.models import Game, GameEvent
 from harehra import event_for, legal_commands, view_for
 from replays.selectors import seat_names
-from tests.games.live_client import LiveClient
+from tests.live.client import LiveClient
 from tests.support.waits import db_thread, until
 
 pytestmark = [

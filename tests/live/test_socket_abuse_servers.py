@@ -15,7 +15,7 @@ import websockets
 
 from games.models import GameSeat
 from live.sockets import CLOSE_ABUSE, CLOSE_REFUSED, CLOSE_TOO_MANY, RATE_BURST
-from tests.games.test_live_servers import _api, _game
+from tests.live.test_live_servers import _api, _game
 from tests.support.stack import Stack
 from tests.support.waits import db_thread, until
 
