@@ -12,7 +12,8 @@ A person's command reads top to bottom (`game_command_submit`):
    when the rules say so ("a game ended": games/ended.py), write events, command record and row
    in one statement (games/sql.py), refresh the snapshot now and then, arm the follow-ups (a
    bot's move, the countdown: games/followups.py);
-7. after commit: cache the new state and push every viewer's part (games/push.py), counted
+7. after commit: cache the new state, make every viewer's frame (games/push.py) and hand the
+   move's one message to the publish call (games/publish.py, harehra_site/publish.py), counted
    with the move's time from its command's arrival (harehra_site/metrics.py). The push never
    raises to the mover: a failure there is logged and counted.
 
