@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("players/<str:username>/relation/", views.relation_change, name="player-relation"),
+]
