@@ -213,3 +213,9 @@ class FollowThrottle(_PerPerson):
     """Following people (relations/): each follow tells the person followed."""
 
     scope = "follow"
+
+
+class PeopleSearchThrottle(_PerPerson):
+    """Finding people by the start of their name (relations/)."""
+
+    scope = "people_search"

@@ -239,6 +239,7 @@ REST_FRAMEWORK = {
         "schema": os.environ.get("THROTTLE_SCHEMA", "30/min"),
         # Follows per person a day (relations/): each tells the person followed.
         "follow": os.environ.get("THROTTLE_FOLLOW", "100/day"),
+        "people_search": os.environ.get("THROTTLE_PEOPLE_SEARCH", "60/min"),
     },
 }
 

@@ -1,17 +1,19 @@
-"""The profile page's Follow and Block buttons: a form post, then back to the profile."""
+"""The people page (find people by name; your friends and follows) and the profile page's Follow
+and Block buttons (a form post, then back to the profile)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.throttles import FollowThrottle, throttle_wait, wait_words
+from accounts.throttles import FollowThrottle, PeopleSearchThrottle, throttle_wait, wait_words
 from harehra_site.errors import ServiceError
 
+from .selectors import SEARCH_AT_MOST, SEARCH_MAX_CHARS, people_search, relations_of
 from .services import block_create, block_delete, follow_create, follow_delete
 
 ACTIONS = {"follow": follow_create, "unfollow": follow_delete, "block": block_create, "unblock": block_delete}
@@ -47,3 +49,26 @@ def relation_change(request: HttpRequest, username: str) -> HttpResponse:
 
 
 relation_change.throttle_classes = [FollowThrottle]  # type: ignore[attr-defined]
+
+
+def people_page(request: HttpRequest) -> HttpResponse:
+    """Find people by the start of their name (`q`); signed in, also your friends and follows."""
+    q = request.GET.get("q", "").strip()[:SEARCH_MAX_CHARS]
+    found = None
+    if q:
+        wait = throttle_wait(PeopleSearchThrottle, request)
+        if wait is not None:
+            words = _("Too many attempts from here. Try again in %(wait)s.") % {"wait": wait_words(wait)}
+            response = render(request, "429.html", {"words": words}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        found = people_search(q, request.user)
+    mine = relations_of(request.user.pk) if request.user.is_authenticated else None
+    return render(
+        request,
+        "relations/people.html",
+        {"q": q, "found": found, "at_most": SEARCH_AT_MOST, "mine": mine, "max_chars": SEARCH_MAX_CHARS},
+    )
+
+
+people_page.throttle_classes = [PeopleSearchThrottle]  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from accounts.services import user_register
 from games.services.tables import TableSettings, table_create
 from ratings.models import Rating
 from tests.browser.ui import PASSWORD as SIGN_IN_PASSWORD
-from tests.browser.ui import sign_in
+from tests.browser.ui import go_by_header, sign_in
 from tests.factories import next_game, play_out, start_table
 
 pytestmark = pytest.mark.browser
@@ -92,3 +92,15 @@ def test_follow_and_block_from_the_profile(site: Any, browser: Any, screenshots:
     dana.click("form.relation-actions button[value=follow]")
     dana.wait_for_selector("text=This player does not accept that from you.")
     dana.screenshot(path=str(screenshots / "relations-profile-refused.png"), full_page=True)
+
+    # Finding people: from the lobby's search, and on the phone through the menu's Players page.
+    dana.goto(f"{site.url()}/lobby/")
+    dana.fill("#people-q-lobby", "EM")
+    dana.press("#people-q-lobby", "Enter")
+    dana.wait_for_selector(".people-found a[href='/players/emil/']")
+    dana.screenshot(path=str(screenshots / "relations-people-found.png"), full_page=True)
+    emil.goto(f"{site.url()}/lobby/")
+    go_by_header(emil, "/players/")
+    emil.wait_for_selector("#blocking")
+    assert emil.locator(".people-mine").inner_text().count("dana") == 1  # blocked, no longer followed
+    emil.screenshot(path=str(screenshots / "relations-people-cs-phone.png"), full_page=True)

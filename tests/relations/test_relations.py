@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
+from relations.selectors import SEARCH_AT_MOST, people_named
 from tests.factories import create_table
 
 pytestmark = pytest.mark.django_db
@@ -119,3 +121,45 @@ def test_the_profile_buttons_follow_and_block(people: tuple[Any, ...]) -> None:
     html = other.post("/players/alena/relation/", {"action": "follow"}, follow=True).content.decode()
     assert "does not accept that from you" in html
     assert other.post("/players/alena/relation/", {"action": "dance"}).status_code == 400
+
+
+def test_people_are_found_by_the_start_of_their_name(people: tuple[Any, ...], make_user: Any) -> None:
+    *_, ca, cb, _ = people
+    make_user("Bedla")
+    make_user("abel")
+    cb.post("/api/relations/follows/alena/")
+    r = ca.get("/api/relations/people/", {"q": "be"})
+    assert r.status_code == 200
+    assert r.json()["people"] == [
+        {"name": "Bedla", "following": False, "follower": False, "me": False},
+        {"name": "bedrich", "following": False, "follower": True, "me": False},
+    ]
+    assert [p["name"] for p in ca.get("/api/relations/people/", {"q": "A"}).json()["people"]] == [
+        "abel",
+        "alena",
+    ]
+    # LIKE's wildcards are the name's characters, not patterns.
+    assert ca.get("/api/relations/people/", {"q": "_"}).json()["people"] == []
+    for bad in ("", " ", "x" * 151):
+        r = ca.get("/api/relations/people/", {"q": bad})
+        assert (r.status_code, r.json()["code"]) == (400, "bad_query")
+
+
+def test_the_search_is_answered_by_its_index() -> None:
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("SET LOCAL enable_seqscan = off")  # a test's table is small enough to scan
+        plan = people_named("al")[:SEARCH_AT_MOST].explain()
+    assert "relations_username_upper_prefix" in plan
+    assert "Sort" not in plan  # the index gives the order too
+
+
+def test_the_people_page_finds_and_lists_friends(people: tuple[Any, ...]) -> None:
+    a, *_ = people
+    page = Client()
+    page.force_login(a)
+    page.post("/players/bedrich/relation/", {"action": "follow"})
+    html = page.get("/players/", {"q": "bed"}).content.decode()
+    assert 'href="/players/bedrich/"' in html and "you follow" in html
+    assert 'href="/players/cyril/"' not in html.split('id="following"')[0]
+    html = page.get("/lobby/").content.decode()
+    assert 'action="/players/"' in html
