@@ -207,3 +207,15 @@ def sign_in_succeeded(username: str, address: str, device: str | None = None) ->
     shared_cache().delete_many(
         [_key("fails", username, source) for source, _ in _sources(address, device) if source != "account"]
     )
+
+
+class FollowThrottle(_PerPerson):
+    """Following people (relations/): each follow tells the person followed."""
+
+    scope = "follow"
+
+
+class PeopleSearchThrottle(_PerPerson):
+    """Finding people by the start of their name (relations/)."""
+
+    scope = "people_search"

@@ -3,8 +3,8 @@
 The hard bot's search (harehra/bots/search.py) is a few hundred milliseconds of pure Python per
 decision, holding the interpreter's lock of whatever process runs it. In the embedded server that
 is the server's own process: every socket waited on it, and on a busy machine a thread that holds
-the lock and is not scheduled stalls the event loop for as long (issue 27: "the event loop was
-held" up to half a second, three to ten times as often with hard bots). In a `celery worker` its
+the lock and is not scheduled stalls the event loop for as long (up to half a second, three to ten
+times as often with hard bots). In a `celery worker` its
 searches hold up the worker's own event loop, which starts the timed tasks. A child process
 thinks instead; the task's thread waits for the answer without the lock. BOT_THINK_PROCESSES
 child processes (0: every bot thinks on the task's thread, as before) serve a whole process.

@@ -2,7 +2,7 @@
 
 A bot's move is two tasks: it thinks at once (`bot_think`, sent when its decision becomes due) and
 moves at its time (`bot_play`, an ETA task carrying the chosen command and the seq it was chosen
-at), so a hard bot's search runs during the delay, not after it (issue 27).
+at), so a hard bot's search runs during the delay, not after it.
 
 Tasks are sent by name, so the services that arm them never import `games.tasks`: tasks import
 services, never the other way round.

@@ -1,6 +1,9 @@
-"""Database triggers that refuse UPDATE and DELETE on a table: for logs that must only grow.
+"""The logs that must only grow, and the database triggers that refuse UPDATE, DELETE and TRUNCATE
+on them (PostgreSQL and SQLite).
 
-Used by migrations (the game event log, the moderation audit log). PostgreSQL and SQLite.
+`APPEND_ONLY_LOGS` is the one list of them: each log's migration installs its triggers with
+`append_only_log`, the application's role gets only SELECT and INSERT on them
+(`manage.py grant_app_role`), and a test checks the database's triggers against the list.
 """
 
 from __future__ import annotations
@@ -8,6 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import migrations
+
+# table -> how its refusals start ("game events are append-only: UPDATE refused").
+APPEND_ONLY_LOGS: dict[str, str] = {
+    "games_gameevent": "game events are",
+    "moderation_auditentry": "the audit log is",
+    # A hidden message stays: its hiding is a row of its own.
+    "chat_chatmessage": "the chat log is",
+}
+
+
+def append_only_log(table: str) -> list[migrations.RunPython]:
+    """The migration operations that make `table`, one of `APPEND_ONLY_LOGS`, only grow."""
+    what = APPEND_ONLY_LOGS[table]
+    return [append_only(table, what), no_truncate(table, what)]
 
 
 def _postgres_up(table: str, what: str) -> str:

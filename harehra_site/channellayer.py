@@ -6,10 +6,9 @@ only if the group's subscription is in force when the read is made. Channels' la
 SUBSCRIBE and returns without waiting for Redis to confirm it. Redis starved of CPU (a kill -9
 restart's storm on the 2-core machine) could then take another server's PUBLISH of a move before
 this SUBSCRIBE, after a read that came before the move's commit. The socket missed the push, and
-heard of the move only with the next one. When its own player moved next, that next push was the
-turn timer's (docs/OPERATIONS.md, 2026-12-05). Here a new group subscription is awaited until
-Redis confirms it. The first socket of a game on a server is the only one that subscribes. Others
-that join meanwhile wait for the same confirmation.
+heard of the move only with the next one, which could be the turn timer's. Here a new group
+subscription is awaited until Redis confirms it. The first socket of a game on a server is the only
+one that subscribes. Others that join meanwhile wait for the same confirmation.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def db(func: Callable[..., Any]) -> Any:
     One hop to the thread and one back, as `sync_to_async(thread_sensitive=False)` makes, without
     what that adds around each call (a wrapper built per call, its thread-sensitivity checks,
     shield and context copies back and forth): a hop's CPU, both threads together, went from
-    71-80 µs to 42-46 µs on uvloop (docs/benchmarks/2026-12-live-play-browser.md, 2026-12-04).
+    71-80 µs to 42-46 µs on uvloop (docs/benchmarks/2026-12-live-play-browser.md).
     Nothing a call sets in its context comes back to the caller: no caller reads any.
 
     Closed inside the call, the connection goes back to the pool at once: Channels closed old

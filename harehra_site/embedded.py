@@ -26,7 +26,7 @@ class PromptTimer(Timer):
     and does not wake for an entry entered meanwhile. A game keeps a countdown task pending up to
     a timer period ahead, so the timer always slept whole seconds: a bot's task due 0.8 s after a
     move ran when the running sleep ended, the bots of a table moved about 1 s apart whatever
-    BOT_DELAY_SECONDS said (issue 27). This timer waits on the condition that entering an entry
+    BOT_DELAY_SECONDS said. This timer waits on the condition that entering an entry
     notifies instead, so a new earlier entry is seen at once, with no polling."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -32,6 +32,8 @@ CHEAP: dict[str, str] = {
     ),
     "api/replays/<str:ref>/watchers/": ONE_ROW + " and a Redis set",
     "api/ratings/leaderboard/": A_PAGE,
+    "api/relations/": "four lists of at most 1,000 names each",
+    "api/relations/blocks/<str:username>/": ONE_ROW,
     "api/moderation/chat-messages/<int:pk>/hide/": "moderators only; " + ONE_ROW,
     "api/moderation/users/<str:username>/mute/": "moderators only; " + ONE_ROW,
     "api/moderation/users/<str:username>/unmute/": "moderators only; " + ONE_ROW,

@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "accounts",
+    "relations",
     "games",
     "replays",
     "moderation",
@@ -236,6 +237,9 @@ REST_FRAMEWORK = {
         "game_log": os.environ.get("THROTTLE_GAME_LOG", "60/min"),
         "game_log_address": os.environ.get("THROTTLE_GAME_LOG_ADDRESS", "240/min"),
         "schema": os.environ.get("THROTTLE_SCHEMA", "30/min"),
+        # Follows per person a day (relations/): each tells the person followed.
+        "follow": os.environ.get("THROTTLE_FOLLOW", "100/day"),
+        "people_search": os.environ.get("THROTTLE_PEOPLE_SEARCH", "60/min"),
     },
 }
 

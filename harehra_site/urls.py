@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/replays/", include("analysis.api_urls")),
     path("api/replays/", include("replays.api_urls")),
     path("api/ratings/", include("ratings.api_urls")),
+    path("api/relations/", include("relations.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
     path("api/", include("chat.api_urls")),
@@ -48,6 +49,7 @@ urlpatterns = [
     path("i18n/setlang/", accounts_views.language_set, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("", include("profiles.urls")),
+    path("", include("relations.urls")),
     path("", include("games.urls")),
 ]
 

@@ -15,6 +15,7 @@ from games.selectors import user_game_stats, user_games, user_recent_games
 from harehra_site.share import share_tags
 from ratings.chart import rating_chart
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
+from relations.selectors import follow_counts, relation_between
 from tournaments.selectors import user_tournament_results
 
 
@@ -60,5 +61,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "statistics": user_placing_stats(player),
             "tournament_results": user_tournament_results(player),
             "analysis": analysis,
+            "follows": follow_counts(player.pk),
+            "relation": relation_between(request.user, player.pk),
         },
     )

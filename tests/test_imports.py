@@ -29,6 +29,7 @@ PACKAGES = (
     "live",
     "moderation",
     "ratings",
+    "relations",
     "replays",
     "tournaments",
 )
@@ -127,11 +128,22 @@ def test_the_app_packages_hold_no_benchmark_or_test_harness() -> None:
 MAY_IMPORT = {
     "harehra": set(),
     "accounts": {"harehra_site"},
-    "games": {"harehra", "accounts", "harehra_site"},
+    # Who follows and who blocks whom: between accounts, below the games a block keeps apart.
+    "relations": {"accounts", "harehra_site"},
+    "games": {"harehra", "accounts", "relations", "harehra_site"},
     "ratings": {"harehra", "accounts", "games", "harehra_site"},
     "replays": {"harehra", "accounts", "games", "harehra_site"},
     "chat": {"harehra", "accounts", "games", "harehra_site"},
-    "profiles": {"harehra", "accounts", "games", "ratings", "tournaments", "analysis", "harehra_site"},
+    "profiles": {
+        "harehra",
+        "accounts",
+        "relations",
+        "games",
+        "ratings",
+        "tournaments",
+        "analysis",
+        "harehra_site",
+    },
     "moderation": {
         "harehra",
         "accounts",

@@ -3,12 +3,11 @@ of its own)."""
 
 from django.db import migrations
 
-from harehra_site.append_only import append_only, no_truncate
+from harehra_site.append_only import append_only_log
 
 
 class Migration(migrations.Migration):
     dependencies = [("chat", "0001_initial")]
     operations = [
-        append_only("chat_chatmessage", "the chat log is"),
-        no_truncate("chat_chatmessage", "the chat log is"),
+        *append_only_log("chat_chatmessage"),
     ]

@@ -3,7 +3,7 @@ tables' owner), and game rows leave room on their pages for the update every mov
 
 from django.db import migrations
 
-from harehra_site.append_only import append_only, no_truncate
+from harehra_site.append_only import append_only_log
 
 
 def leave_room_on_pages(apps, schema_editor):
@@ -24,7 +24,6 @@ class Migration(migrations.Migration):
     # drops its triggers.
     dependencies = [("games", "0001_initial")]
     operations = [
-        append_only("games_gameevent", "game events are"),
-        no_truncate("games_gameevent", "game events are"),
+        *append_only_log("games_gameevent"),
         migrations.RunPython(leave_room_on_pages, fill_pages),
     ]

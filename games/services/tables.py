@@ -11,6 +11,7 @@ from harehra import EngineError, make_ruleset, replay, start_game
 from harehra.bots import DEFAULT_LEVEL
 from harehra.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
 from harehra_site.errors import ServiceError
+from relations.selectors import blocks
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
 from ..models import BotLevel, Game, GameSeat, GameStatus, ReplayAccess, Seat, Table, TableStatus, Visibility
@@ -139,6 +140,8 @@ def table_join(
         _not_playing(table)
         if table.seat_set.filter(user_id=user.pk).exists():
             raise ServiceError("already_seated", "you already have a seat here", 409)
+        if blocks(table.host_id, user.pk):
+            raise ServiceError("blocked_by_host", "the host of this table does not play with you", 403)
         chair = _open_seat(table, seat)
         chair.user = user  # type: ignore[assignment]
         chair.save(update_fields=["user"])

@@ -3,7 +3,7 @@ permissions it needs (moderation/groups.py)."""
 
 from django.db import migrations
 
-from harehra_site.append_only import append_only, no_truncate
+from harehra_site.append_only import append_only_log
 
 
 def create_moderators(apps, schema_editor):
@@ -26,7 +26,6 @@ class Migration(migrations.Migration):
         ("contenttypes", "0002_remove_content_type_name"),
     ]
     operations = [
-        append_only("moderation_auditentry", "the audit log is"),
-        no_truncate("moderation_auditentry", "the audit log is"),
+        *append_only_log("moderation_auditentry"),
         migrations.RunPython(create_moderators, remove_moderators),
     ]

@@ -99,6 +99,7 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         f"/embed/replays/{stored.pk}/",
         "/replays/",
         f"/players/{name}/",
+        f"/players/{other.username}/",  # another's: the Follow and Block buttons
         "/tournaments/",
         "/tournaments/new/",
         f"/tournaments/{cup.pk}/",

@@ -1,4 +1,4 @@
-"""A ban said at once on the pages the person has open (issue 27): the game and table pages in
+"""A ban said at once on the pages the person has open: the game and table pages in
 English and the lobby in Czech, each in another browser session, show why they were signed out
 (the words of the next page: accounts/notices.py) as soon as the moderator acts, and stop
 reconnecting; the game page's log says why a bot now plays the seat. The page's clock is run ahead

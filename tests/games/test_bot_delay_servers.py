@@ -1,4 +1,4 @@
-"""Bots keep their delay in the embedded server (issue 27): a real `serve` with its in-process
+"""Bots keep their delay in the embedded server: a real `serve` with its in-process
 worker on the memory broker, on the test database."""
 
 from __future__ import annotations

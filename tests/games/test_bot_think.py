@@ -1,5 +1,5 @@
-"""A bot thinks as soon as its decision is due and moves when its delay is over (issue 27: hard
-bots moved 150-300 ms after their delay, because their search started only then).
+"""A bot thinks as soon as its decision is due and moves when its delay is over: a hard bot
+whose search started only then would move 150-300 ms after its delay.
 
 Through the memory broker the embedded worker reads (in the tests nothing reads it): the tasks as
 they are sent, with their ETAs; then each task's body runs as a worker would run it."""

@@ -1,4 +1,4 @@
-"""A deploy under load, small (issue 26; bench/deploy.py, `manage.py bench_deploy`): the production
+"""A deploy under load, small (bench/deploy.py, `manage.py bench_deploy`): the production
 shape that scripts/prod starts (nginx in front of two servers, a worker, beat), the browser mix's
 pages of 10 games through nginx (one with a bot), then one server restarted with
 SIGTERM (it drains and closes its sockets with 1012) and then the other killed with SIGKILL,

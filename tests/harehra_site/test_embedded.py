@@ -1,5 +1,5 @@
 """The embedded worker (harehra_site/embedded.py): its timer runs a timed task when it is due, even
-while it waits for a later one (issue 27: bots moved about 1 s apart whatever their delay)."""
+while it waits for a later one (otherwise bots move about 1 s apart whatever their delay)."""
 
 from __future__ import annotations
 

@@ -125,7 +125,7 @@ def test_a_send_handed_to_a_loop_that_has_closed_is_dropped_not_raised(
 def test_a_serving_process_hands_the_sends_of_its_other_threads_to_its_loop(settings: Any) -> None:
     """The embedded worker's threads publish to the in-memory layer, whose queues belong to the
     server's loop: sent from another loop, a push woke no socket until something else woke the
-    server's loop (issue 27)."""
+    server's loop."""
     settings.CHANNEL_LAYERS = {"default": LAYERS["in-memory"]}
 
     async def scenario() -> tuple[dict[str, Any], int]:

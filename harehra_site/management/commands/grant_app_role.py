@@ -1,6 +1,6 @@
 """Give the application's PostgreSQL role what it needs and no more (run as the tables' owner,
 after every `migrate`): rows of every table, but only SELECT and INSERT on the logs
-(APPEND_ONLY_TABLES below), and nothing an owner or superuser has: no DDL,
+(harehra_site.append_only.APPEND_ONLY_LOGS), and nothing an owner or superuser has: no DDL,
 no TRUNCATE, no turning triggers off (`ALTER TABLE ... DISABLE TRIGGER`,
 `session_replication_role`)."""
 
@@ -12,12 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from psycopg import sql
 
-from chat.models import ChatMessage
-from games.models import GameEvent
-from moderation.models import AuditEntry
-
-# The logs: the application's role may read and append to them, never change or empty them.
-APPEND_ONLY_TABLES = (GameEvent._meta.db_table, AuditEntry._meta.db_table, ChatMessage._meta.db_table)
+from harehra_site.append_only import APPEND_ONLY_LOGS
 
 
 class Command(BaseCommand):
@@ -48,12 +43,12 @@ class Command(BaseCommand):
                 "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {r}",
             ):
                 cur.execute(sql.SQL(statement).format(db=db, r=r))
-            for table in APPEND_ONLY_TABLES:
+            for table in APPEND_ONLY_LOGS:
                 cur.execute(
                     sql.SQL("REVOKE ALL ON {t} FROM {r}; GRANT SELECT, INSERT ON {t} TO {r}").format(
                         t=sql.Identifier(table), r=r
                     )
                 )
         self.stdout.write(
-            f"{role}: rows of every table; SELECT and INSERT only on {', '.join(APPEND_ONLY_TABLES)}"
+            f"{role}: rows of every table; SELECT and INSERT only on {', '.join(APPEND_ONLY_LOGS)}"
         )
