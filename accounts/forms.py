@@ -82,3 +82,9 @@ class PasswordChangeForm(forms.Form):
         ):
             self.add_error("new_password2", _("The two passwords differ."))
         return data
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Email address"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )

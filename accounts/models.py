@@ -38,6 +38,10 @@ class Preference(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="preference"
     )
     language = models.CharField(max_length=8, blank=True, default="")  # "" = the browser's
+    # The address the person proved they read (a link sent to it was opened). The account's email
+    # (the user's `email`) is verified while the two are equal: a new address is not, until its
+    # own link is opened. Only a verified address gets mail (a password reset, notifications).
+    email_verified = models.EmailField(blank=True, default="")
 
 
 class SanctionKind(models.TextChoices):

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from harehra_site.client_address import client_address
@@ -19,6 +24,7 @@ from harehra_site.hooks import Hook
 
 from .access import access_sign_in
 from .devices import device_known, device_remember
+from .mail import mail_send_later
 from .throttles import sign_in_check_lock, sign_in_failed, sign_in_succeeded
 
 USERNAME_MAX = 30
@@ -138,8 +144,6 @@ def user_change_password(
 
 def user_set_language(*, user: AbstractBaseUser, language: str) -> str:
     """Remember `language` (one of settings.LANGUAGES) for `user`, for every browser they sign in on."""
-    from django.conf import settings
-
     from .models import Preference
 
     if language not in dict(settings.LANGUAGES):
@@ -153,3 +157,81 @@ def user_language(*, user: AbstractBaseUser) -> str:
     from .models import Preference
 
     return Preference.objects.filter(user_id=user.pk).values_list("language", flat=True).first() or ""
+
+
+# An address is verified by opening a link that carries it, signed with the site's key, for
+# EMAIL_LINK_SECONDS; its salt keeps it from being any other signed value of the site.
+EMAIL_LINK_SALT = "accounts.email-verify"
+EMAIL_LINK_DAYS = settings.EMAIL_LINK_SECONDS // (24 * 3600)
+
+
+def email_is_verified(user: AbstractBaseUser) -> bool:
+    from .models import Preference
+
+    email = getattr(user, "email", "")
+    if not email:
+        return False
+    verified = Preference.objects.filter(user_id=user.pk).values_list("email_verified", flat=True).first()
+    return bool(verified) and verified.lower() == email.lower()
+
+
+def user_email_set(*, user: AbstractBaseUser, email: str, link: Callable[[str], str]) -> None:
+    """The account's address becomes `email`, not verified until the link mailed to it is opened
+    (`link` makes the page's URL from the token). The same address again sends its link again."""
+    email = (email or "").strip()
+    try:
+        validate_email(email)
+    except ValidationError as e:
+        raise ServiceError("bad_email", "that is not an email address") from e
+    with transaction.atomic():
+        user.email = email  # type: ignore[attr-defined]
+        user.save(update_fields=["email"])
+        token = signing.TimestampSigner(salt=EMAIL_LINK_SALT).sign_object({"user": user.pk, "email": email})
+        body = render_to_string(
+            "accounts/mail/verify.txt", {"user": user, "link": link(token), "days": EMAIL_LINK_DAYS}
+        )
+        mail_send_later(to=email, subject=_("Confirm your email address for Harehra Online"), body=body)
+
+
+def user_email_verify(*, token: str) -> AbstractBaseUser:
+    """Open a verification link: its address becomes the verified one, if it is still the
+    account's. Refused: `bad_link` (not one of ours), `link_expired`, `email_changed`."""
+    from .models import Preference
+
+    try:
+        data = signing.TimestampSigner(salt=EMAIL_LINK_SALT).unsign_object(
+            token, max_age=settings.EMAIL_LINK_SECONDS
+        )
+    except signing.SignatureExpired as e:
+        raise ServiceError("link_expired", "this link has expired: ask for a new one") from e
+    except signing.BadSignature as e:
+        raise ServiceError("bad_link", "this link is not valid") from e
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().filter(pk=data.get("user")).first()
+        if user is None or (user.email or "").lower() != str(data.get("email", "")).lower():
+            raise ServiceError("email_changed", "the account's address changed since this link was sent", 409)
+        Preference.objects.update_or_create(user=user, defaults={"email_verified": user.email})
+    return user
+
+
+def user_email_remove(*, user: AbstractBaseUser) -> None:
+    from .models import Preference
+
+    with transaction.atomic():
+        user.email = ""  # type: ignore[attr-defined]
+        user.save(update_fields=["email"])
+        Preference.objects.filter(user_id=user.pk).update(email_verified="")
+
+
+def user_password_reset(*, user: AbstractBaseUser, new_password: str) -> None:
+    """A new password from a reset link: every session and API token of the account ends, and the
+    sockets they signed in close (nothing was signed in by the one who reset it)."""
+    try:
+        validate_password(new_password or "", user=user)
+    except ValidationError as e:
+        raise ServiceError("weak_password", " ".join(e.messages)) from e
+    with transaction.atomic():
+        user.set_password(new_password)  # a new password: every session's hash no longer matches
+        user.save(update_fields=["password"])
+        Token.objects.filter(user=user).delete()
+    transaction.on_commit(lambda: user_credentials_ended.send(user.pk, None, None))

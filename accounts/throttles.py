@@ -219,3 +219,15 @@ class PeopleSearchThrottle(_PerPerson):
     """Finding people by the start of their name (relations/)."""
 
     scope = "people_search"
+
+
+class PasswordResetThrottle(_PerAddress):
+    """Asking for a link to reset a password: each may send a mail."""
+
+    scope = "password_reset"
+
+
+class EmailThrottle(_PerPerson):
+    """Setting an address or asking for its link again: each sends a mail."""
+
+    scope = "email"

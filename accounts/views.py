@@ -16,16 +16,20 @@ from django.views.i18n import set_language
 
 from harehra_site.errors import ServiceError
 
-from .forms import PasswordChangeForm, RegisterForm, SignInForm
+from .forms import EmailForm, PasswordChangeForm, RegisterForm, SignInForm
 from .services import (
+    email_is_verified,
     user_change_password,
+    user_email_remove,
+    user_email_set,
+    user_email_verify,
     user_language,
     user_register,
     user_set_language,
     user_sign_in,
     user_sign_out,
 )
-from .throttles import RegisterThrottle, SignInThrottle, throttle_wait, wait_words
+from .throttles import EmailThrottle, RegisterThrottle, SignInThrottle, throttle_wait, wait_words
 
 FIELD_OF_ERROR = {
     "bad_username": "username",
@@ -63,7 +67,9 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            user_register(username=d["username"], password=d["password1"], email=d["email"] or "")
+            user = user_register(username=d["username"], password=d["password1"])
+            if d["email"]:
+                user_email_set(user=user, email=d["email"], link=_verify_link(request))
             user_sign_in(request=request, username=d["username"].strip(), password=d["password1"])
         except ServiceError as e:
             form.add_error(FIELD_OF_ERROR.get(e.code), _error_words(e))
@@ -88,6 +94,55 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         else:
             return _with_language(request, redirect(_next_url(request)))
     return render(request, "accounts/login.html", {"form": form, "next": _next_url(request, "")})
+
+
+def _verify_link(request: HttpRequest) -> Any:
+    return lambda token: request.build_absolute_uri(f"/accounts/email/verify/{token}/")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email_page(request: HttpRequest) -> HttpResponse:
+    """The account's address: set it (a link is mailed to it), send its link again, or remove it."""
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    action = request.POST.get("action", "set")
+    if request.method == "POST" and action == "remove":
+        user_email_remove(user=request.user)
+        messages.success(request, _("Your email address is removed."))
+        return redirect("email")
+    if request.method == "POST" and (wait := throttle_wait(EmailThrottle, request)):
+        return _too_many(request, "accounts/email.html", form, wait)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_email_set(user=request.user, email=form.cleaned_data["email"], link=_verify_link(request))
+        except ServiceError as e:
+            form.add_error("email", _error_words(e))
+        else:
+            messages.success(
+                request,
+                _("We sent a link to %(email)s: open it to confirm the address.")
+                % {"email": request.user.email},
+            )
+            return redirect("email")
+    verified = email_is_verified(request.user)
+    return render(request, "accounts/email.html", {"form": form, "verified": verified})
+
+
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user = user_email_verify(token=token)
+    except ServiceError as e:
+        words = {
+            "link_expired": _("This link has expired. Ask for a new one on your email page."),
+            "email_changed": _("The account's address changed since this link was sent."),
+        }
+        return render(
+            request,
+            "accounts/email_verify.html",
+            {"error": words.get(e.code, _("This link is not valid."))},
+            status=e.status,
+        )
+    return render(request, "accounts/email_verify.html", {"email": user.email})
 
 
 @require_POST
@@ -156,3 +211,4 @@ def language_set(request: HttpRequest) -> HttpResponse:
 # check (tests/harehra_site/test_endpoint_costs.py).
 register.throttle_classes = [RegisterThrottle]  # type: ignore[attr-defined]
 sign_in.throttle_classes = password_change.throttle_classes = [SignInThrottle]  # type: ignore[attr-defined]
+email_page.throttle_classes = [EmailThrottle]  # type: ignore[attr-defined]

@@ -49,6 +49,21 @@ ALLOWED_HOSTS = [
 ]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
+# Email (accounts/mail.py: sent by the worker). The console by default: a message is printed by
+# the process that sends it; production sets EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend
+# and the server's address.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Harehra Online <noreply@localhost>")
+# How long a link to verify an address or reset a password works.
+EMAIL_LINK_SECONDS = 3 * 24 * 3600
+PASSWORD_RESET_TIMEOUT = EMAIL_LINK_SECONDS
+
 # HTTPS=1: the site is served over HTTPS (behind a proxy that sets X-Forwarded-Proto): plain HTTP
 # is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
 #
@@ -240,6 +255,9 @@ REST_FRAMEWORK = {
         # Follows per person a day (relations/): each tells the person followed.
         "follow": os.environ.get("THROTTLE_FOLLOW", "100/day"),
         "people_search": os.environ.get("THROTTLE_PEOPLE_SEARCH", "60/min"),
+        # Mail a person asks for: links to reset a password (per address) or verify an address.
+        "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "5/hour"),
+        "email": os.environ.get("THROTTLE_EMAIL", "5/hour"),
     },
 }
 

@@ -25,11 +25,12 @@ def _routes(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
 
 def _throttles(view: Any) -> list[Any]:
     """An API view's throttle classes (DRF's as_view keeps the class, and initkwargs given to
-    as_view), else those a plain view names."""
+    as_view), else those a Django class-based view's class or a plain view names."""
     cls = getattr(view, "cls", None)
     if cls is not None:
         return list(getattr(view, "initkwargs", {}).get("throttle_classes", cls.throttle_classes))
-    return list(getattr(view, "throttle_classes", []))
+    view_class = getattr(view, "view_class", None)
+    return list(getattr(view_class or view, "throttle_classes", []))
 
 
 def _section() -> str:
