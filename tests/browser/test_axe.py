@@ -67,7 +67,7 @@ def problems(page: Any) -> list[str]:
     return serious_violations(page) + page.evaluate(BROKEN_REFERENCES)
 
 
-def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
+def test_every_page_passes_an_axe_scan(site: Any, browser: Any, screenshots: Any) -> None:
     base = site.url(0)
     name = f"Tess{int(time.time()) % 100000}"
     token = user_token(user=user_register(username=name, password=PASSWORD))
@@ -106,6 +106,8 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         "/no-such-page/",
         # The other pages with a form (the lobby's create-table form and the table's are above).
         "/accounts/password/",
+        "/accounts/email/",
+        "/players/",
         f"/report/?user={other.username}",
         "/replays/import/",
     ]
@@ -114,9 +116,12 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
         ctx = browser.new_context(viewport=viewport)
         ctx.set_default_timeout(10000)
         page = ctx.new_page()
-        for path in ("/accounts/login/", "/accounts/register/"):
+        for path in ("/accounts/login/", "/accounts/register/", "/accounts/password/reset/"):
             page.goto(base + path)
             found[f"{path} {viewport['width']}"] = problems(page)
+            if path == "/accounts/password/reset/":
+                shot = screenshots / f"reset-request-{viewport['width']}.png"
+                page.screenshot(path=str(shot), full_page=True)
         page.goto(f"{base}/accounts/login/")
         page.fill("#id_username", name)
         page.fill("#id_password", PASSWORD)
@@ -131,6 +136,9 @@ def test_every_page_passes_an_axe_scan(site: Any, browser: Any) -> None:
             elif path.startswith(("/watch/", "/replays/1", f"/replays/{stored.pk}", "/embed/")):
                 page.wait_for_selector("#replay .rp-seat")
             found[f"{path} {viewport['width']}"] = problems(page)
+            if path in ("/accounts/email/", "/players/"):
+                name_of = path.strip("/").replace("/", "-")
+                page.screenshot(path=str(screenshots / f"{name_of}-{viewport['width']}.png"), full_page=True)
         ctx.close()
 
         # A moderator: the admin's sign-in, and an action's form (a suspension's reason and length).
