@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "relations",
+    "notifications",
     "games",
     "replays",
     "moderation",
@@ -162,6 +163,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.unread",
             ],
             # `{{ moment|when }}` on every page: moments in the reader's own time zone
             # (harehra_site/templatetags/times.py, static/js/core/times.js).

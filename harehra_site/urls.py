@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/replays/", include("replays.api_urls")),
     path("api/ratings/", include("ratings.api_urls")),
     path("api/relations/", include("relations.api_urls")),
+    path("api/notifications/", include("notifications.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
     path("api/", include("chat.api_urls")),
@@ -50,6 +51,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("profiles.urls")),
     path("", include("relations.urls")),
+    path("", include("notifications.urls")),
     path("", include("games.urls")),
 ]
 

@@ -10,6 +10,8 @@ from django.db import transaction
 
 from accounts.access import AnyUser, access_signed_in
 from harehra_site.errors import ServiceError
+from notifications.models import Kind
+from notifications.services import notification_send
 
 from .models import Block, Follow
 from .selectors import relation_between
@@ -43,7 +45,9 @@ def follow_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
             raise ServiceError("blocked", "this player does not accept follows from you", 403)
         if Block.objects.filter(blocker_id=user.pk, blocked_id=other.pk).exists():
             raise ServiceError("you_block", "you block this player: unblock them first", 409)
-        Follow.objects.get_or_create(follower_id=user.pk, followed_id=other.pk)
+        _, created = Follow.objects.get_or_create(follower_id=user.pk, followed_id=other.pk)
+        if created:
+            notification_send(user_id=other.pk, kind=Kind.FOLLOWER, data={"name": user.get_username()})
     return relation_between(user, other.pk)
 
 

@@ -28,6 +28,7 @@ PACKAGES = (
     "harehra_site",
     "live",
     "moderation",
+    "notifications",
     "ratings",
     "relations",
     "replays",
@@ -129,7 +130,9 @@ MAY_IMPORT = {
     "harehra": set(),
     "accounts": {"harehra_site"},
     # Who follows and who blocks whom: between accounts, below the games a block keeps apart.
-    "relations": {"accounts", "harehra_site"},
+    # What the site tells a person: below everything that tells them something.
+    "notifications": {"accounts", "harehra_site"},
+    "relations": {"accounts", "notifications", "harehra_site"},
     "games": {"harehra", "accounts", "relations", "harehra_site"},
     "ratings": {"harehra", "accounts", "games", "harehra_site"},
     "replays": {"harehra", "accounts", "games", "harehra_site"},

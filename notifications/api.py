@@ -1,0 +1,55 @@
+"""Notifications over REST: the list the notifications page shows, and marking them read."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.access import access_signed_in
+from harehra_site.api_errors import validated_body
+
+from .selectors import LIST_AT_MOST, notifications_of, unread_count
+from .services import notification_mark_read
+
+NOTIFICATION = {
+    "id": serializers.IntegerField(),
+    "kind": serializers.CharField(),
+    "data": serializers.DictField(),
+    "text": serializers.CharField(),
+    "url": serializers.CharField(),
+    "at": serializers.DateTimeField(),
+    "read": serializers.BooleanField(),
+}
+NOTIFICATIONS = inline_serializer(
+    "Notifications",
+    {
+        "unread": serializers.IntegerField(),
+        "notifications": inline_serializer("Notification", NOTIFICATION, many=True),
+    },
+)
+
+
+class ReadSerializer(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=LIST_AT_MOST)
+
+
+class NotificationsView(APIView):
+    @extend_schema(responses={200: NOTIFICATIONS}, summary=f"Your newest {LIST_AT_MOST} notifications")
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        pk = request.user.pk
+        return Response({"unread": unread_count(pk), "notifications": notifications_of(pk)})
+
+
+class NotificationsReadView(APIView):
+    @extend_schema(
+        request=ReadSerializer,
+        responses={200: inline_serializer("Read", {"marked": serializers.IntegerField()})},
+        summary="Mark notifications read: those of `ids`, else all",
+    )
+    def post(self, request: Request) -> Response:
+        data = validated_body(ReadSerializer, request.data)
+        return Response({"marked": notification_mark_read(user=request.user, ids=data.get("ids"))})

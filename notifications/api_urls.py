@@ -1,0 +1,9 @@
+from django.urls import path
+
+from .api import NotificationsReadView, NotificationsView
+
+# Under /api/notifications/.
+urlpatterns = [
+    path("", NotificationsView.as_view(), name="api-notifications"),
+    path("read/", NotificationsReadView.as_view(), name="api-notifications-read"),
+]

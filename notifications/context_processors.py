@@ -1,0 +1,16 @@
+"""The header's bell on every page: the signed-in person's unread count (one indexed count)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from .selectors import unread_count
+
+
+def unread(request: HttpRequest) -> dict[str, Any]:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"unread_notifications": unread_count(user.pk)}
