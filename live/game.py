@@ -36,6 +36,7 @@ from live.sockets import (
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
     LimitedSocket,
+    Notified,
     SocketFeatures,
     push_delivered,
     socket_register,
@@ -79,7 +80,7 @@ def _open(game_id: int, user: Any, scope: dict[str, Any], frames: bool, after: i
     }
 
 
-class GameConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
+class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
     game: Game
     seat: int | None
     last_seq: int

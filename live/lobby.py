@@ -21,11 +21,11 @@ from harehra_site.dbthreads import db
 from harehra_site.errors import ServiceError
 from harehra_site.health import is_draining
 from live.dispatch import DirectDispatch
-from live.sockets import CLOSE_REFUSED, LimitedSocket, SocketFeatures
+from live.sockets import CLOSE_REFUSED, LimitedSocket, Notified, SocketFeatures
 from live.ws_auth import signed_out_by
 
 
-class PushConsumer(LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
+class PushConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):
     """A socket that mostly listens: its groups, a ping, and an error for anything else (the
     lobby's and a table's here; other apps' push-only sockets build on it too: a tournament's)."""
 

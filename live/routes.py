@@ -9,6 +9,7 @@ from live.analysis import AnalysisConsumer
 from live.chat import ChatSocketMixin
 from live.game import GameConsumer
 from live.lobby import LobbyConsumer, TableConsumer
+from live.me import MeConsumer
 from live.replays import WatchersSocketMixin
 from live.tournaments import TournamentConsumer
 
@@ -26,6 +27,7 @@ class TableSocket(ChatSocketMixin, TableConsumer):
 routes = [
     path("ws/games/<int:game_id>/", GameSocket.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", MeConsumer.as_asgi()),
     path("ws/tables/<int:table_id>/", TableSocket.as_asgi()),
     path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
     path("ws/replays/<str:ref>/analysis/", AnalysisConsumer.as_asgi()),

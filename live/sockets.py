@@ -109,6 +109,21 @@ class SocketFeatures:
         """The socket is closing."""
 
 
+class Notified:
+    """What every socket of a signed-in person does with a notification said to their group
+    (notifications/publish.py): it tells the page, whose bell shows the unread count
+    (static/js/core/bell.js). The page reads the words itself, in its language."""
+
+    async def user_notified(self, message: dict[str, Any]) -> None:
+        note = {
+            "type": "notification",
+            "unread": message["unread"],
+            "kind": message["kind"],
+            "url": message["url"],
+        }
+        await self.send(text_data=jsontext.dumps(note))  # type: ignore[attr-defined]
+
+
 class LimitedSocket:
     """What every socket (game, lobby, table) does with a client's frame before reading it: the
     rate limit, then the size and depth limits. Each refusal is an `error` and the socket stays

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.utils.translation import gettext as _
 
@@ -16,15 +17,22 @@ def unread_count(user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
-def _words_and_link(n: Notification) -> tuple[str, str]:
+def notification_url(n: Notification) -> str:
+    """The page a notification opens."""
     if n.kind == Kind.FOLLOWER:
-        name = str(n.data.get("name", ""))
-        return _("%(name)s follows you.") % {"name": name}, f"/players/{name}/"
-    return "", "/"
+        return f"/players/{quote(str(n.data.get('name', '')))}/"
+    return "/notifications/"
+
+
+def notification_text(n: Notification) -> str:
+    """Its words, in the active language."""
+    if n.kind == Kind.FOLLOWER:
+        return _("%(name)s follows you.") % {"name": n.data.get("name", "")}
+    return ""
 
 
 def notification_dict(n: Notification) -> dict[str, Any]:
-    words, link = _words_and_link(n)
+    words, link = notification_text(n), notification_url(n)
     return {
         "id": n.pk,
         "kind": n.kind,

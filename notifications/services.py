@@ -10,11 +10,14 @@ from django.utils import timezone
 from accounts.access import AnyUser, access_signed_in
 
 from .models import Kind, Notification
+from .publish import publish_notified
 
 
 def notification_send(*, user_id: int, kind: Kind, data: dict[str, Any]) -> Notification:
     """Keep a notification for `user_id`; `data` holds names and ids, never hidden information."""
-    return Notification.objects.create(user_id=user_id, kind=kind, data=data)
+    notification = Notification.objects.create(user_id=user_id, kind=kind, data=data)
+    publish_notified(notification)
+    return notification
 
 
 def notification_mark_read(*, user: AnyUser, ids: list[int] | None = None) -> int:

@@ -163,6 +163,8 @@ MAY_IMPORT = {
     "live": {
         "harehra",
         "accounts",
+        "notifications",
+        "relations",
         "games",
         "ratings",
         "replays",

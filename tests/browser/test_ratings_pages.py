@@ -60,14 +60,6 @@ def test_follow_and_block_from_the_profile(site: Any, browser: Any, screenshots:
     follows back (friends) and then blocks her; her next Follow is refused in words."""
     for name in ("dana", "emil"):
         user_register(username=name, password=SIGN_IN_PASSWORD)
-    dana = browser.new_context().new_page()
-    sign_in(dana, site.url(), "dana")
-    dana.goto(f"{site.url()}/players/emil/")
-    dana.click("form.relation-actions button[value=follow]")
-    dana.wait_for_selector("form.relation-actions button[value=unfollow]")
-    assert dana.locator(".relations").get_attribute("data-followers") == "1"
-    dana.screenshot(path=str(screenshots / "relations-profile-followed.png"), full_page=True)
-
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844},
         is_mobile=True,
@@ -77,6 +69,23 @@ def test_follow_and_block_from_the_profile(site: Any, browser: Any, screenshots:
     )
     emil = ctx.new_page()
     sign_in(emil, site.url(), "emil")
+    # A page with no socket of its own: the bell opens the person's (which, opened late, would
+    # still start from the count as it is then).
+    emil.goto(f"{site.url()}/players/emil/")
+    assert emil.locator(".nav-toggle-count").count() == 0
+
+    dana = browser.new_context().new_page()
+    sign_in(dana, site.url(), "dana")
+    dana.goto(f"{site.url()}/players/emil/")
+    dana.click("form.relation-actions button[value=follow]")
+    dana.wait_for_selector("form.relation-actions button[value=unfollow]")
+    assert dana.locator(".relations").get_attribute("data-followers") == "1"
+    dana.screenshot(path=str(screenshots / "relations-profile-followed.png"), full_page=True)
+
+    # Emil's open page hears of his new follower at once: the count on his menu button.
+    emil.wait_for_selector(".nav-toggle-count")
+    assert emil.locator(".nav-toggle-count").inner_text().startswith("1")
+    emil.screenshot(path=str(screenshots / "notifications-live-cs-phone.png"))
     emil.goto(f"{site.url()}/players/dana/")
     assert "Sleduje vás" in emil.locator(".relations").inner_text()
     emil.click("form.relation-actions button[value=follow]")

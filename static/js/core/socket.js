@@ -7,6 +7,7 @@
 
 import { chatIncoming, chatOpened } from "./chatbridge.js";
 import { CLOSE_SANCTIONED, showSanction } from "./sanction.js";
+import { showUnread } from "./bell.js";
 
 export const FIRST_RETRY_MS = 250;
 export const BASE_MS = 3500;
@@ -102,6 +103,7 @@ export class Socket {
   }
 
   start() {
+    Socket.started += 1;
     this.stopped = false;
     this.connect();
     return this;
@@ -136,6 +138,7 @@ export class Socket {
       }
       for (const one of Array.isArray(m) ? m : [m]) {
         if (one.type === "sanctioned") showSanction(one);
+        else if (one.type === "notification") showUnread(one.unread);
         else if (!chatIncoming(one)) this.h.onMessage(one);
       }
     };
@@ -155,6 +158,9 @@ export class Socket {
       this.timer = setTimeout(() => this.connect(), next.delay);
     };
   }
+
+  // How many sockets the page started (core/me.js opens the person's own only where none did).
+  static started = 0;
 
   get open() {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
