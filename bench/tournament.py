@@ -40,7 +40,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 import tournaments.publish as publish
-from bench.service import percentile
+from bench.kit.stats import percentile
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus
 from games.services.autoplay import bot_command, game_bot_move

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.bot_delay import DEFAULT_DATABASE_URL, BotDelayConfig, Mode, run_bot_delay, run_compare
-from bench.live import DEFAULT_REDIS_URL
+from bench.kit.stack import DEFAULT_REDIS_URL
 
 
 class Command(BaseCommand):

@@ -9,8 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.deploy import DEFAULT_DATABASE_URL, DeployConfig, run_deploy_bench
-from bench.live import DEFAULT_REDIS_URL, check_loopback, ensure_database
-from bench.management.commands.bench_live import use_database
+from bench.kit.stack import DEFAULT_REDIS_URL, check_loopback, ensure_database, use_database
 
 
 class Command(BaseCommand):

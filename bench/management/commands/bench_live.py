@@ -10,19 +10,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.browser import BrowserConfig, run_browser_bench, run_browser_compare
-from bench.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, LiveConfig, run_live_bench
-
-
-def use_database(url: str) -> None:
-    """Point Django's default connection at `url` (the servers' database) for the setup."""
-    import dj_database_url
-    from django.db import connections
-
-    connections["default"].close()
-    parsed = dj_database_url.parse(url)
-    parsed["OPTIONS"] = parsed.get("OPTIONS") or {}  # not the SQLite options of the default
-    connections.settings["default"] = {**connections.settings["default"], **parsed}
-    del connections["default"]  # made afresh, with the right backend, on next use
+from bench.kit.stack import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    check_loopback,
+    ensure_database,
+    use_database,
+)
+from bench.live import LiveConfig, run_live_bench
 
 
 class Command(BaseCommand):
@@ -33,7 +28,7 @@ class Command(BaseCommand):
         "(p50/p99/p99.9/max) and errors. Leaves its bench* users and games in the database. "
         "--mix browser: clients that do what the site's pages do (game, watch and lobby pages), a "
         "decision per game every --mean-gap s on average; --compare-ref REF alternates REF's code "
-        "(old client) with this checkout's (new client)."
+        "with this checkout's under the same pages."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -72,10 +67,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--client",
-            choices=["new", "old"],
+            choices=["new"],
             default="new",
-            help="browser mix: new = pushed views, watch frames and the lobby socket; old = today's "
-            "pages (GET the game after each push, frames per event, lobby polling)",
+            help="browser mix: the pages as they are (pushed views, watch frames and the lobby socket)",
         )
         parser.add_argument(
             "--mean-gap", type=float, default=4.0, help="browser mix: mean seconds between a game's decisions"
@@ -84,15 +78,14 @@ class Command(BaseCommand):
             "--compare-ref",
             default=None,
             metavar="REF",
-            help="browser mix: alternate REF's code with the old client and this checkout with the new one",
+            help="browser mix: alternate REF's code and this checkout's, under the same pages",
         )
         parser.add_argument("--rounds", type=int, default=2, help="with --compare-ref: old/new pairs")
         parser.add_argument(
             "--ref-client",
-            choices=["old", "new"],
-            default="old",
-            help="with --compare-ref: the pages REF's code is driven with (new: compare two servers "
-            "under the same pages)",
+            choices=["new"],
+            default="new",
+            help="with --compare-ref: the pages REF's code is driven with (the pages as they are)",
         )
         parser.add_argument(
             "--spectator-every",
@@ -186,8 +179,6 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, stop)
         try:
-            from bench.live import check_loopback, ensure_database
-
             check_loopback(url)
             check_loopback(redis_url)
             ensure_database(url)

@@ -7,8 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bench.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
-from bench.management.commands.bench_live import use_database
+from bench.kit.stack import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, use_database
 from bench.reconnect import ReconnectConfig, run_reconnect_bench
 
 
