@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import uvloop
 
-from bench.kit.client import connect, messages, send
+from bench.kit.client import Http, PageCounts, Run, SocketPage
 from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -88,7 +88,7 @@ class LiveConfig:
 
 
 @dataclass
-class Stats:
+class Stats(PageCounts):
     latencies_ms: list[float] = field(default_factory=list)  # send -> first event at the last of 4
     ack_ms: list[float] = field(default_factory=list)  # send -> ack at the sender
     lag_ms: list[float] = field(default_factory=list)  # scheduled tick -> actual send (this process)
@@ -99,10 +99,7 @@ class Stats:
     ticks: int = 0  # in the window
     late: int = 0  # ticks in the window that sent nothing: the previous move still in flight
     errors: Counter[str] = field(default_factory=Counter)  # by code; none is expected
-    reconnects: int = 0
-    seq_gaps: int = 0
     games_ended: int = 0
-    other_messages: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0  # sent in the window, not complete when the drain ended ("dropped")
     unfinished_total: int = 0  # the same, warm-up moves included
     # The shared parts' counters at the window's start and end (shared_snapshot).
@@ -150,65 +147,26 @@ class Move:
         return self.error is not None or self.arrived == (1 << SEATS) - 1
 
 
-class Client:
-    """One seat's websocket and its own view of the game."""
+class Client(SocketPage):
+    """One seat's socket (the kit's page: no pings, no HTTP) and its own view of the game."""
+
+    pings = False
 
     def __init__(self, game: GameRun, seat: int, token: str, url: str) -> None:
-        self.game, self.seat, self.token, self.url = game, seat, token, url
-        self.ws: Any = None
-        self.connected = asyncio.Event()
-        self.closing = False
+        super().__init__(game, url, Http(game.run, "http" + url.removeprefix("ws"), {}))
+        self.seat, self.token = seat, token
         self.last_seq = 0
         # What the server pushes with every move (the page renders from it alone): the decision
         # awaited, as (seat, kind), and this seat's legal commands when the decision is its own.
         self.awaiting: tuple[int, str] | None = None
         self.legal: list[dict[str, Any]] = []
         self.over = False
-        self.refresh = False  # our view disagreed with the server's: reconnect for a fresh state
 
-    # -- connection --
-
-    async def run(self, sem: asyncio.Semaphore) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        first = True
-        while not self.closing:
-            try:
-                async with sem:
-                    ws = await connect(f"{self.url}/ws/games/{self.game.game_id}/?batch=1&token={self.token}")
-            except (OSError, TimeoutError, ConnectionClosed) as e:
-                if self.closing:
-                    return
-                self.game.stats.other_messages[f"connect_failed:{type(e).__name__}"] += 1
-                await asyncio.sleep(0.5)
-                continue
-            if not first:
-                self.game.stats.reconnects += 1
-            first = False
-            self.ws = ws
-            try:
-                async for now, batch in messages(ws):
-                    for msg in batch:
-                        self.on_message(msg, now)
-                    if self.refresh and not self.closing:
-                        self.refresh = False
-                        await ws.close()
-            finally:
-                self.ws = None
-                self.connected.clear()
-
-    async def close(self) -> None:
-        self.closing = True
-        ws = self.ws
-        if ws is not None:
-            await ws.close()
+    def socket_path(self) -> str:
+        return f"/ws/games/{self.game.game_id}/?batch=1&token={self.token}"
 
     def send(self, data: dict[str, Any]) -> bool:
-        ws = self.ws
-        if ws is None or not self.connected.is_set():
-            return False
-        send(ws, data)  # a tick stays synchronous and never waits on one socket
-        return True
+        return self.connected.is_set() and super().send(data)
 
     # -- messages --
 
@@ -228,6 +186,10 @@ class Client:
             self.game.on_ack(msg, now)
         elif kind == "error":
             self.game.on_error(self, msg)
+            # Every command is chosen as legal from the client's own view, so no refusal is
+            # expected: one means the view was wrong (or the server). Reconnect for a fresh state.
+            if self.ws is not None:
+                self.run.spawn(self.ws.close())
         elif kind == "state":
             self.last_seq = msg["seq"]
             self.on_view(msg)
@@ -254,9 +216,9 @@ class Client:
 class GameRun:
     """One game's four clients, the move in flight and the open-loop schedule."""
 
-    def __init__(self, spec: GameSpec, urls: Sequence[str], stats: Stats, rng: random.Random) -> None:
+    def __init__(self, spec: GameSpec, urls: Sequence[str], run: Run, rng: random.Random) -> None:
         self.game_id = spec.game_id
-        self.stats = stats
+        self.run, self.stats = run, run.stats
         self.rng = rng
         self.clients = [Client(self, s, spec.tokens[s], urls[s]) for s in range(SEATS)]
         self.pending: Move | None = None
@@ -341,9 +303,6 @@ class GameRun:
         m = self.pending
         if m is not None and msg.get("cmd_id") == m.cmd_id:
             m.error = code
-        # Every command is chosen as legal from the client's own view, so no refusal is expected:
-        # one means the view was wrong (or the server). Refresh it by reconnecting (a fresh state).
-        client.refresh = True
 
     async def drive(self, start: float, end: float, period: float) -> None:
         scheduled = start + self.rng.random() * period  # spread the games over the period
@@ -362,6 +321,7 @@ async def _drive_all(
     cfg: LiveConfig, specs: list[GameSpec], ws_urls: list[str], named: dict[str, list[int]], write: Any
 ) -> tuple[Stats, float, float, dict[str, float]]:
     stats = Stats()
+    run = Run(stats)
     master = random.Random(cfg.seed)
     runs = []
     for g, spec in enumerate(specs):
@@ -369,11 +329,11 @@ async def _drive_all(
             urls = [ws_urls[g % len(ws_urls)]] * SEATS
         else:
             urls = [ws_urls[(g + s) % len(ws_urls)] for s in range(SEATS)]
-        runs.append(GameRun(spec, urls, stats, random.Random(master.random())))
+        runs.append(GameRun(spec, urls, run, random.Random(master.random())))
     clients = [c for r in runs for c in r.clients]
     sems = {url: asyncio.Semaphore(cfg.connect_concurrency) for url in ws_urls}
     t0 = time.monotonic()
-    tasks = [asyncio.create_task(c.run(sems[c.url])) for c in clients]
+    tasks = [asyncio.create_task(c.run_page(sems[c.ws_base])) for c in clients]
     cpu_window: dict[str, float] = {}
     try:
         try:
@@ -390,7 +350,7 @@ async def _drive_all(
         # over them (the servers do the same at start).
         gc.collect()
         gc.freeze()
-        stats.reconnects = 0  # retries while connecting are not reconnects during play
+        run.playing = True  # reconnects count from here (not retries while connecting)
         write(f"connected {len(clients)} sockets in {connect_s:.1f} s; warming up {cfg.warmup:g} s ...")
         period = 1.0 / cfg.rate
         start = time.monotonic() + 0.2

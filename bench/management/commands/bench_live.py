@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.browser import BrowserConfig, run_browser_bench, run_browser_compare
-from bench.kit.stack import (
-    DEFAULT_DATABASE_URL,
-    DEFAULT_REDIS_URL,
-    check_loopback,
-    ensure_database,
-    use_database,
-)
+from bench.kit.command import config, guarded
+from bench.kit.stack import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
 from bench.live import LiveConfig, run_live_bench
 
 
@@ -111,78 +104,18 @@ class Command(BaseCommand):
         parser.add_argument("--log-dir", type=Path, default=None, help="server and worker logs")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        url = options["database_url"]
-        if not url.startswith(("postgres://", "postgresql://")):
-            raise CommandError("the bench needs PostgreSQL: --database-url postgres://...@127.0.0.1/...")
-        extra = {"log_dir": options["log_dir"]} if options["log_dir"] else {}
-        pairs = [item.partition("=") for item in options["server_env"]]
-        if any(not key or not eq for key, eq, _ in pairs):
-            raise CommandError("--server-env takes KEY=VALUE")
+        worker = not options["no_worker"]
+        url, write = options["database_url"], self.stdout.write
         if options["mix"] == "browser":
-            self.run_browser(url, pairs, extra, options)
+            cfg = config(BrowserConfig, options, worker=worker)
+            ref = options["compare_ref"]
+            if ref:
+                rounds, ref_client = options["rounds"], options["ref_client"]
+                guarded(lambda: run_browser_compare(cfg, ref, rounds, write, ref_client), url, cfg.redis_url)
+            else:
+                guarded(lambda: run_browser_bench(cfg, write), url, cfg.redis_url)
             return
         if options["compare_ref"]:
             raise CommandError("--compare-ref needs --mix browser")
-        cfg = LiveConfig(
-            games=options["games"],
-            servers=options["servers"],
-            rate=options["rate"],
-            duration=options["duration"],
-            warmup=options["warmup"],
-            database_url=url,
-            redis_url=options["redis_url"],
-            worker=not options["no_worker"],
-            seed=options["seed"],
-            route=options["route"],
-            server_env=tuple((key, value) for key, _, value in pairs),
-            **extra,
-        )
-
-        self.guarded(url, cfg.redis_url, lambda: run_live_bench(cfg, self.stdout.write))
-
-    def run_browser(
-        self, url: str, pairs: list[tuple[str, str, str]], extra: dict[str, Any], options: Any
-    ) -> None:
-        cfg = BrowserConfig(
-            games=options["games"],
-            servers=options["servers"],
-            client=options["client"],
-            mean_gap=options["mean_gap"],
-            duration=options["duration"],
-            warmup=options["warmup"],
-            database_url=url,
-            redis_url=options["redis_url"],
-            worker=not options["no_worker"],
-            seed=options["seed"],
-            route=options["route"],
-            server_env=tuple((key, value) for key, _, value in pairs),
-            http_db=options["http_db"],
-            spectator_every=options["spectator_every"],
-            players_per_lobby_watcher=options["players_per_lobby_watcher"],
-            **extra,
-        )
-        ref = options["compare_ref"]
-        if ref:
-            self.guarded(
-                url,
-                cfg.redis_url,
-                lambda: run_browser_compare(
-                    cfg, ref, options["rounds"], self.stdout.write, ref_client=options["ref_client"]
-                ),
-            )
-        else:
-            self.guarded(url, cfg.redis_url, lambda: run_browser_bench(cfg, self.stdout.write))
-
-    def guarded(self, url: str, redis_url: str, run: Callable[[], object]) -> None:
-        def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt  # unwinds through live_stack, which stops the servers
-
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            check_loopback(url)
-            check_loopback(redis_url)
-            ensure_database(url)
-            use_database(url)
-            run()
-        except (ValueError, RuntimeError) as e:
-            raise CommandError(str(e)) from e
+        live = config(LiveConfig, options, worker=worker)
+        guarded(lambda: run_live_bench(live, write), url, live.redis_url)
