@@ -1,4 +1,4 @@
-"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it (issue 27).
+"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it.
 
 `run_bot_delay` starts real server processes, either
 
@@ -44,8 +44,6 @@ import secrets
 import shutil
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -67,7 +65,7 @@ from bench.kit.stack import (
     use_database,
     vacuum,
 )
-from bench.kit.stats import percentile, reported, write_report
+from bench.kit.stats import percentile, reported, scrape_metrics, write_report
 
 Mode = Literal["embedded", "redis"]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_botdelay"
@@ -226,25 +224,20 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
 def scrape(base: str) -> dict[tuple[str, str], Histogram]:
     """The servers' histograms by (metric, label value): the bot tasks' lateness and their moves'
     time to the push."""
-    from prometheus_client.parser import text_string_to_metric_families
-
-    req = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        text = r.read().decode()
     wanted = {"harehra_task_lateness_seconds": "task", "harehra_move_push_seconds": "source"}
     out: dict[tuple[str, str], Histogram] = {}
-    for family in text_string_to_metric_families(text):
-        if family.name not in wanted:
+    for (name, labels), value in scrape_metrics([base + "/metrics"], METRICS_TOKEN, timeout=30).items():
+        family, _, part = name.rpartition("_")
+        by = dict(labels)
+        if family not in wanted or part not in ("bucket", "count", "sum"):
             continue
-        for s in family.samples:
-            key = (family.name, s.labels.get(wanted[family.name], ""))
-            h = out.setdefault(key, Histogram())
-            if s.name.endswith("_bucket"):
-                h.buckets[float(s.labels["le"])] = s.value
-            elif s.name.endswith("_count"):
-                h.count = s.value
-            elif s.name.endswith("_sum"):
-                h.sum = s.value
+        h = out.setdefault((family, by.get(wanted[family], "")), Histogram())
+        if part == "bucket":
+            h.buckets[float(by["le"])] = value
+        elif part == "count":
+            h.count = value
+        else:
+            h.sum = value
     return out
 
 

@@ -1,4 +1,4 @@
-"""A deploy under load (issue 26): the browser mix through nginx while every process is restarted.
+"""A deploy under load: the browser mix through nginx while every process is restarted.
 
 `run_deploy_bench` sets up N games as the live benches do (`bench.kit.stack.prepare_games`; every Kth
 game has a bot in its last seat), starts the production shape with `scripts/prod` itself (nginx
@@ -51,7 +51,7 @@ from bench.kit.stack import (
     prepare_games,
     raise_file_limit,
 )
-from bench.kit.stats import percentile, reported
+from bench.kit.stats import Scrape, percentile, reported
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_deploy"
 # The restarts a run may make after its steady window: NAME (every server, then the worker and
@@ -70,7 +70,7 @@ def parse_phase(phase: str, servers: int) -> tuple[bool, int | None]:
 
 
 BACK_BOUND_S = 5.0  # must: every page back within this (p99) after a SIGTERM restart
-# After a kill -9 the pages reconnect slower (issue 26: "reconnect slower, still nothing lost"):
+# After a kill -9 the pages reconnect slower, and still nothing may be lost:
 # every page of the killed server at once, with nothing paced. Reported, not a must.
 BOT_DELAY_S = 0.8  # the servers' BOT_DELAY_SECONDS (set here, so the bench knows it)
 BOT_OVERDUE_S = 4.0  # BOT_OVERDUE_SECONDS: the sweep moves a bot this late
@@ -81,7 +81,6 @@ SWEEP_EVERY_S = 5.0  # beat's sweep (settings.CELERY_BEAT_SCHEDULE)
 # moved 9.01 s late). Past that a bot is late beyond its bound.
 SWEEP_WORK_S = 1.0
 BOT_BOUND_S = BOT_OVERDUE_S + SWEEP_EVERY_S + SWEEP_WORK_S
-Scrape = dict[tuple[str, tuple[tuple[str, str], ...]], float]  # (sample, labels) -> value
 
 
 @dataclass(frozen=True)

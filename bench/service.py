@@ -1,4 +1,4 @@
-"""How fast the service layer accepts commands and loads games (issue 3, "Speed").
+"""How fast the service layer accepts commands and loads games.
 
 Everything goes through the real services (`game_command_submit`, `table_next_game`, ...) on the
 configured database. The bench makes its own users and tables under a fresh random prefix and

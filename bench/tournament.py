@@ -1,5 +1,5 @@
 """A whole arena and a whole Swiss event with 200 bot-played entrants, through the real services
-and the beat's task (issue 30, "Goals"): how long seating takes, how many games and results, what
+and the beat's task: how long seating takes, how many games and results, what
 a standings update costs and how many pushes a result makes, how long a free player waits for a
 table, and that `rebuild_tournament` refolds the same standings at the end.
 

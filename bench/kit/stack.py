@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
-from bench.kit.stats import cpu_snapshot, pids_named, reference_loop_ms, wake_jitter_ms
+from bench.kit.stats import (
+    Scrape,
+    cpu_snapshot,
+    pids_named,
+    reference_loop_ms,
+    scrape_metrics,
+    wake_jitter_ms,
+)
 
 DEFAULT_DB_NAME = "harehra_bench"
 DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
@@ -631,28 +638,7 @@ class ProdStack:
         """Busy CPU seconds so far of `pids`' processes, Redis and the whole machine."""
         return cpu_snapshot(pids)
 
-    def metrics(self) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-        """The servers' scrape (every process's metrics, summed), as {(sample, labels): value}: from
-        a server directly (nginx does not pass /metrics on), the first that answers (one may be
-        restarting)."""
-        from prometheus_client.parser import text_string_to_metric_families
-
-        text, failed = None, None
-        for i in range(1, self.cfg.servers + 1):
-            req = urllib.request.Request(
-                f"http://127.0.0.1:{self.cfg.port + i}/metrics",
-                headers={"Authorization": f"Bearer {self.metrics_token}"},
-            )
-            try:
-                with urllib.request.urlopen(req, timeout=10) as r:
-                    text = r.read().decode()
-                break
-            except OSError as e:
-                failed = e
-        if text is None:
-            raise RuntimeError(f"no server answered /metrics: {failed}")
-        out = {}
-        for family in text_string_to_metric_families(text):
-            for s in family.samples:
-                out[(s.name, tuple(sorted(s.labels.items())))] = s.value
-        return out
+    def metrics(self) -> Scrape:
+        """The servers' scrape, from a server directly (nginx does not pass /metrics on)."""
+        urls = [f"http://127.0.0.1:{self.cfg.port + i}/metrics" for i in range(1, self.cfg.servers + 1)]
+        return scrape_metrics(urls, self.metrics_token)

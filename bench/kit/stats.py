@@ -244,6 +244,36 @@ def shared_lines(start: dict[str, float], end: dict[str, float], moves: int) -> 
     ]
 
 
+# --- the servers' own metrics --------------------------------------------------------------------
+
+Scrape = dict[tuple[str, tuple[tuple[str, str], ...]], float]  # (sample, labels) -> value
+
+
+def scrape_metrics(urls: Sequence[str], token: str, timeout: float = 10) -> Scrape:
+    """A server's /metrics (every process's, summed) as {(sample, sorted labels): value}: from the
+    first of `urls` that answers (one may be restarting)."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text, failed = None, None
+    for url in urls:
+        req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                text = r.read().decode()
+            break
+        except OSError as e:
+            failed = e
+    if text is None:
+        raise RuntimeError(f"no server answered /metrics: {failed}")
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
 # --- reports -------------------------------------------------------------------------------------
 
 

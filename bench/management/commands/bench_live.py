@@ -1,4 +1,4 @@
-"""`manage.py bench_live`: many live games over real websockets against real servers (issue 4)."""
+"""`manage.py bench_live`: many live games over real websockets against real servers."""
 
 from __future__ import annotations
 
