@@ -39,7 +39,17 @@ from urllib.parse import urlparse
 
 import uvloop
 
-from bench.kit.client import LATE_ANSWER_S, SEATS, LobbyPage, PageCounts, Run, SeatPage, SocketPage, WatchPage
+from bench.kit.client import (
+    LATE_ANSWER_S,
+    SEATS,
+    LobbyPage,
+    PageCounts,
+    Run,
+    SeatPage,
+    SocketPage,
+    WatchPage,
+    pages_open,
+)
 from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -430,19 +440,10 @@ async def _drive_all(
     lobbies = [LobbyPage(ctx, *servers[i % len(servers)]) for i in range(cfg.lobby_watchers)]
     pages = [p for g in games for p in g.pages]
     sems = {ws: asyncio.Semaphore(cfg.connect_concurrency) for ws, _ in servers}
-    t0 = time.monotonic()
-    tasks = [asyncio.create_task(p.run_page(sems[p.ws_base])) for p in pages]
-    tasks += [asyncio.create_task(lobby.run_page()) for lobby in lobbies]
-    try:
-        ready = [p.connected.wait() for p in pages] + [lobby.ready.wait() for lobby in lobbies]
-        try:
-            await asyncio.wait_for(asyncio.gather(*ready), timeout=cfg.connect_timeout)
-        except TimeoutError:
-            n = sum(p.connected.is_set() for p in pages)
-            raise RuntimeError(
-                f"only {n} of {len(pages)} game sockets were open after {cfg.connect_timeout:g} s"
-            ) from None
-        connect_s = time.monotonic() - t0
+    opened = pages_open(
+        ctx, pages, lobbies, lambda p: sems[p.ws_base], cfg.connect_timeout, "game sockets were open"
+    )
+    async with opened as connect_s:
         gc.collect()
         gc.freeze()
         ctx.playing = True
@@ -465,14 +466,6 @@ async def _drive_all(
         stats.unfinished_total = sum(len(g.moves) for g in games)
         stats.games_ended = sum(1 for g in games if g.ended)
         return stats, connect_s, ctx.window[1] - ctx.window[0], cpu
-    finally:
-        ctx.playing = False
-        closing: list[SocketPage | LobbyPage] = [*pages, *lobbies]
-        await asyncio.gather(*(p.close() for p in closing), return_exceptions=True)
-        await asyncio.wait(tasks, timeout=5)
-        for t in [*tasks, *ctx.tasks]:
-            t.cancel()
-        await asyncio.gather(*tasks, *ctx.tasks, return_exceptions=True)
 
 
 def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) -> BrowserResult:

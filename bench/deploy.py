@@ -42,7 +42,7 @@ import uvloop
 
 from bench.browser import BrowserConfig, BrowserGame, BrowserRun, BrowserStats, Ledger
 from bench.kit import client
-from bench.kit.client import SEATS, LobbyPage, SocketPage
+from bench.kit.client import SEATS, LobbyPage, SocketPage, pages_open
 from bench.kit.stack import (
     DEFAULT_REDIS_URL,
     GameSpec,
@@ -302,20 +302,9 @@ async def _drive(
     pages: list[SocketPage] = [p for g in games for p in g.pages]
     everyone: list[SocketPage | LobbyPage] = [*pages, *lobbies]
     sem = asyncio.Semaphore(cfg.connect_concurrency)
-    t0 = time.monotonic()
-    tasks = [asyncio.create_task(p.run_page(sem)) for p in pages]
-    tasks += [asyncio.create_task(lobby.run_page()) for lobby in lobbies]
     phases: list[Phase] = []
-    try:
-        ready = [p.connected.wait() for p in pages] + [lobby.ready.wait() for lobby in lobbies]
-        try:
-            await asyncio.wait_for(asyncio.gather(*ready), timeout=cfg.connect_timeout)
-        except TimeoutError:
-            n = sum(p.connected.is_set() for p in pages)
-            raise RuntimeError(
-                f"only {n} of {len(pages)} game pages were open after {cfg.connect_timeout:g} s"
-            ) from None
-        connect_s = time.monotonic() - t0
+    opened = pages_open(ctx, pages, lobbies, lambda p: sem, cfg.connect_timeout, "game pages were open")
+    async with opened as connect_s:
         ctx.playing = True
         write(
             f"opened {len(pages)} game and watch pages and {len(lobbies)} lobby pages through nginx in "
@@ -378,13 +367,6 @@ async def _drive(
                 if stats is not None:
                     stats.unfinished += 1
         return _Driven(phases, connect_s, ctx.ledger)
-    finally:
-        ctx.playing = False
-        await asyncio.gather(*(p.close() for p in everyone), return_exceptions=True)
-        await asyncio.wait(tasks, timeout=5)
-        for t in [*tasks, *ctx.tasks]:
-            t.cancel()
-        await asyncio.gather(*tasks, *ctx.tasks, return_exceptions=True)
 
 
 def bot_gaps(phases: list[Phase], bot_game_ids: Sequence[int]) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import uvloop
 
-from bench.kit.client import Http, PageCounts, Run, SocketPage
+from bench.kit.client import Http, PageCounts, Run, SocketPage, pages_open
 from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -332,20 +332,11 @@ async def _drive_all(
         runs.append(GameRun(spec, urls, run, random.Random(master.random())))
     clients = [c for r in runs for c in r.clients]
     sems = {url: asyncio.Semaphore(cfg.connect_concurrency) for url in ws_urls}
-    t0 = time.monotonic()
-    tasks = [asyncio.create_task(c.run_page(sems[c.ws_base])) for c in clients]
     cpu_window: dict[str, float] = {}
-    try:
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(*(c.connected.wait() for c in clients)), timeout=cfg.connect_timeout
-            )
-        except TimeoutError:
-            ready = sum(c.connected.is_set() for c in clients)
-            raise RuntimeError(
-                f"only {ready} of {len(clients)} sockets had their state after {cfg.connect_timeout:g} s"
-            ) from None
-        connect_s = time.monotonic() - t0
+    opened = pages_open(
+        run, clients, [], lambda c: sems[c.ws_base], cfg.connect_timeout, "sockets had their state"
+    )
+    async with opened as connect_s:
         # The clients' own long-lived objects are made: spare the measurement full collections
         # over them (the servers do the same at start).
         gc.collect()
@@ -380,12 +371,6 @@ async def _drive_all(
         stats.unfinished_total = sum(1 for r in runs if r.pending is not None and not r.pending.complete)
         stats.games_ended = sum(1 for r in runs if any(c.over for c in r.clients))
         return stats, connect_s, window[1] - window[0], cpu_window
-    finally:
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-        await asyncio.wait(tasks, timeout=5)
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:

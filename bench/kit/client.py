@@ -26,7 +26,8 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -754,3 +755,35 @@ class LobbyPage(_Page):
         if not worked and not self.closing:
             self.run.stats.lobby_socket_unavailable += 1
             self.ready.set()
+
+
+@asynccontextmanager
+async def pages_open(
+    run: Run,
+    pages: Sequence[SocketPage],
+    lobbies: Sequence[LobbyPage],
+    sem_of: Callable[[SocketPage], asyncio.Semaphore],
+    timeout: float,
+    what: str,
+) -> AsyncIterator[float]:
+    """Every page opened (its first socket a few at a time: `sem_of` a page's semaphore) and ready;
+    the seconds that took. At the end every page is closed and the run's tasks are stopped.
+    `what` names what was not ready in time ("game sockets were open")."""
+    t0 = time.monotonic()
+    tasks = [asyncio.create_task(p.run_page(sem_of(p))) for p in pages]
+    tasks += [asyncio.create_task(lobby.run_page()) for lobby in lobbies]
+    try:
+        ready = [p.connected.wait() for p in pages] + [lobby.ready.wait() for lobby in lobbies]
+        try:
+            await asyncio.wait_for(asyncio.gather(*ready), timeout=timeout)
+        except TimeoutError:
+            n = sum(p.connected.is_set() for p in pages)
+            raise RuntimeError(f"only {n} of {len(pages)} {what} after {timeout:g} s") from None
+        yield time.monotonic() - t0
+    finally:
+        run.playing = False
+        await asyncio.gather(*(p.close() for p in [*pages, *lobbies]), return_exceptions=True)
+        await asyncio.wait(tasks, timeout=5)
+        for t in [*tasks, *run.tasks]:
+            t.cancel()
+        await asyncio.gather(*tasks, *run.tasks, return_exceptions=True)
