@@ -1,4 +1,4 @@
-"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it (issue 27).
+"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it.
 
 `run_bot_delay` starts real server processes, either
 
@@ -42,31 +42,30 @@ import random
 import re
 import secrets
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.live import (
+from bench.kit.client import api, connect, messages
+from bench.kit.stack import (
     DEFAULT_REDIS_URL,
     ROOT,
+    SERVER_SETTINGS,
     check_loopback,
     end_bench_games,
     ensure_database,
     flush_redis,
+    live_stack,
+    migrate,
     ref_worktree,
-    reported,
+    use_database,
     vacuum,
-    write_report,
 )
-from bench.service import percentile
+from bench.kit.stats import percentile, reported, scrape_metrics, write_report
 
 Mode = Literal["embedded", "redis"]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_botdelay"
@@ -175,32 +174,23 @@ class BotDelayResult:
 # --- the servers ---------------------------------------------------------------------------------------
 
 
-def _migrate(url: str, write: Callable[[str], None]) -> None:
-    write(f"migrating {url} ...")
-    env = {**os.environ, "DATABASE_URL": url}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
-
-
 def _database(cfg: BotDelayConfig, scratch: Path, write: Callable[[str], None]) -> str:
     """The database the servers use, migrated: a new SQLite file in `scratch`, or PostgreSQL."""
     if cfg.mode == "embedded" and cfg.sqlite:
         url = f"sqlite:///{scratch / 'bench.sqlite3'}"
-        _migrate(url, write)
+        write(f"migrating {url} ...")
+        migrate(url)
         return url
     check_loopback(cfg.database_url)
     ensure_database(cfg.database_url)
-    _migrate(cfg.database_url, write)
+    write(f"migrating {cfg.database_url} ...")
+    migrate(cfg.database_url)
     vacuum(cfg.database_url)
     return cfg.database_url
 
 
 def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
     """The stack's context manager, with its servers (and worker) started."""
-    from tests.support.stack import SERVER_SETTINGS, live_stack
-
     env = {
         # Fast password hashes for the registrations (the site's settings otherwise).
         "DJANGO_SETTINGS_MODULE": SERVER_SETTINGS,
@@ -231,41 +221,23 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
 # --- HTTP ------------------------------------------------------------------------------------------------
 
 
-def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Token {token}"} if token else {})}
-    body = json.dumps(data).encode() if data is not None else None
-    req = urllib.request.Request(
-        base + path, data=body, headers=headers, method="POST" if body is not None else "GET"
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.load(r)
-    except urllib.error.HTTPError as e:
-        raise RuntimeError(f"{req.method} {path}: {e.code} {e.read()[:300]!r}") from None
-
-
 def scrape(base: str) -> dict[tuple[str, str], Histogram]:
     """The servers' histograms by (metric, label value): the bot tasks' lateness and their moves'
     time to the push."""
-    from prometheus_client.parser import text_string_to_metric_families
-
-    req = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        text = r.read().decode()
     wanted = {"harehra_task_lateness_seconds": "task", "harehra_move_push_seconds": "source"}
     out: dict[tuple[str, str], Histogram] = {}
-    for family in text_string_to_metric_families(text):
-        if family.name not in wanted:
+    for (name, labels), value in scrape_metrics([base + "/metrics"], METRICS_TOKEN, timeout=30).items():
+        family, _, part = name.rpartition("_")
+        by = dict(labels)
+        if family not in wanted or part not in ("bucket", "count", "sum"):
             continue
-        for s in family.samples:
-            key = (family.name, s.labels.get(wanted[family.name], ""))
-            h = out.setdefault(key, Histogram())
-            if s.name.endswith("_bucket"):
-                h.buckets[float(s.labels["le"])] = s.value
-            elif s.name.endswith("_count"):
-                h.count = s.value
-            elif s.name.endswith("_sum"):
-                h.sum = s.value
+        h = out.setdefault((family, by.get(wanted[family], "")), Histogram())
+        if part == "bucket":
+            h.buckets[float(by["le"])] = value
+        elif part == "count":
+            h.count = value
+        else:
+            h.sum = value
     return out
 
 
@@ -291,31 +263,31 @@ class Table:
             if self.run.done.is_set():
                 return
             table = await asyncio.to_thread(
-                _api, self.run.base, f"/api/tables/{self.table_id}/next-game/", {}, self.token
+                api, self.run.base, f"/api/tables/{self.table_id}/next-game/", {}, self.token
             )
             self.game_id = table["current_game"]
 
     async def play_game(self) -> None:
-        from websockets.asyncio.client import connect
-
         self.seq, self.pending = 0, None
         self.run.games_played += 1
         url = f"{self.run.ws_base}/ws/games/{self.game_id}/?batch=1&token={self.token}"
-        async with connect(url, origin="http://localhost", compression=None, max_queue=None) as ws:
-            stop = asyncio.ensure_future(self.run.done.wait())
-            try:
-                while True:
-                    recv = asyncio.ensure_future(ws.recv())
-                    await asyncio.wait({recv, stop}, return_when=asyncio.FIRST_COMPLETED)
-                    if not recv.done():
-                        recv.cancel()
-                        return
-                    now = time.monotonic()
-                    data = json.loads(recv.result())
-                    if await self.on_push(ws, data if isinstance(data, list) else [data], now):
-                        return
-            finally:
-                stop.cancel()
+        ws = await connect(
+            url, origin="http://localhost", ping_interval=20, open_timeout=10, close_timeout=10
+        )
+        stop = asyncio.ensure_future(self.close_when_done(ws))
+        try:
+            async for now, batch in messages(ws):
+                if self.run.done.is_set() or await self.on_push(ws, batch, now):
+                    return
+            if not self.run.done.is_set():
+                raise RuntimeError(f"the socket of game {self.game_id} closed (code {ws.close_code})")
+        finally:
+            stop.cancel()
+            await ws.close()
+
+    async def close_when_done(self, ws: Any) -> None:
+        await self.run.done.wait()
+        await ws.close()
 
     async def on_push(self, ws: Any, messages: list[dict[str, Any]], now: float) -> bool:
         """One frame: a push's messages (events, deadline, view) or the state on connecting.
@@ -403,10 +375,10 @@ class Asker:
             self.pending = True
             asked = time.monotonic()
             try:
-                answer = await asyncio.to_thread(_api, run.base, path, {}, self.token)
+                answer = await asyncio.to_thread(api, run.base, path, {}, self.token)
                 while answer["status"] in ("queued", "running") and not run.done.is_set():
                     await asyncio.sleep(1.0)
-                    answer = await asyncio.to_thread(_api, run.base, path, None, self.token)
+                    answer = await asyncio.to_thread(api, run.base, path, None, self.token)
             finally:
                 self.pending = False
             if answer["status"] == "done" and not run.done.is_set():
@@ -527,22 +499,22 @@ def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]
     out = []
     for i in range(cfg.games):
         name = f"bench-botdelay-{tag}-{i}"
-        token = _api(base, "/api/accounts/register/", {"username": name, "password": PASSWORD})["token"]
-        table = _api(base, "/api/tables/", {"seats": SEATS}, token)
+        token = api(base, "/api/accounts/register/", {"username": name, "password": PASSWORD})["token"]
+        table = api(base, "/api/tables/", {"seats": SEATS}, token)
         for _ in range(BOTS):
-            _api(base, f"/api/tables/{table['id']}/add-bot/", {"level": cfg.bot_level}, token)
-        started = _api(base, f"/api/tables/{table['id']}/start/", {}, token)
+            api(base, f"/api/tables/{table['id']}/add-bot/", {"level": cfg.bot_level}, token)
+        started = api(base, f"/api/tables/{table['id']}/start/", {}, token)
         out.append((token, table["id"], started["current_game"]))
     return out
 
 
 def _finished_games(cfg: BotDelayConfig) -> list[int]:
     """The finished games analysed: 4-seat games of one person and three bots played to their end
-    by random legal commands (tests/factories.py), in this process before the servers start (so
+    by random legal commands (bench/stored_games.py), in this process before the servers start (so
     their sweeps never play a bot of them meanwhile), replays public."""
     from django.contrib.auth import get_user_model
 
-    from tests.factories import finished_game
+    from bench.stored_games import finished_game
 
     tag = secrets.token_hex(3)
     games = []
@@ -558,7 +530,7 @@ def _askers(cfg: BotDelayConfig, base: str) -> list[str]:
     tag = secrets.token_hex(3)
     body = {"password": PASSWORD}
     return [
-        _api(base, "/api/accounts/register/", {**body, "username": f"bench-asker-{tag}-{i}"})["token"]
+        api(base, "/api/accounts/register/", {**body, "username": f"bench-asker-{tag}-{i}"})["token"]
         for i in range(cfg.analyses)
     ]
 
@@ -601,8 +573,6 @@ def _held(log_dir: Path) -> tuple[list[float], list[float]]:
 def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> BotDelayResult:
     """Start the servers, play, measure, stop; report (`format_report`)."""
     from django.db import connections
-
-    from bench.management.commands.bench_live import use_database
 
     if cfg.games < 1 or cfg.delay < 0 or (cfg.moves <= 0 and cfg.duration <= 0):
         raise ValueError("games is at least 1, delay not negative, and --moves or --duration is set")

@@ -1,6 +1,6 @@
-"""A deploy under load (issue 26): the browser mix through nginx while every process is restarted.
+"""A deploy under load: the browser mix through nginx while every process is restarted.
 
-`run_deploy_bench` sets up N games as the live benches do (`bench.live.prepare_games`; every Kth
+`run_deploy_bench` sets up N games as the live benches do (`bench.kit.stack.prepare_games`; every Kth
 game has a bot in its last seat), starts the production shape with `scripts/prod` itself (nginx
 in front of the servers, a worker, beat; its own run directory, port, database and Redis), opens
 the browser mix's pages (`bench.browser`: 4 game pages a game, less a bot's seat, a watch page on
@@ -30,12 +30,8 @@ import itertools
 import math
 import os
 import random
-import secrets
-import shutil
-import subprocess
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,30 +40,18 @@ from typing import Any
 
 import uvloop
 
-from bench import browser
-from bench.browser import (
-    BrowserConfig,
-    BrowserGame,
-    BrowserStats,
-    Ledger,
-    LobbyPage,
-    RunContext,
-    SocketPage,
-)
-from bench.live import (
+from bench.browser import BrowserConfig, BrowserGame, BrowserRun, BrowserStats, Ledger
+from bench.kit import client
+from bench.kit.client import SEATS, LobbyPage, SocketPage, pages_open
+from bench.kit.stack import (
     DEFAULT_REDIS_URL,
-    ROOT,
-    SEATS,
     GameSpec,
-    cpu_snapshot,
+    ProdStack,
     end_bench_games,
-    pids_named,
     prepare_games,
     raise_file_limit,
-    reported,
 )
-from bench.service import percentile
-from tests.support.stack import ONE_ADDRESS_THROTTLES
+from bench.kit.stats import Scrape, percentile, reported
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_deploy"
 # The restarts a run may make after its steady window: NAME (every server, then the worker and
@@ -86,7 +70,7 @@ def parse_phase(phase: str, servers: int) -> tuple[bool, int | None]:
 
 
 BACK_BOUND_S = 5.0  # must: every page back within this (p99) after a SIGTERM restart
-# After a kill -9 the pages reconnect slower (issue 26: "reconnect slower, still nothing lost"):
+# After a kill -9 the pages reconnect slower, and still nothing may be lost:
 # every page of the killed server at once, with nothing paced. Reported, not a must.
 BOT_DELAY_S = 0.8  # the servers' BOT_DELAY_SECONDS (set here, so the bench knows it)
 BOT_OVERDUE_S = 4.0  # BOT_OVERDUE_SECONDS: the sweep moves a bot this late
@@ -97,7 +81,6 @@ SWEEP_EVERY_S = 5.0  # beat's sweep (settings.CELERY_BEAT_SCHEDULE)
 # moved 9.01 s late). Past that a bot is late beyond its bound.
 SWEEP_WORK_S = 1.0
 BOT_BOUND_S = BOT_OVERDUE_S + SWEEP_EVERY_S + SWEEP_WORK_S
-Scrape = dict[tuple[str, tuple[tuple[str, str], ...]], float]  # (sample, labels) -> value
 
 
 @dataclass(frozen=True)
@@ -121,7 +104,7 @@ class DeployConfig:
     app_role: str = "harehra_bench_app"
     drain_seconds: float = 30.0  # the servers' DRAIN_SECONDS
     close_rate: float = 60.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
-    restart_spread: float = browser.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
+    restart_spread: float = client.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
     migrate: bool = True
     jitter_seconds: float = 1.0
     connect_concurrency: int = 8  # handshakes in flight at once through nginx
@@ -147,148 +130,6 @@ class DeployConfig:
             log_dir=self.run_dir,
             http_db="persistent",
         )
-
-
-# --- the production shape, through scripts/prod -----------------------------------------------------
-
-
-class ProdStack:
-    """`scripts/prod` on the bench's own run directory, port, database and Redis."""
-
-    def __init__(self, cfg: DeployConfig, write: Callable[[str], None]) -> None:
-        self.cfg, self.write = cfg, write
-        self.run_dir = cfg.run_dir.resolve()
-        self.metrics_token = secrets.token_urlsafe(16)
-        env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
-        self.env = {
-            **env,
-            "RUN_DIR": str(self.run_dir),
-            "PROD_PORT": str(cfg.port),
-            "OWNER_DATABASE_URL": cfg.database_url,
-            "APP_ROLE": cfg.app_role,
-            "REDIS_URL": cfg.redis_url,
-            "PROD_INSTALL": "0",
-            "DRAIN_SECONDS": f"{cfg.drain_seconds:g}",
-            "DRAIN_CLOSE_RATE": f"{cfg.close_rate:g}",
-            "METRICS_TOKEN": self.metrics_token,
-            "PROMETHEUS_MULTIPROC_DIR": str(self.run_dir / "metrics"),
-            "BOT_DELAY_SECONDS": f"{BOT_DELAY_S:g}",
-            "BOT_OVERDUE_SECONDS": f"{BOT_OVERDUE_S:g}",
-            **ONE_ADDRESS_THROTTLES,  # every page the bench plays comes from 127.0.0.1
-            "NGINX_REPLAYS_RATE": "100000r/s",
-        }
-
-    @property
-    def http_url(self) -> str:
-        return f"http://127.0.0.1:{self.cfg.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.cfg.port}"
-
-    def _prod(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run(
-            ["bash", "scripts/prod", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if check and done.returncode != 0:
-            raise RuntimeError(f"scripts/prod {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
-        return done.stdout
-
-    def start(self) -> None:
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        self._prod("--stop", check=False)  # whatever an interrupted run left
-        shutil.rmtree(self.run_dir / "metrics", ignore_errors=True)  # docs/OPERATIONS.md: empty at start
-        for log in self.run_dir.glob("*.log"):
-            log.unlink()
-        out = self._prod("--servers", str(self.cfg.servers))
-        for line in out.splitlines():
-            if line.startswith(("==", "   ")):
-                self.write(f"  prod: {line.strip()}")
-
-    def stop(self) -> None:
-        self._prod("--stop", check=False)
-
-    def restart_args(self, phase: str) -> list[str]:
-        kill, server = parse_phase(phase, self.cfg.servers)
-        only = ["--only", str(self.cfg.port + server)] if server else []
-        return ["--restart", *(["--kill"] if kill else []), *only]
-
-    async def restart(self, phase: str, started: float, lines: list[str]) -> None:
-        """`scripts/prod --restart [--kill] [--only PORT]`, its lines kept with their time since
-        `started`. Run from a thread: uvloop's subprocess pipes missed the script's end here (its
-        output never reached EOF, the script long gone), so the pages' loop only awaits a thread."""
-        await asyncio.to_thread(self._restart, self.restart_args(phase), started, lines)
-
-    def _restart(self, args: list[str], started: float, lines: list[str]) -> None:
-        with subprocess.Popen(
-            ["bash", "scripts/prod", *args],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-        ) as proc:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.append(f"{time.monotonic() - started:6.1f} s  {line.strip()}")
-        if proc.returncode != 0:
-            raise RuntimeError("scripts/prod " + " ".join(args) + " failed:\n" + "\n".join(lines))
-
-    def pids(self) -> dict[str, list[int]]:
-        """The processes whose CPU the report names: servers, worker, beat, nginx, this bench."""
-
-        def read(pattern: str) -> list[int]:
-            out = []
-            for f in sorted(self.run_dir.glob(pattern)):
-                try:
-                    out.append(int(f.read_text().strip()))
-                except (OSError, ValueError):
-                    continue
-            return out
-
-        return {
-            "servers": read("server-*.pid"),
-            "worker": read("worker*.pid"),
-            "beat": read("beat.pid"),
-            "nginx": pids_named("nginx"),
-            "bench clients (this)": [os.getpid()],
-        }
-
-    def cpu(self, pids: dict[str, list[int]]) -> dict[str, float]:
-        """Busy CPU seconds so far of `pids`' processes, Redis and the whole machine."""
-        return cpu_snapshot(pids)
-
-    def metrics(self) -> Scrape:
-        """The servers' scrape (every process's metrics, summed), as {(sample, labels): value}: from
-        a server directly (nginx does not pass /metrics on), the first that answers (one may be
-        restarting)."""
-        from prometheus_client.parser import text_string_to_metric_families
-
-        text, failed = None, None
-        for i in range(1, self.cfg.servers + 1):
-            req = urllib.request.Request(
-                f"http://127.0.0.1:{self.cfg.port + i}/metrics",
-                headers={"Authorization": f"Bearer {self.metrics_token}"},
-            )
-            try:
-                with urllib.request.urlopen(req, timeout=10) as r:
-                    text = r.read().decode()
-                break
-            except OSError as e:
-                failed = e
-        if text is None:
-            raise RuntimeError(f"no server answered /metrics: {failed}")
-        out = {}
-        for family in text_string_to_metric_families(text):
-            for s in family.samples:
-                out[(s.name, tuple(sorted(s.labels.items())))] = s.value
-        return out
 
 
 # --- what a phase saw ----------------------------------------------------------------------------------
@@ -443,7 +284,7 @@ async def _drive(
     cfg: DeployConfig, specs: list[GameSpec], stack: ProdStack, write: Callable[[str], None]
 ) -> _Driven:
     bcfg = cfg.browser()
-    ctx = RunContext(bcfg, BrowserStats())
+    ctx = BrowserRun(bcfg, BrowserStats())
     ctx.ledger = Ledger()
     nginx = (stack.ws_url, stack.http_url)
     master = random.Random(cfg.seed)
@@ -461,20 +302,9 @@ async def _drive(
     pages: list[SocketPage] = [p for g in games for p in g.pages]
     everyone: list[SocketPage | LobbyPage] = [*pages, *lobbies]
     sem = asyncio.Semaphore(cfg.connect_concurrency)
-    t0 = time.monotonic()
-    tasks = [asyncio.create_task(p.run(sem)) for p in pages]
-    tasks += [asyncio.create_task(lobby.run()) for lobby in lobbies]
     phases: list[Phase] = []
-    try:
-        ready = [p.connected.wait() for p in pages] + [lobby.ready.wait() for lobby in lobbies]
-        try:
-            await asyncio.wait_for(asyncio.gather(*ready), timeout=cfg.connect_timeout)
-        except TimeoutError:
-            n = sum(p.connected.is_set() for p in pages)
-            raise RuntimeError(
-                f"only {n} of {len(pages)} game pages were open after {cfg.connect_timeout:g} s"
-            ) from None
-        connect_s = time.monotonic() - t0
+    opened = pages_open(ctx, pages, lobbies, lambda p: sem, cfg.connect_timeout, "game pages were open")
+    async with opened as connect_s:
         ctx.playing = True
         write(
             f"opened {len(pages)} game and watch pages and {len(lobbies)} lobby pages through nginx in "
@@ -512,8 +342,9 @@ async def _drive(
         for name in cfg.phases:
             await finish(phase)
             phase = await begin(name)
-            write(f"{phase.title}: scripts/prod {' '.join(stack.restart_args(name))} ...")
-            await stack.restart(name, phase.started, phase.restart_lines)
+            args = stack.restart_args(*parse_phase(name, cfg.servers))
+            write(f"{phase.title}: scripts/prod {' '.join(args)} ...")
+            await stack.restart(args, phase.started, phase.restart_lines)
             for line in phase.restart_lines:
                 write(f"  {line}")
             # Every page back (or the bound), then a few seconds of play on the new processes.
@@ -536,13 +367,6 @@ async def _drive(
                 if stats is not None:
                     stats.unfinished += 1
         return _Driven(phases, connect_s, ctx.ledger)
-    finally:
-        ctx.playing = False
-        await asyncio.gather(*(p.close() for p in everyone), return_exceptions=True)
-        await asyncio.wait(tasks, timeout=5)
-        for t in [*tasks, *ctx.tasks]:
-            t.cancel()
-        await asyncio.gather(*tasks, *ctx.tasks, return_exceptions=True)
 
 
 def bot_gaps(phases: list[Phase], bot_game_ids: Sequence[int]) -> None:
@@ -639,12 +463,14 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     for phase in cfg.phases:
         parse_phase(phase, cfg.servers)
     raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.browser().lobby_watchers))
-    browser.RESTART_SPREAD_S = cfg.restart_spread  # the pages' own wait after a 1012
+    client.RESTART_SPREAD_S = cfg.restart_spread  # the pages' own wait after a 1012
     prepared = prepare_games(
         cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, cfg.jitter_seconds, cfg.bot_every
     )
     game_ids = [s.game_id for s in prepared.specs]
-    stack = ProdStack(cfg, write)
+    stack = ProdStack(
+        cfg, write, BOT_DELAY_SECONDS=f"{BOT_DELAY_S:g}", BOT_OVERDUE_SECONDS=f"{BOT_OVERDUE_S:g}"
+    )
     write(f"set up in {prepared.setup_s:.1f} s; starting scripts/prod's processes in {stack.run_dir} ...")
     try:
         stack.start()

@@ -5,7 +5,7 @@ figures of two runs cannot be compared. Here the engine and simulator of a git r
 unpacked beside the working copy as a package of their own (`games_ref`), imported into this
 same process, and old and new play the same seeded games interleaved in small batches, each
 batch timed in this thread's CPU seconds; the reference loop
-(bench.service.reference_loop_ms) is timed between batches.
+(bench.kit.stats.reference_loop_ms) is timed between batches.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from bench.service import reference_loop_ms
+from bench.kit.stats import reference_loop_ms
 
 ROOT = Path(__file__).resolve().parents[1]
 REF_PACKAGE = "games_ref"

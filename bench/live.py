@@ -1,7 +1,7 @@
-"""Many live games over real websockets against real server processes (issue 4, "Speed").
+"""Many live games over real websockets against real server processes.
 
 `run_live_bench` makes N four-seat games through the services (in this process, on the same
-PostgreSQL database the servers use), starts the servers with `tests.support.stack.live_stack`,
+PostgreSQL database the servers use), starts the servers with the kit's `live_stack` (bench/kit/stack.py),
 opens one websocket per seat (4 N sockets, all in this process, on asyncio) and then drives
 every game open-loop: one move per 1/R seconds on a fixed schedule, without waiting for replies.
 
@@ -19,35 +19,41 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import math
 import os
 import random
-import resource
-import secrets
-import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
-from urllib.parse import urlparse
+from typing import Any, Literal
 
 import uvloop
 
-from bench.service import percentile, process_cpu_seconds, reference_loop_ms, wake_jitter_ms
+from bench.kit.client import Http, PageCounts, Run, SocketPage, pages_open
+from bench.kit.stack import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    SEATS,
+    GameSpec,
+    prepared_stack,
+    raise_file_limit,
+    stack_processes,
+)
+from bench.kit.stats import (
+    counts,
+    cpu_line,
+    cpu_snapshot,
+    jitter_lines,
+    ms,
+    percentile,
+    reported,
+    shared_lines,
+    shared_snapshot,
+)
 
-DEFAULT_DB_NAME = "harehra_bench"
-DEFAULT_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DEFAULT_DB_NAME}"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-SEATS = 4
-LONG_TIMER = 600  # seconds: no timer fires during a bench
 GOAL_GAMES, GOAL_P99_MS = 500, 50.0
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,7 +88,7 @@ class LiveConfig:
 
 
 @dataclass
-class Stats:
+class Stats(PageCounts):
     latencies_ms: list[float] = field(default_factory=list)  # send -> first event at the last of 4
     ack_ms: list[float] = field(default_factory=list)  # send -> ack at the sender
     lag_ms: list[float] = field(default_factory=list)  # scheduled tick -> actual send (this process)
@@ -93,10 +99,7 @@ class Stats:
     ticks: int = 0  # in the window
     late: int = 0  # ticks in the window that sent nothing: the previous move still in flight
     errors: Counter[str] = field(default_factory=Counter)  # by code; none is expected
-    reconnects: int = 0
-    seq_gaps: int = 0
     games_ended: int = 0
-    other_messages: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0  # sent in the window, not complete when the drain ended ("dropped")
     unfinished_total: int = 0  # the same, warm-up moves included
     # The shared parts' counters at the window's start and end (shared_snapshot).
@@ -124,134 +127,6 @@ class LiveResult:
         return self.stats.acked / self.window_s if self.window_s else 0.0
 
 
-# --- environment: database, redis, file limits ---------------------------------------------------
-
-
-def check_loopback(url: str) -> None:
-    host = urlparse(url).hostname or ""
-    if host not in LOOPBACK:
-        raise ValueError(f"the bench only talks to 127.0.0.1, not {host!r} ({url})")
-
-
-def ensure_database(url: str) -> None:
-    """Create the PostgreSQL database named in `url` if it does not exist."""
-    import psycopg
-
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def vacuum(url: str) -> None:
-    """VACUUM (ANALYZE) the bench's database: where autovacuum is off (it is on this project's
-    test machines), the dead row versions earlier runs left would slow every lookup of this one."""
-    import psycopg
-
-    with psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
-        conn.execute("VACUUM (ANALYZE)")
-
-
-def migrate(url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": url}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
-
-
-def flush_redis(url: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        client.flushdb()
-    finally:
-        client.close()
-
-
-def raise_file_limit(sockets: int) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = sockets + 1024
-    if soft < want:
-        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
-
-
-# --- setup: users, tokens, tables and games through the services ---------------------------------
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    game_id: int
-    tokens: tuple[str, ...]  # by seat ("" for a bot's seat)
-    bot_seats: frozenset[int] = frozenset()
-
-
-def setup_games(n: int, tag: str, bot_every: int = 0) -> list[GameSpec]:
-    """N started four-seat games with long timers; users `benchNNN-<tag>-<seat>` with API tokens.
-    With `bot_every` K > 0, every Kth game (0, K, 2K, ...) has a bot (normal) in its last seat.
-
-    Runs on Django's default database connection, which must be the servers' database.
-    """
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-    from rest_framework.authtoken.models import Token
-
-    from games.services.tables import TableSettings, table_add_bot, table_create, table_join, table_start
-
-    User = get_user_model()
-    unusable = make_password(None)  # no PBKDF2 per user: these accounts only use tokens
-    users = User.objects.bulk_create(
-        [User(username=f"bench{g:03d}-{tag}-{s}", password=unusable) for g in range(n) for s in range(SEATS)]
-    )
-    tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
-    settings = TableSettings(
-        seats=SEATS, turn_timer=LONG_TIMER, reaction_timer=LONG_TIMER, discard_timer=LONG_TIMER
-    )
-    specs = []
-    for g in range(n):
-        seated = users[g * SEATS : (g + 1) * SEATS]
-        bots = frozenset({SEATS - 1}) if bot_every > 0 and g % bot_every == 0 else frozenset()
-        table = table_create(host=seated[0], settings=settings)
-        for s in range(1, SEATS):
-            if s in bots:
-                table_add_bot(table=table, user=seated[0], seat=s)
-            else:
-                table_join(table=table, user=seated[s], seat=s)
-        game = table_start(table=table, user=seated[0])
-        keys = tokens[g * SEATS : (g + 1) * SEATS]
-        specs.append(GameSpec(game.pk, tuple("" if s in bots else keys[s].key for s in range(SEATS)), bots))
-    return specs
-
-
-def end_bench_games(game_ids: Sequence[int] | None) -> int:
-    """Abort running bench games (these, or every earlier bench's when None), as a moderator would.
-
-    A bench's players all disconnect at its end; left running, their seats would go to bots after
-    the grace period and a worker would play hundreds of games out during the next run.
-    """
-    from django.contrib.auth import get_user_model
-
-    from games.models import Game, GameStatus
-    from moderation.services import game_abort
-
-    User = get_user_model()
-    moderator = User.objects.filter(username="bench-moderator").first() or User.objects.create_superuser(
-        "bench-moderator", password=None
-    )
-    running = Game.objects.filter(status=GameStatus.RUNNING, table__host__username__startswith="bench")
-    if game_ids is not None:
-        running = running.filter(pk__in=list(game_ids))
-    ended = 0
-    for game in running:
-        game_abort(moderator=moderator, game=game, reason="the benchmark is over")
-        ended += 1
-    return ended
-
-
 # --- the scripted clients ------------------------------------------------------------------------
 
 
@@ -272,80 +147,26 @@ class Move:
         return self.error is not None or self.arrived == (1 << SEATS) - 1
 
 
-class Client:
-    """One seat's websocket and its own view of the game."""
+class Client(SocketPage):
+    """One seat's socket (the kit's page: no pings, no HTTP) and its own view of the game."""
+
+    pings = False
 
     def __init__(self, game: GameRun, seat: int, token: str, url: str) -> None:
-        self.game, self.seat, self.token, self.url = game, seat, token, url
-        self.ws: Any = None
-        self.connected = asyncio.Event()
-        self.closing = False
+        super().__init__(game, url, Http(game.run, "http" + url.removeprefix("ws"), {}))
+        self.seat, self.token = seat, token
         self.last_seq = 0
         # What the server pushes with every move (the page renders from it alone): the decision
         # awaited, as (seat, kind), and this seat's legal commands when the decision is its own.
         self.awaiting: tuple[int, str] | None = None
         self.legal: list[dict[str, Any]] = []
         self.over = False
-        self.refresh = False  # our view disagreed with the server's: reconnect for a fresh state
 
-    # -- connection --
-
-    async def run(self, sem: asyncio.Semaphore) -> None:
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
-
-        first = True
-        while not self.closing:
-            try:
-                async with sem:
-                    ws = await connect(
-                        f"{self.url}/ws/games/{self.game.game_id}/?batch=1&token={self.token}",
-                        compression=None,
-                        ping_interval=None,
-                        open_timeout=60,
-                        close_timeout=2,
-                        max_queue=None,
-                        proxy=None,
-                    )
-            except (OSError, TimeoutError, ConnectionClosed) as e:
-                if self.closing:
-                    return
-                self.game.stats.other_messages[f"connect_failed:{type(e).__name__}"] += 1
-                await asyncio.sleep(0.5)
-                continue
-            if not first:
-                self.game.stats.reconnects += 1
-            first = False
-            self.ws = ws
-            try:
-                async for raw in ws:
-                    data, now = json.loads(raw), time.monotonic()
-                    for msg in data if isinstance(data, list) else [data]:
-                        self.on_message(msg, now)
-                    if self.refresh and not self.closing:
-                        self.refresh = False
-                        await ws.close()
-            except ConnectionClosed:
-                pass
-            finally:
-                self.ws = None
-                self.connected.clear()
-
-    async def close(self) -> None:
-        self.closing = True
-        ws = self.ws
-        if ws is not None:
-            await ws.close()
+    def socket_path(self) -> str:
+        return f"/ws/games/{self.game.game_id}/?batch=1&token={self.token}"
 
     def send(self, data: dict[str, Any]) -> bool:
-        ws = self.ws
-        if ws is None or not self.connected.is_set():
-            return False
-        # websockets' send is a coroutine that does not wait while the write buffer has room:
-        # run it as a task so that a tick stays synchronous and never waits on one socket.
-        task = asyncio.ensure_future(ws.send(json.dumps(data, separators=(",", ":"))))
-        task.add_done_callback(_ignore_closed)
-        return True
+        return self.connected.is_set() and super().send(data)
 
     # -- messages --
 
@@ -365,6 +186,10 @@ class Client:
             self.game.on_ack(msg, now)
         elif kind == "error":
             self.game.on_error(self, msg)
+            # Every command is chosen as legal from the client's own view, so no refusal is
+            # expected: one means the view was wrong (or the server). Reconnect for a fresh state.
+            if self.ws is not None:
+                self.run.spawn(self.ws.close())
         elif kind == "state":
             self.last_seq = msg["seq"]
             self.on_view(msg)
@@ -388,17 +213,12 @@ class Client:
         return dict(rng.choice(self.legal))
 
 
-def _ignore_closed(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled():
-        task.exception()  # a socket closed under a send: the move is reported as dropped
-
-
 class GameRun:
     """One game's four clients, the move in flight and the open-loop schedule."""
 
-    def __init__(self, spec: GameSpec, urls: Sequence[str], stats: Stats, rng: random.Random) -> None:
+    def __init__(self, spec: GameSpec, urls: Sequence[str], run: Run, rng: random.Random) -> None:
         self.game_id = spec.game_id
-        self.stats = stats
+        self.run, self.stats = run, run.stats
         self.rng = rng
         self.clients = [Client(self, s, spec.tokens[s], urls[s]) for s in range(SEATS)]
         self.pending: Move | None = None
@@ -483,9 +303,6 @@ class GameRun:
         m = self.pending
         if m is not None and msg.get("cmd_id") == m.cmd_id:
             m.error = code
-        # Every command is chosen as legal from the client's own view, so no refusal is expected:
-        # one means the view was wrong (or the server). Refresh it by reconnecting (a fresh state).
-        client.refresh = True
 
     async def drive(self, start: float, end: float, period: float) -> None:
         scheduled = start + self.rng.random() * period  # spread the games over the period
@@ -497,105 +314,6 @@ class GameRun:
             scheduled += period
 
 
-# --- CPU accounting ------------------------------------------------------------------------------
-
-
-def pids_named(name: str) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/comm") as f:
-                    if f.read().strip().startswith(name):
-                        out.append(int(entry))
-            except OSError:
-                continue
-    return out
-
-
-def stack_processes(stack: Any) -> dict[str, list[int]]:
-    """The processes whose CPU a bench reports by name: the stack's servers and worker, and
-    the bench's own clients (this process)."""
-    named = {f"server {i}": [p.pid] for i, (p, _) in enumerate(stack.servers)}
-    if stack.workers:
-        named["celery worker"] = [p.pid for p in stack.workers]
-    named["bench clients (this)"] = [os.getpid()]
-    return named
-
-
-def _machine_busy_seconds() -> float:
-    """CPU seconds all cores spent busy since boot (everything but idle and iowait)."""
-    with open("/proc/stat") as f:
-        ticks = [int(v) for v in f.readline().split()[1:]]
-    return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
-    """Busy CPU seconds so far: named processes, redis, and the whole machine.
-
-    PostgreSQL backends come and go (one per connection), so they are not counted one by one:
-    what the machine spent beyond the named processes is mostly theirs.
-    """
-    snap = {label: sum(process_cpu_seconds(p) for p in pids) for label, pids in named.items()}
-    snap["redis-server"] = sum(process_cpu_seconds(p) for p in pids_named("redis-server"))
-    snap["machine"] = _machine_busy_seconds()
-    return snap
-
-
-def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
-    """What the shared parts have done so far, counted by the parts themselves: the bench
-    database's transactions and rows (PostgreSQL's statistics, flushed within a second), the
-    cluster's write-ahead log, and the bench Redis's commands and bytes (PUBLISH is the channel
-    layer's send, one per push or group message)."""
-    import psycopg
-    import redis
-
-    snap: dict[str, float] = {}
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT xact_commit, xact_rollback, tup_fetched, tup_inserted, tup_updated, tup_deleted, "
-            "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint "
-            "FROM pg_stat_database WHERE datname = current_database()"
-        ).fetchone()
-    assert row is not None
-    for key, value in zip(
-        ("pg transactions", "pg rollbacks", "pg rows read", "pg rows inserted", "pg rows updated",
-         "pg rows deleted", "pg WAL bytes (cluster)"),
-        row,
-        strict=True,
-    ):  # fmt: skip
-        snap[key] = float(value)
-    r = redis.Redis.from_url(redis_url)
-    stats = r.info("stats")
-    snap["redis bytes in"] = float(stats["total_net_input_bytes"])
-    snap["redis bytes out"] = float(stats["total_net_output_bytes"])
-    for name, figures in r.info("commandstats").items():
-        snap[f"redis {name.removeprefix('cmdstat_').upper()}"] = float(figures["calls"])
-    return snap
-
-
-def shared_lines(start: dict[str, float], end: dict[str, float], moves: int) -> list[str]:
-    """Each shared part's work per acknowledged move in the window (the server's own reads and
-    writes, its workers', the pages' socket opens: all of it, divided by the moves)."""
-    if not moves:
-        return []
-    per = {k: (end.get(k, 0.0) - start.get(k, 0.0)) / moves for k in end}
-    redis_calls = {k: v for k, v in per.items() if k.startswith("redis ") and "bytes" not in k and v >= 0.05}
-    lines = [
-        f"shared parts per move ({moves} moves): PostgreSQL {per['pg transactions']:.2f} transactions, "
-        f"rows read {per['pg rows read']:.1f}, inserted {per['pg rows inserted']:.1f}, "
-        f"updated {per['pg rows updated']:.1f}, deleted {per['pg rows deleted']:.2f}; "
-        f"WAL {per['pg WAL bytes (cluster)']:.0f} B (the whole cluster's)",
-        f"  Redis {sum(redis_calls.values()):.1f} commands ("
-        + ", ".join(
-            f"{k.removeprefix('redis ')} {v:.2f}"
-            for k, v in sorted(redis_calls.items(), key=lambda kv: -kv[1])
-        )
-        + f"), {per['redis bytes in']:.0f} B in, {per['redis bytes out']:.0f} B out",
-    ]
-    return lines
-
-
 # --- the run -------------------------------------------------------------------------------------
 
 
@@ -603,6 +321,7 @@ async def _drive_all(
     cfg: LiveConfig, specs: list[GameSpec], ws_urls: list[str], named: dict[str, list[int]], write: Any
 ) -> tuple[Stats, float, float, dict[str, float]]:
     stats = Stats()
+    run = Run(stats)
     master = random.Random(cfg.seed)
     runs = []
     for g, spec in enumerate(specs):
@@ -610,28 +329,19 @@ async def _drive_all(
             urls = [ws_urls[g % len(ws_urls)]] * SEATS
         else:
             urls = [ws_urls[(g + s) % len(ws_urls)] for s in range(SEATS)]
-        runs.append(GameRun(spec, urls, stats, random.Random(master.random())))
+        runs.append(GameRun(spec, urls, run, random.Random(master.random())))
     clients = [c for r in runs for c in r.clients]
     sems = {url: asyncio.Semaphore(cfg.connect_concurrency) for url in ws_urls}
-    t0 = time.monotonic()
-    tasks = [asyncio.create_task(c.run(sems[c.url])) for c in clients]
     cpu_window: dict[str, float] = {}
-    try:
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(*(c.connected.wait() for c in clients)), timeout=cfg.connect_timeout
-            )
-        except TimeoutError:
-            ready = sum(c.connected.is_set() for c in clients)
-            raise RuntimeError(
-                f"only {ready} of {len(clients)} sockets had their state after {cfg.connect_timeout:g} s"
-            ) from None
-        connect_s = time.monotonic() - t0
+    opened = pages_open(
+        run, clients, [], lambda c: sems[c.ws_base], cfg.connect_timeout, "sockets had their state"
+    )
+    async with opened as connect_s:
         # The clients' own long-lived objects are made: spare the measurement full collections
         # over them (the servers do the same at start).
         gc.collect()
         gc.freeze()
-        stats.reconnects = 0  # retries while connecting are not reconnects during play
+        run.playing = True  # reconnects count from here (not retries while connecting)
         write(f"connected {len(clients)} sockets in {connect_s:.1f} s; warming up {cfg.warmup:g} s ...")
         period = 1.0 / cfg.rate
         start = time.monotonic() + 0.2
@@ -661,149 +371,6 @@ async def _drive_all(
         stats.unfinished_total = sum(1 for r in runs if r.pending is not None and not r.pending.complete)
         stats.games_ended = sum(1 for r in runs if any(c.over for c in r.clients))
         return stats, connect_s, window[1] - window[0], cpu_window
-    finally:
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-        await asyncio.wait(tasks, timeout=5)
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-@dataclass
-class Prepared:
-    specs: list[GameSpec]
-    setup_s: float
-    reference_ms: float
-    jitter_ms: tuple[float, float, float, float]
-
-
-def prepare_games(
-    database_url: str,
-    redis_url: str,
-    games: int,
-    migrate_first: bool,
-    write: Callable[[str], None],
-    jitter_seconds: float = 3.0,
-    bot_every: int = 0,
-) -> Prepared:
-    """What every live bench does before its servers start: check it runs on loopback, time the
-    machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
-    and set up `games` fresh ones. Leaves no database connection open (the servers do the rest)."""
-    from django.db import connection
-
-    check_loopback(database_url)
-    check_loopback(redis_url)
-    reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms(jitter_seconds)
-    if migrate_first:
-        ensure_database(database_url)
-        write(f"migrating {database_url} ...")
-        migrate(database_url)
-    write("vacuuming ...")
-    vacuum(database_url)
-    flush_redis(redis_url)
-    left = end_bench_games(None)
-    if left:
-        write(f"aborted {left} games left running by an earlier bench")
-    tag = secrets.token_hex(3)
-    write(f"setting up {games} games ({games * SEATS} users, tag {tag}) ...")
-    t0 = time.monotonic()
-    specs = setup_games(games, tag, bot_every)
-    setup_s = time.monotonic() - t0
-    connection.close()
-    return Prepared(specs, setup_s, reference_ms, jitter_ms)
-
-
-@contextmanager
-def prepared_stack(
-    *,
-    database_url: str,
-    redis_url: str,
-    games: int,
-    migrate_first: bool,
-    jitter_seconds: float,
-    servers: int,
-    worker: bool,
-    log_dir: Path,
-    write: Callable[[str], None],
-    code: str = "",
-    root: Path = ROOT,
-    server_env: dict[str, str] | None = None,
-) -> Iterator[tuple[Prepared, Any]]:
-    """What every live bench does around its drive: prepare the games (`prepare_games`), start
-    the servers and a worker from the checkout at `root` (`code` says which, in the log), and,
-    once the drive is over and the processes stopped, end the games it set up."""
-    from tests.support.stack import live_stack
-
-    prepared = prepare_games(database_url, redis_url, games, migrate_first, write, jitter_seconds)
-    write(f"set up in {prepared.setup_s:.1f} s; starting {servers} server(s) and a worker{code} ...")
-    with live_stack(
-        database_url=database_url,
-        redis_url=redis_url,
-        servers=servers,
-        worker=worker,
-        log_dir=log_dir,
-        root=root,
-        **(server_env or {}),
-    ) as stack:
-        yield prepared, stack
-    end_bench_games([spec.game_id for spec in prepared.specs])
-
-
-def write_report(lines: Sequence[str], write: Callable[[str], None]) -> None:
-    """A report's lines, after a blank line (what a run or a comparison of runs ends with)."""
-    write("")
-    for line in lines:
-        write(line)
-
-
-class Reported(Protocol):
-    lines: list[str]
-
-
-R = TypeVar("R", bound=Reported)
-
-
-def reported(result: R, lines: list[str], write: Callable[[str], None]) -> R:
-    """A run's result with its report's lines, which are written (`write_report`)."""
-    result.lines = lines
-    write_report(lines, write)
-    return result
-
-
-def git(*args: str, check: bool = True) -> str:
-    """A git command in this checkout; its output."""
-    done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
-    if check and done.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
-
-
-@dataclass(frozen=True)
-class RefCode:
-    """REF's code, checked out beside this checkout, and how a report names each."""
-
-    tree: Path
-    label: str  # e.g. "main (5153904ab)", or the commit alone when REF is one
-    here: str  # "this checkout (<short HEAD>)"
-
-
-@contextmanager
-def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
-    """REF's code in a detached `git worktree` of its own, removed at the end (the benches that
-    compare an older commit's servers with this checkout's, on the same database and Redis)."""
-    sha = git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
-    here = git("rev-parse", "--short", "HEAD").strip()
-    tmp = Path(tempfile.mkdtemp(prefix="harehra-bench-ref-"))
-    tree = tmp / "code"
-    write(f"checking out {ref} ({sha[:9]}) into {tree} ...")
-    git("worktree", "add", "--detach", str(tree), sha)
-    label = sha[:9] if sha.startswith(ref) else f"{ref} ({sha[:9]})"
-    try:
-        yield RefCode(tree, label, f"this checkout ({here})")
-    finally:
-        git("worktree", "remove", "--force", str(tree), check=False)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
@@ -834,11 +401,6 @@ def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> Liv
     return reported(result, format_report(result), write)
 
 
-def _ms(values: Sequence[float], p: float) -> str:
-    v = percentile(values, p)
-    return "n/a" if math.isnan(v) else f"{v:.1f}"
-
-
 def format_report(r: LiveResult) -> list[str]:
     cfg, s = r.config, r.stats
     target = cfg.games * cfg.rate
@@ -849,35 +411,27 @@ def format_report(r: LiveResult) -> list[str]:
         f"{r.window_s:.0f} s measured after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
         f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s; reference loop {r.reference_ms:.1f} ms "
         "before the run (this machine's speed drifts: compare runs with it in view)",
-        *(
-            [
-                "machine wake-up jitter before the run: a {:.1f} ms loop run every 20 ms took "
-                "p50 {:.1f}  p99 {:.1f}  max {:.1f} ms".format(*r.jitter_ms)
-            ]
-            if r.jitter_ms
-            else []
-        ),
+        *jitter_lines(r.jitter_ms),
         f"moves sent:     {s.sent} ({r.moves_per_second:.1f}/s; schedule {target:.1f}/s)",
         f"moves acked:    {s.acked} ({r.acked_per_second:.1f}/s)",
         f"moves complete: {s.completed} (first event at all {SEATS} clients)",
-        f"latency send -> last client (ms): p50 {_ms(lat, 50)}  p99 {_ms(lat, 99)}  "
-        f"p99.9 {_ms(lat, 99.9)}  max {_ms(lat, 100)}  (n={len(lat)})",
-        f"latency send -> ack (ms):         p50 {_ms(s.ack_ms, 50)}  p99 {_ms(s.ack_ms, 99)}  "
-        f"max {_ms(s.ack_ms, 100)}",
+        f"latency send -> last client (ms): p50 {ms(lat, 50)}  p99 {ms(lat, 99)}  "
+        f"p99.9 {ms(lat, 99.9)}  max {ms(lat, 100)}  (n={len(lat)})",
+        f"latency send -> ack (ms):         p50 {ms(s.ack_ms, 50)}  p99 {ms(s.ack_ms, 99)}  "
+        f"max {ms(s.ack_ms, 100)}",
         f"late ticks (previous move in flight, nothing sent): {s.late} of {s.ticks}",
         f"dropped (sent, not complete after {cfg.drain:g} s drain): {s.unfinished} "
         f"({s.unfinished_total} counting warm-up moves; {s.sent_total} moves sent in all)",
-        "errors: " + (", ".join(f"{k} {v}" for k, v in sorted(s.errors.items())) or "none"),
+        "errors: " + counts(s.errors),
         f"reconnects: {s.reconnects}; seq gaps: {s.seq_gaps}; games ended: {s.games_ended}",
-        f"client tick lag (ms): p99 {_ms(s.lag_ms, 99)}  max {_ms(s.lag_ms, 100)}",
+        f"client tick lag (ms): p99 {ms(s.lag_ms, 99)}  max {ms(s.lag_ms, 100)}",
     ]
     if r.cpu_s:
-        cpu = ", ".join(f"{k} {100 * v / r.window_s:.0f}%" for k, v in r.cpu_s.items())
-        lines.append(f"CPU in the window (100% = one core): {cpu}")
+        lines.append(cpu_line(r.cpu_s, r.window_s))
     if s.shared[1]:
         lines.extend(shared_lines(*s.shared, s.acked))
     if s.other_messages:
-        lines.append("other messages: " + ", ".join(f"{k} {v}" for k, v in sorted(s.other_messages.items())))
+        lines.append("other messages: " + counts(s.other_messages))
     p99 = percentile(lat, 99)
     ok = (
         cfg.games >= GOAL_GAMES

@@ -18,7 +18,6 @@ functions it spent the most time in are printed per side and phase.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import signal
@@ -31,15 +30,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.live import (
+from bench.kit.client import connect, messages
+from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     ROOT,
+    end_bench_games,
+    live_stack,
     prepare_games,
     raise_file_limit,
-    shared_snapshot,
 )
-from bench.service import percentile, process_cpu_seconds
+from bench.kit.stats import mean, percentile, process_cpu_seconds, shared_snapshot
 
 PROBE = Path(__file__).resolve().parent / "probe"  # the servers' statement counter
 
@@ -84,8 +85,6 @@ class Page:
 
     async def open(self, started: float, delay: float = 0.0) -> None:
         """Connect (naming the last seq seen, once it has one) and read until the view arrives."""
-        from websockets.asyncio.client import connect
-
         await asyncio.sleep(delay)
         after = f"&after={self.seq}" if self.seq else ""
         if self.session is None:
@@ -96,13 +95,9 @@ class Page:
             try:
                 self.ws = await connect(
                     f"{self.url}/ws/games/{self.game_id}/?batch=1{auth}{after}",
-                    origin="http" + self.url.removeprefix("ws"),  # type: ignore[arg-type]
+                    origin="http" + self.url.removeprefix("ws"),
                     additional_headers=headers,
-                    compression=None,
-                    ping_interval=None,
-                    open_timeout=60,
-                    max_queue=None,
-                    proxy=None,
+                    close_timeout=10,
                 )
                 break
             except (OSError, TimeoutError) as e:
@@ -110,10 +105,8 @@ class Page:
                 await asyncio.sleep(0.2)
         else:
             return
-        async for raw in self.ws:
-            data = json.loads(raw)
-            messages = data if isinstance(data, list) else [data]
-            for m in messages:
+        async for _, batch in messages(self.ws):
+            for m in batch:
                 if m["type"] == "event":
                     self.seq = max(self.seq, m["seq"])
                 if m["type"] in ("state", "view"):
@@ -132,7 +125,7 @@ class Side:
     name: str
     root: Path
     pages: list[Page]
-    stack: Any  # tests.support.stack.Stack
+    stack: Any  # bench.kit.stack.Stack
 
     @property
     def pids(self) -> list[int]:
@@ -285,9 +278,6 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
     from django.conf import settings
     from django.db import connection
 
-    from bench.live import end_bench_games
-    from tests.support.stack import live_stack
-
     roots = [("old", cfg.root), ("new", ROOT)] if cfg.root else [("this checkout", ROOT)]
     raise_file_limit(cfg.games * 4 * len(roots) * 2)
     prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games * len(roots), cfg.migrate, write, 1.0)
@@ -395,10 +385,6 @@ def format_phase(ph: Phase) -> list[str]:
     ]
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else float("nan")
-
-
 def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: ReconnectConfig) -> list[str]:
     names = [s.name for s in sides]
     lines = [
@@ -417,7 +403,7 @@ def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: Reconnect
         cells = []
         for n in names:
             values = [value(p) for p in phases if p.side == n and p.name == kind]
-            cells.append(fmt.format(_mean(values)) if values else "")
+            cells.append(fmt.format(mean(values)) if values else "")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
 
     kinds = [("open", "first open"), ("reconnect", "reconnecting")]

@@ -1,4 +1,4 @@
-"""How fast the service layer accepts commands and loads games (issue 3, "Speed").
+"""How fast the service layer accepts commands and loads games.
 
 Everything goes through the real services (`game_command_submit`, `table_next_game`, ...) on the
 configured database. The bench makes its own users and tables under a fresh random prefix and
@@ -7,7 +7,6 @@ leaves them behind: the event log is append-only (a database trigger refuses DEL
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import secrets
@@ -23,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 
+from bench.kit.stats import percentile, process_cpu_seconds, read_process_cpu_seconds, reference_loop_ms
 from games.eventlog import forget_states, load_state
 from games.models import Game, GameSeat, Table, TableStatus
 from games.services.moves import game_append, game_command_submit
@@ -83,15 +83,6 @@ class BenchResult:
     one: RunFigures
     many: RunFigures
     load: LoadFigures
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100); NaN when there are no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 # --- fixtures made through the services --------------------------------------------------------
@@ -155,49 +146,6 @@ def _new_driver(prefix: str, tag: str, players: int, seed: int) -> _Driver:
 
 
 # --- (a) one game, (b) many games in threads ---------------------------------------------------
-
-
-def reference_loop_ms() -> float:
-    """How long a fixed pure-Python loop takes now (best of five), in ms. This machine's CPU
-    speed drifts by tens of percent from one minute to the next, so a bench prints this beside
-    its figures and runs are compared with it in view."""
-    best = math.inf
-    for _ in range(5):
-        t0, x = time.perf_counter(), 0
-        for i in range(200_000):
-            x += i * i
-        best = min(best, (time.perf_counter() - t0) * 1000)
-    return best
-
-
-def wake_jitter_ms(seconds: float = 3.0, every: float = 0.02) -> tuple[float, float, float, float]:
-    """A fixed loop of about 5 ms run every `every` seconds for `seconds`: (fastest, p50, p99, max)
-    in ms. A server sleeps between messages and wakes for each; on these virtual machines the same
-    work right after a wake-up can take several times as long, which no code change removes."""
-    times = []
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        t0, x = time.perf_counter(), 0
-        for i in range(80_000):
-            x += i * i
-        times.append((time.perf_counter() - t0) * 1000)
-        time.sleep(every)
-    return min(times), percentile(times, 50), percentile(times, 99), max(times)
-
-
-def read_process_cpu_seconds(pid: int) -> float | None:
-    """CPU seconds (user and system) a process on this machine has used; None if it can't be read."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def process_cpu_seconds(pid: int) -> float:
-    """CPU seconds a process on this machine has used; 0 if it can't be read (it has gone)."""
-    return read_process_cpu_seconds(pid) or 0.0
 
 
 def _database_backend_pid() -> int | None:

@@ -1,16 +1,22 @@
-"""Finished games written straight to the database, for tests and benchmarks."""
+"""Games for tests and benchmarks: played through the services (`start_table`, `play_out`,
+`finished_game`), or finished elsewhere and written straight to the database (`store_game`)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.models import Game, GameSeat, Seat, Table
-from games.services.moves import game_append
+from games.eventlog import load_state
+from games.models import Game, GameSeat, GameStatus, Seat, Table
+from games.services.moves import game_append, game_command_submit, game_command_submit_for_seat
+from games.services.tables import TableSettings, table_add_bot, table_create, table_join, table_start
 from harehra import legal_commands, make_ruleset, replay, start_game, step
+
+_ids = itertools.count(1)
 
 
 def long_game(min_events: int, seed: int) -> list[dict[str, Any]]:
@@ -48,4 +54,46 @@ def store_game(events: list[dict[str, Any]], usernames: list[str], replay_access
         GameSeat.objects.bulk_create([GameSeat(game=game, seat=i, user=u) for i, u in enumerate(users)])
         game.table = table
         game_append(game, [dict(e) for e in events], before=None, after=state, actor_id=None, bot_seats=())
+    return game
+
+
+def start_table(people: list[Any], bots: int = 0, rated: bool = True, **settings: Any) -> Game:
+    """A table of `people` (the first hosts) and `bots`, started; its first game."""
+    seats = len(people) + bots
+    if seats > 4:
+        settings.setdefault("packs", ("big-warren",))
+    table = table_create(host=people[0], settings=TableSettings(seats=seats, rated=rated, **settings))
+    for user in people[1:]:
+        table_join(table=table, user=user, invite_code=table.invite_code)
+    for _ in range(bots):
+        table_add_bot(table=table, user=people[0])
+    return table_start(table=table, user=people[0])
+
+
+def play_out(game: Game, rng: random.Random, max_moves: int = 20000, moves: int | None = None) -> Game:
+    """Random legal commands until the game ends (or, with `moves`, for that many moves): a
+    person's through their command service, a bot's (or a seat a bot stands in for) as the bots'
+    tasks send them."""
+    users = {s.seat: s.user for s in GameSeat.objects.filter(game=game).select_related("user")}
+    for _ in range(max_moves if moves is None else moves):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != GameStatus.RUNNING:
+            return game
+        state = load_state(game)
+        assert state.awaiting is not None
+        seat = state.awaiting.seat
+        command = {k: v for k, v in rng.choice(legal_commands(state, seat)).items() if k != "seat"}
+        if GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists():
+            game_command_submit_for_seat(game=game, seat=seat, command=command, guard_seq=game.last_seq)
+        else:
+            game_command_submit(game=game, user=users[seat], command=command, client_cmd_id=f"r{next(_ids)}")
+    if moves is None:
+        raise AssertionError("the game did not end")
+    return Game.objects.get(pk=game.pk)
+
+
+def finished_game(people: list[Any], bots: int = 0, seed: int = 1, **settings: Any) -> Game:
+    """A table's first game, played to its end by random legal commands."""
+    game = play_out(start_table(people, bots, **settings), random.Random(seed))
+    assert game.status == GameStatus.FINISHED
     return game

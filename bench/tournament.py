@@ -1,5 +1,5 @@
 """A whole arena and a whole Swiss event with 200 bot-played entrants, through the real services
-and the beat's task (issue 30, "Goals"): how long seating takes, how many games and results, what
+and the beat's task: how long seating takes, how many games and results, what
 a standings update costs and how many pushes a result makes, how long a free player waits for a
 table, and that `rebuild_tournament` refolds the same standings at the end.
 
@@ -40,7 +40,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 import tournaments.publish as publish
-from bench.service import percentile
+from bench.kit.stats import percentile
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus
 from games.services.autoplay import bot_command, game_bot_move

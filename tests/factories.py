@@ -16,19 +16,15 @@ from typing import Any
 from django.db import transaction
 from rest_framework.test import APIClient
 
+from bench.stored_games import finished_game as finished_game  # re-exported: the tests' name
+from bench.stored_games import play_out as play_out
+from bench.stored_games import start_table as start_table
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus, Table
 from games.services.autoplay import game_bot_move
-from games.services.moves import game_command_submit, game_command_submit_for_seat
+from games.services.moves import game_command_submit
 from games.services.seats import seat_hand_to_bot
-from games.services.tables import (
-    TableSettings,
-    table_add_bot,
-    table_create,
-    table_join,
-    table_next_game,
-    table_start,
-)
+from games.services.tables import table_next_game
 from harehra import Decision, GameState, legal_commands, step
 from tests.support.decks import seeded_decks
 
@@ -88,51 +84,9 @@ def play_to_end(clients_by_seat: dict[int, APIClient], game_id: int, max_moves: 
 _ids = itertools.count(1)
 
 
-def start_table(people: list[Any], bots: int = 0, rated: bool = True, **settings: Any) -> Game:
-    """A table of `people` (the first hosts) and `bots`, started; its first game."""
-    seats = len(people) + bots
-    if seats > 4:
-        settings.setdefault("packs", ("big-warren",))
-    table = table_create(host=people[0], settings=TableSettings(seats=seats, rated=rated, **settings))
-    for user in people[1:]:
-        table_join(table=table, user=user, invite_code=table.invite_code)
-    for _ in range(bots):
-        table_add_bot(table=table, user=people[0])
-    return table_start(table=table, user=people[0])
-
-
-def play_out(game: Game, rng: random.Random, max_moves: int = 20000, moves: int | None = None) -> Game:
-    """Random legal commands until the game ends (or, with `moves`, for that many moves): a
-    person's through their command service, a bot's (or a seat a bot stands in for) as the bots'
-    tasks send them."""
-    users = {s.seat: s.user for s in GameSeat.objects.filter(game=game).select_related("user")}
-    for _ in range(max_moves if moves is None else moves):
-        game = Game.objects.get(pk=game.pk)
-        if game.status != GameStatus.RUNNING:
-            return game
-        state = load_state(game)
-        assert state.awaiting is not None
-        seat = state.awaiting.seat
-        command = {k: v for k, v in rng.choice(legal_commands(state, seat)).items() if k != "seat"}
-        if GameSeat.objects.filter(game=game, seat=seat, bot_playing=True).exists():
-            game_command_submit_for_seat(game=game, seat=seat, command=command, guard_seq=game.last_seq)
-        else:
-            game_command_submit(game=game, user=users[seat], command=command, client_cmd_id=f"r{next(_ids)}")
-    if moves is None:
-        raise AssertionError("the game did not end")
-    return Game.objects.get(pk=game.pk)
-
-
 def next_game(game: Game) -> Game:
     table = Table.objects.get(pk=game.table_id)
     return table_next_game(table=table, user=table.host)
-
-
-def finished_game(people: list[Any], bots: int = 0, seed: int = 1, **settings: Any) -> Game:
-    """A table's first game, played to its end by random legal commands."""
-    game = play_out(start_table(people, bots, **settings), random.Random(seed))
-    assert game.status == GameStatus.FINISHED
-    return game
 
 
 # --- seat 1 abandoned, then out: a game ended by the rules with an abandoned seat placed last -----

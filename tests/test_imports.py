@@ -198,6 +198,9 @@ COMPOSITION_ROOT = (
     "harehra_site.management",
 )
 APPS = (*MAY_IMPORT, "harehra_site")
+# The settings of the servers a bench or a test starts: the site's settings with one change (a
+# fast password hasher), so a composition root of their own.
+SERVER_SETTINGS = ("bench.kit.server_settings",)
 
 
 def _app_edges() -> set[tuple[str, str, str]]:
@@ -230,9 +233,23 @@ def test_the_composition_root_is_only_imported_by_itself() -> None:
     roots = sorted(
         (module, target)
         for module, other, target in _app_edges()
-        if other == "harehra_site" and target.startswith(COMPOSITION_ROOT)
+        if other == "harehra_site" and target.startswith(COMPOSITION_ROOT) and module not in SERVER_SETTINGS
     )
     assert roots == []
+
+
+def test_the_benchmarks_import_nothing_of_the_tests() -> None:
+    """The tests may use the benchmark kit (bench/kit/); the benchmarks never stand on the tests."""
+    paths = list((ROOT / "bench").rglob("*.py"))
+    assert any(p.parts[-2:] == ("kit", "stack.py") for p in paths)
+    reaching = {
+        _module_name(p): sorted(m for m in _all_imports(p) if m == "tests" or m.startswith("tests."))
+        for p in paths
+    }
+    assert {m: t for m, t in reaching.items() if t} == {}
+    # Nor do they start processes on the tests' modules (a settings module named in the environment).
+    named = [p for p in paths if '"tests.' in p.read_text() or "'tests." in p.read_text()]
+    assert named == []
 
 
 def test_the_allow_list_names_no_circle() -> None:

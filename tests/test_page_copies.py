@@ -5,7 +5,8 @@ changing one copy without the other fails. Node evaluates the page modules as a 
 (as tests/test_page_event_types.py does).
 
 - the socket's reconnection waits (static/js/core/socket.js) and a game socket's pings, resends
-  and resumes (core/gamesocket.js), and the benchmarks' simulated pages (bench/browser.py);
+  and resumes (core/gamesocket.js), and the benchmarks' scripted pages (bench/kit/client.py, which
+  reads the waits' constants from those scripts);
 - where the seats sit (static/js/table/tableview.js) and the replay's picture (replays/preview.py).
 
 Bounds the server sets and a page only obeys are given to the page instead (the games an event
@@ -19,7 +20,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from bench import browser
+from bench.kit import client as browser
 from replays import preview
 
 ROOT = Path(__file__).resolve().parents[1]

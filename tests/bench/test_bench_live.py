@@ -55,19 +55,16 @@ def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
         assert any(line.startswith(label) for line in lines), label
 
 
-@pytest.mark.parametrize("client", ["old", "new"])
-def test_bench_live_browser_mix(tmp_path: Path, client: str) -> None:
+def test_bench_live_browser_mix(tmp_path: Path) -> None:
     """The browser mix on a few games: game pages, a watch page and a lobby page, a few seconds.
 
-    `new` needs the server to push each socket its `view` after a move (the game page then makes no
-    HTTP request per move); `old` is today's pages, which GET the game after every push.
+    The server pushes each socket its `view` after a move: the pages make no HTTP request per move.
     """
     if connection.vendor != "postgresql":
         pytest.skip("the live bench shares its database with server processes: PostgreSQL only")
     cfg = BrowserConfig(
         games=4,  # a watch page on game 0, one lobby page (16 players)
         servers=1,
-        client=client,  # type: ignore[arg-type]
         mean_gap=0.5,
         duration=3.0,
         warmup=1.0,
@@ -85,10 +82,7 @@ def test_bench_live_browser_mix(tmp_path: Path, client: str) -> None:
     assert s.sent > 0
     assert s.completed > 0, "no move reached every page of its table (4 seats and the watch page)"
     assert not s.errors and not s.http_errors and not s.seq_gaps and not s.unfinished, "\n".join(result.lines)
-    if client == "new":
-        assert s.http["game"] == 0 and s.http["frames"] == 0, "the pages render from the pushes alone"
-    else:
-        assert s.http["game"] > 0 and s.http["frames"] > 0
+    assert s.http["game"] == 0 and s.http["frames"] == 0, "the pages render from the pushes alone"
     assert not Game.objects.filter(status=GameStatus.RUNNING).exists()
     for label in ("moves scheduled:", "moves sent:", "latency send -> last page", "errors:", "CPU per move"):
         assert any(line.startswith(label) for line in result.lines), label

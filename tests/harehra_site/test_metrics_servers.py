@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from bench.deploy import DeployConfig, ProdStack
+from bench.deploy import DeployConfig
+from bench.kit.stack import ProdStack
 from tests.harehra_site.test_deploy_under_load import _free_ports
 from tests.redis_server import redis_url
 from tests.support.stack import database_url

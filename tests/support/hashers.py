@@ -1,14 +1,5 @@
-"""A password hasher for the test process: PBKDF2 as in production, at one iteration.
+"""The test process's password hasher: the kit's (bench/kit/hashers.py), PBKDF2 at one iteration."""
 
-Production's million iterations cost most of a second per hash on these machines, and the tests
-register hundreds of users. The hashes keep production's algorithm name and carry their own
-iteration count, so the server processes that browser and two-server tests start (with
-production settings) still verify them."""
+from bench.kit.hashers import OneIterationPBKDF2PasswordHasher
 
-from __future__ import annotations
-
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-
-
-class OneIterationPBKDF2PasswordHasher(PBKDF2PasswordHasher):
-    iterations = 1
+__all__ = ["OneIterationPBKDF2PasswordHasher"]

@@ -1,20 +1,3 @@
-"""The settings of the server processes a test starts (tests/support/stack.py: stack_for_test):
-the site's own, except that passwords hash at one PBKDF2 iteration, as in the test process
-(tests/conftest.py, tests/support/hashers.py), and no automatic analyses unless asked for
-(ANALYSIS_AUTOMATIC=1 in the environment).
+"""The settings of the server processes a test starts: the kit's (bench/kit/server_settings.py)."""
 
-With the site's hasher each sign-in on a server costs one to two hashes at a million iterations
-(verifying, then upgrading a test-made hash), one to four seconds on the shared test machines."""
-
-from django.conf import global_settings
-
-from harehra_site.settings import *  # noqa: F403
-from harehra_site.settings import env_bool
-
-# No rated game's end starts an analysis on a test's (or a bench's) servers unless it asks.
-ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
-
-PASSWORD_HASHERS = [
-    "tests.support.hashers.OneIterationPBKDF2PasswordHasher",
-    *global_settings.PASSWORD_HASHERS,
-]
+from bench.kit.server_settings import *  # noqa: F403

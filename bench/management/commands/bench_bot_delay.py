@@ -1,16 +1,16 @@
-"""`manage.py bench_bot_delay`: how late bots move against BOT_DELAY_SECONDS, at the page (issue 27)."""
+"""`manage.py bench_bot_delay`: how late bots move against BOT_DELAY_SECONDS, at the page."""
 
 from __future__ import annotations
 
-import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from bench.bot_delay import DEFAULT_DATABASE_URL, BotDelayConfig, Mode, run_bot_delay, run_compare
-from bench.live import DEFAULT_REDIS_URL
+from bench.kit.command import config, guarded
+from bench.kit.stack import DEFAULT_REDIS_URL
 
 
 class Command(BaseCommand):
@@ -84,40 +84,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        pairs = [item.partition("=") for item in options["server_env"]]
-        if any(not key or not eq for key, eq, _ in pairs):
-            raise CommandError("--server-env takes KEY=VALUE")
-        extra = {"log_dir": options["log_dir"]} if options["log_dir"] else {}
-        cfg = BotDelayConfig(
-            games=options["games"],
-            moves=options["moves"],
-            duration=options["duration"],
-            delay=options["delay"],
-            bot_level=options["bot_level"],
-            warmup_moves=options["warmup_moves"],
-            database_url=options["database_url"],
-            sqlite=options["embedded_db"] == "sqlite",
-            redis_url=options["redis_url"],
-            server_env=tuple((key, value) for key, _, value in pairs),
-            loop_stacks=options["loop_stacks"],
-            timeout=options["timeout"],
-            seed=options["seed"],
-            analyses=options["analyses"],
-            phase=options["phase"],
-            analysis_games=options["analysis_games"],
-            **extra,
-        )
         modes: list[Mode] = ["embedded", "redis"] if options["mode"] == "both" else [options["mode"]]
-
-        def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt  # unwinds through live_stack, which stops the servers
-
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            if options["compare_ref"]:
-                run_compare(cfg, options["compare_ref"], modes, self.stdout.write, options["rounds"])
-                return
-            for mode in modes:
-                run_bot_delay(replace(cfg, mode=mode, log_dir=cfg.log_dir / mode), self.stdout.write)
-        except (ValueError, RuntimeError) as e:
-            raise CommandError(str(e)) from e
+        cfg = config(BotDelayConfig, options, mode=modes[0], sqlite=options["embedded_db"] == "sqlite")
+        if options["compare_ref"]:
+            ref, rounds = options["compare_ref"], options["rounds"]
+            guarded(lambda: run_compare(cfg, ref, modes, self.stdout.write, rounds))
+            return
+        runs = [replace(cfg, mode=mode, log_dir=cfg.log_dir / mode) for mode in modes]
+        guarded(lambda: [run_bot_delay(run, self.stdout.write) for run in runs])

@@ -1,16 +1,15 @@
-"""`manage.py bench_deploy`: a deploy under load, through nginx (issue 26; bench/deploy.py)."""
+"""`manage.py bench_deploy`: a deploy under load, through nginx (bench/deploy.py)."""
 
 from __future__ import annotations
 
-import signal
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.deploy import DEFAULT_DATABASE_URL, DeployConfig, run_deploy_bench
-from bench.live import DEFAULT_REDIS_URL, check_loopback, ensure_database
-from bench.management.commands.bench_live import use_database
+from bench.kit.command import config, guarded
+from bench.kit.stack import DEFAULT_REDIS_URL
 
 
 class Command(BaseCommand):
@@ -87,42 +86,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=d.seed)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        url = options["database_url"]
-        if not url.startswith(("postgres://", "postgresql://")):
-            raise CommandError("the bench needs PostgreSQL: --database-url postgres://...@127.0.0.1/...")
-        cfg = DeployConfig(
-            games=options["games"],
-            servers=options["servers"],
-            mean_gap=options["mean_gap"],
-            steady=options["steady"],
-            warmup=options["warmup"],
-            settle=options["settle"],
-            phases=tuple(p for p in options["phases"].split(",") if p),
-            bot_every=options["bot_every"],
-            spectator_every=options["spectator_every"],
-            players_per_lobby_watcher=options["players_per_lobby_watcher"],
-            drain_seconds=options["drain_seconds"],
-            close_rate=options["close_rate"],
-            restart_spread=options["restart_spread"],
-            database_url=url,
-            redis_url=options["redis_url"],
-            port=options["port"],
-            run_dir=options["run_dir"],
-            app_role=options["app_role"],
-            seed=options["seed"],
-        )
-
-        def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt  # unwinds through run_deploy_bench, which stops scripts/prod's processes
-
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            check_loopback(url)
-            check_loopback(cfg.redis_url)
-            ensure_database(url)
-            use_database(url)
-            result = run_deploy_bench(cfg, self.stdout.write)
-        except (ValueError, RuntimeError) as e:
-            raise CommandError(str(e)) from e
+        cfg = config(DeployConfig, options, phases=tuple(p for p in options["phases"].split(",") if p))
+        result = guarded(lambda: run_deploy_bench(cfg, self.stdout.write), cfg.database_url, cfg.redis_url)
         if result.failures:
             raise CommandError(f"{len(result.failures)} must(s) failed: " + "; ".join(result.failures))

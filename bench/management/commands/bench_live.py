@@ -1,28 +1,16 @@
-"""`manage.py bench_live`: many live games over real websockets against real servers (issue 4)."""
+"""`manage.py bench_live`: many live games over real websockets against real servers."""
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench.browser import BrowserConfig, run_browser_bench, run_browser_compare
-from bench.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, LiveConfig, run_live_bench
-
-
-def use_database(url: str) -> None:
-    """Point Django's default connection at `url` (the servers' database) for the setup."""
-    import dj_database_url
-    from django.db import connections
-
-    connections["default"].close()
-    parsed = dj_database_url.parse(url)
-    parsed["OPTIONS"] = parsed.get("OPTIONS") or {}  # not the SQLite options of the default
-    connections.settings["default"] = {**connections.settings["default"], **parsed}
-    del connections["default"]  # made afresh, with the right backend, on next use
+from bench.kit.command import config, guarded
+from bench.kit.stack import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
+from bench.live import LiveConfig, run_live_bench
 
 
 class Command(BaseCommand):
@@ -33,7 +21,7 @@ class Command(BaseCommand):
         "(p50/p99/p99.9/max) and errors. Leaves its bench* users and games in the database. "
         "--mix browser: clients that do what the site's pages do (game, watch and lobby pages), a "
         "decision per game every --mean-gap s on average; --compare-ref REF alternates REF's code "
-        "(old client) with this checkout's (new client)."
+        "with this checkout's under the same pages."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -72,10 +60,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--client",
-            choices=["new", "old"],
+            choices=["new"],
             default="new",
-            help="browser mix: new = pushed views, watch frames and the lobby socket; old = today's "
-            "pages (GET the game after each push, frames per event, lobby polling)",
+            help="browser mix: the pages as they are (pushed views, watch frames and the lobby socket)",
         )
         parser.add_argument(
             "--mean-gap", type=float, default=4.0, help="browser mix: mean seconds between a game's decisions"
@@ -84,15 +71,14 @@ class Command(BaseCommand):
             "--compare-ref",
             default=None,
             metavar="REF",
-            help="browser mix: alternate REF's code with the old client and this checkout with the new one",
+            help="browser mix: alternate REF's code and this checkout's, under the same pages",
         )
         parser.add_argument("--rounds", type=int, default=2, help="with --compare-ref: old/new pairs")
         parser.add_argument(
             "--ref-client",
-            choices=["old", "new"],
-            default="old",
-            help="with --compare-ref: the pages REF's code is driven with (new: compare two servers "
-            "under the same pages)",
+            choices=["new"],
+            default="new",
+            help="with --compare-ref: the pages REF's code is driven with (the pages as they are)",
         )
         parser.add_argument(
             "--spectator-every",
@@ -118,80 +104,18 @@ class Command(BaseCommand):
         parser.add_argument("--log-dir", type=Path, default=None, help="server and worker logs")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        url = options["database_url"]
-        if not url.startswith(("postgres://", "postgresql://")):
-            raise CommandError("the bench needs PostgreSQL: --database-url postgres://...@127.0.0.1/...")
-        extra = {"log_dir": options["log_dir"]} if options["log_dir"] else {}
-        pairs = [item.partition("=") for item in options["server_env"]]
-        if any(not key or not eq for key, eq, _ in pairs):
-            raise CommandError("--server-env takes KEY=VALUE")
+        worker = not options["no_worker"]
+        url, write = options["database_url"], self.stdout.write
         if options["mix"] == "browser":
-            self.run_browser(url, pairs, extra, options)
+            cfg = config(BrowserConfig, options, worker=worker)
+            ref = options["compare_ref"]
+            if ref:
+                rounds, ref_client = options["rounds"], options["ref_client"]
+                guarded(lambda: run_browser_compare(cfg, ref, rounds, write, ref_client), url, cfg.redis_url)
+            else:
+                guarded(lambda: run_browser_bench(cfg, write), url, cfg.redis_url)
             return
         if options["compare_ref"]:
             raise CommandError("--compare-ref needs --mix browser")
-        cfg = LiveConfig(
-            games=options["games"],
-            servers=options["servers"],
-            rate=options["rate"],
-            duration=options["duration"],
-            warmup=options["warmup"],
-            database_url=url,
-            redis_url=options["redis_url"],
-            worker=not options["no_worker"],
-            seed=options["seed"],
-            route=options["route"],
-            server_env=tuple((key, value) for key, _, value in pairs),
-            **extra,
-        )
-
-        self.guarded(url, cfg.redis_url, lambda: run_live_bench(cfg, self.stdout.write))
-
-    def run_browser(
-        self, url: str, pairs: list[tuple[str, str, str]], extra: dict[str, Any], options: Any
-    ) -> None:
-        cfg = BrowserConfig(
-            games=options["games"],
-            servers=options["servers"],
-            client=options["client"],
-            mean_gap=options["mean_gap"],
-            duration=options["duration"],
-            warmup=options["warmup"],
-            database_url=url,
-            redis_url=options["redis_url"],
-            worker=not options["no_worker"],
-            seed=options["seed"],
-            route=options["route"],
-            server_env=tuple((key, value) for key, _, value in pairs),
-            http_db=options["http_db"],
-            spectator_every=options["spectator_every"],
-            players_per_lobby_watcher=options["players_per_lobby_watcher"],
-            **extra,
-        )
-        ref = options["compare_ref"]
-        if ref:
-            self.guarded(
-                url,
-                cfg.redis_url,
-                lambda: run_browser_compare(
-                    cfg, ref, options["rounds"], self.stdout.write, ref_client=options["ref_client"]
-                ),
-            )
-        else:
-            self.guarded(url, cfg.redis_url, lambda: run_browser_bench(cfg, self.stdout.write))
-
-    def guarded(self, url: str, redis_url: str, run: Callable[[], object]) -> None:
-        def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt  # unwinds through live_stack, which stops the servers
-
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            from bench.live import check_loopback, ensure_database
-
-            check_loopback(url)
-            check_loopback(redis_url)
-            ensure_database(url)
-            use_database(url)
-            run()
-        except (ValueError, RuntimeError) as e:
-            raise CommandError(str(e)) from e
+        live = config(LiveConfig, options, worker=worker)
+        guarded(lambda: run_live_bench(live, write), url, live.redis_url)

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bench.live import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
-from bench.management.commands.bench_live import use_database
+from bench.kit.command import config
+from bench.kit.stack import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, use_database
 from bench.reconnect import ReconnectConfig, run_reconnect_bench
 
 
@@ -72,20 +72,5 @@ class Command(BaseCommand):
         if options["games"] < 1 or options["servers"] < 1 or options["rounds"] < 1:
             raise CommandError("games, servers and rounds are at least 1")
         use_database(options["database_url"])
-        cfg = ReconnectConfig(
-            games=options["games"],
-            servers=options["servers"],
-            jitter=options["jitter"],
-            database_url=options["database_url"],
-            redis_url=options["redis_url"],
-            migrate=not options["no_migrate"],
-            log_dir=options["log_dir"],
-            root=options["root"],
-            rounds=options["rounds"],
-            settle=options["settle"],
-            profile=options["profile"],
-            py_spy=options["py_spy"],
-            auth=options["auth"],
-            fresh=options["fresh"],
-        )
+        cfg = config(ReconnectConfig, options, migrate=not options["no_migrate"])
         run_reconnect_bench(cfg, write=self.stdout.write)

@@ -1,4 +1,4 @@
-"""`manage.py bench_service`: commands per second, submit latency and game load time (issue 3)."""
+"""`manage.py bench_service`: commands per second, submit latency and game load time."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A whole arena and Swiss event with bot-played entrants, through the real services and the beat
-task (issue 30): seating, games, results, standings updates, pushes, waits, and the refold."""
+task: seating, games, results, standings updates, pushes, waits, and the refold."""
 
 from __future__ import annotations
 
