@@ -1,9 +1,10 @@
-"""The fast playout path is the old one, exactly: the normal bot's move read off the hand
+"""The fast playout path is the rules' own, exactly: the normal bot's move read off the hand
 (harehra.bots.playout.normal_move) against the same move listed, chosen and played by the rules
 (`reference_move`: legal_moves, heuristic_move, advance), and a view's worlds dealt by
 `dealer` against `world` as it was written before (`_world_as_before` below): the same draft after
-every move and every deal, the same draws from the same RNG, so the analysis built on them gives
-the same bytes as before (checked against digests made by the code before the fast path)."""
+every move and every deal, the same draws from the same generator, so the analysis built on them
+gives the same bytes both ways (and as pinned by digests). The compiled core against the pure one:
+tests/engine/test_playout_core.py."""
 
 from __future__ import annotations
 
@@ -15,9 +16,16 @@ from typing import Any
 import pytest
 
 from harehra import legal_commands, make_ruleset, replay, start_game, step, view_for
-from harehra.analysis import _shuffler, analyse, analysis_json, play_to_end, play_to_places
+from harehra.analysis import analyse, analysis_json, play_to_end, play_to_places
 from harehra.bots import get_bot
-from harehra.bots.playout import normal_move, reference_move
+from harehra.bots.playout import (
+    SplitMix64,
+    normal_move,
+    play_moves,
+    pure_moves,
+    reference_move,
+    reference_moves,
+)
 from harehra.bots.search import _counted, deal_hand, dealer, playout, world
 from harehra.decide import setup_event, start_events
 from harehra.events import direction_value
@@ -50,18 +58,18 @@ def _random_tables(master: random.Random, count: int) -> list[GameState]:
     return tables
 
 
-def _both_ways(d: Draft, seed: int) -> tuple[Draft, Draft, random.Random, random.Random, int]:
+def _both_ways(d: Draft, seed: int) -> tuple[Draft, Draft, SplitMix64, SplitMix64, int]:
     """`d` played to its end both ways, compared after every move; the moves played."""
     old, new = private_draft(d), private_draft(d)
-    rng_old, rng_new = random.Random(seed), random.Random(seed)
-    shuffle_old, shuffle_new = _shuffler(rng_old), _shuffler(rng_new)
+    rng_old, rng_new = SplitMix64(seed), SplitMix64(seed)
+    shuffle_old, shuffle_new = rng_old.shuffle, rng_new.shuffle
     moves = 0
     while old.result is None and old.awaiting is not None:
         reference_move(old, shuffle_old)
         normal_move(new, shuffle_new)
         moves += 1
         assert freeze(new) == freeze(old), f"move {moves}"
-        assert rng_new.getstate() == rng_old.getstate(), f"move {moves}"
+        assert rng_new.state == rng_old.state, f"move {moves}"
     assert new.result == old.result and new.awaiting == old.awaiting
     return old, new, rng_old, rng_new, moves
 
@@ -92,15 +100,15 @@ def test_play_to_end_and_to_places_give_the_same_winner_places_and_rng_state() -
         seed = master.getrandbits(64)
         out_at = {s: 0 for s in range(state.players) if state.damage[s] >= state.ruleset.max_damage}
         ends, places, rngs = [], [], []
-        for mover in (reference_move, normal_move):
-            rng = random.Random(seed)
-            ends.append(play_to_end(private_draft(w), rng, mover))
-            rngs.append(rng.getstate())
-            rng = random.Random(seed)
-            places.append(play_to_places(private_draft(w), rng, out_at, 3, mover))
-            rngs.append(rng.getstate())
-        assert ends[0] == ends[1] and places[0] == places[1]
-        assert rngs[0] == rngs[2] and rngs[1] == rngs[3]
+        for runner in (reference_moves, pure_moves, play_moves):
+            rng = SplitMix64(seed)
+            ends.append(play_to_end(private_draft(w), rng, runner))
+            rngs.append(rng.state)
+            rng = SplitMix64(seed)
+            places.append(play_to_places(private_draft(w), rng, out_at, 3, runner))
+            rngs.append(rng.state)
+        assert ends[0] == ends[1] == ends[2] and places[0] == places[1] == places[2]
+        assert rngs[0] == rngs[2] == rngs[4] and rngs[1] == rngs[3] == rngs[5]
 
 
 def test_a_hand_set_up_over_its_maximum_is_discarded_from_alike() -> None:
@@ -140,24 +148,25 @@ def _bot_game(seed: int, players: int, packs: tuple[str, ...] = ()) -> list[Any]
     return events
 
 
-# sha256 of analysis_json(analyse(_bot_game(seed, players, packs), 6, salt=f"game {seed}")), made by
-# the code before the fast path (commit 0950646).
-BEFORE = {
-    (1, 4, ()): "a55d0c40429005bfe5d58f028647b95f534ef8a915c435100f77e132f05f6c20",
-    (4, 3, ()): "afb6cafd33fd8948e8397c65636713e0672b20dfe7005475f31433ef45a7e907",
-    (5, 5, ("big-warren",)): "5a206e03ca8f6d7d1818857bc6e14e71f83320c8a2b9e9d7be7ebcadb80bcff9",
+# sha256 of analysis_json(analyse(_bot_game(seed, players, packs), 6, salt=f"game {seed}")) at
+# analysis version 4 (the playouts' luck from SplitMix64), made with `reference_moves`.
+PINNED = {
+    (1, 4, ()): "79314e1601d05e3f66305521e0dbef2b429ed982f9f425e0be05ae958e29f07e",
+    (4, 3, ()): "14bed7c8af1ceee451c14a9317b3e606e079b43e21215d94a3b46f91eba8055e",
+    (5, 5, ("big-warren",)): "a365a56a2b9b7198658502bb630f902bfaceb5de6c9766f07b486d4d6ae9e2fd",
 }
 
 
-@pytest.mark.parametrize(("seed", "players", "packs"), list(BEFORE))
-def test_a_whole_analysis_is_the_same_bytes_both_ways_and_as_before(
+@pytest.mark.parametrize(("seed", "players", "packs"), list(PINNED))
+def test_a_whole_analysis_is_the_same_bytes_every_way_and_as_pinned(
     seed: int, players: int, packs: tuple[str, ...]
 ) -> None:
     events = _bot_game(seed, players, packs)
-    old = analysis_json(analyse(events, 6, salt=f"game {seed}", mover=reference_move))
-    new = analysis_json(analyse(events, 6, salt=f"game {seed}", mover=normal_move))
+    old = analysis_json(analyse(events, 6, salt=f"game {seed}", runner=reference_moves))
+    new = analysis_json(analyse(events, 6, salt=f"game {seed}", runner=pure_moves))
     assert new == old
-    assert hashlib.sha256(new.encode()).hexdigest() == BEFORE[(seed, players, packs)]
+    assert analysis_json(analyse(events, 6, salt=f"game {seed}")) == old  # play_moves: compiled if built
+    assert hashlib.sha256(new.encode()).hexdigest() == PINNED[(seed, players, packs)]
 
 
 def _world_as_before(view: dict[str, Any], rng: random.Random) -> Draft | None:
@@ -243,7 +252,7 @@ def test_the_search_bots_playout_scores_alike_both_ways() -> None:
         w = world(view_for(state, me), master)
         assert w is not None
         seed = master.getrandbits(64)
-        rng_old, rng_new = random.Random(seed), random.Random(seed)
+        rng_old, rng_new = SplitMix64(seed), SplitMix64(seed)
         old, new = private_draft(w), private_draft(w)
-        assert playout(new, me, rng_new) == playout(old, me, rng_old, reference_move)
-        assert freeze(new) == freeze(old) and rng_new.getstate() == rng_old.getstate()
+        assert playout(new, me, rng_new) == playout(old, me, rng_old, reference_moves)
+        assert freeze(new) == freeze(old) and rng_new.state == rng_old.state
