@@ -38,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -56,8 +55,8 @@ from .state import Draft, GameState, Result, private_draft
 from .views import view_for
 
 ANALYSIS_VERSION = 4  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
-# a second look at a decision whose label is in doubt; 4: the playouts' luck from SplitMix64 (the
-# compiled playout core's generator)
+# a second look at a decision whose label is in doubt; 4: the worlds and the playouts' luck drawn
+# from SplitMix64 (the compiled playout core's generator)
 DEFAULT_PLAYOUTS = 64  # worlds per step and per option of a decision
 MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
 # (minimum in points of win chance, label) of the drop's lower bound: the drop less NOISE_SE standard
@@ -85,12 +84,13 @@ class NotFinished(ValueError):
     """The log is not of a game that ended with a win or a draw (running, aborted or empty)."""
 
 
-def _rng(salt: str, step: int, purpose: str, view: dict[str, Any]) -> random.Random:
-    """The RNG of one estimate: seeded from the game (`salt`), the step and what the estimate may
-    know (the view it samples from), so hidden cards never sway it, not even through the seed."""
+def _rng(salt: str, step: int, purpose: str, view: dict[str, Any]) -> SplitMix64:
+    """The generator of one estimate: seeded from the game (`salt`), the step and what the estimate
+    may know (the view it samples from), so hidden cards never sway it, not even through the seed.
+    It deals the worlds and seeds each world's playouts (`next`)."""
     text = json.dumps([salt, step, purpose, view], sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    return SplitMix64(int.from_bytes(digest, "big"))
 
 
 _FOREVER = 1 << 30  # moves: more than any game lasts (the turn limit ends every one first)
@@ -154,7 +154,7 @@ def public_estimate(
         w = deal(rng)
         if w is None:  # a view that does not add up; never seen, but not worth a crash
             continue
-        winner, placed = play_to_places(w, SplitMix64(rng.getrandbits(64)), out_at or {}, move, runner)
+        winner, placed = play_to_places(w, SplitMix64(rng.next()), out_at or {}, move, runner)
         dealt += 1
         if winner is not None:
             wins[winner] += 1
@@ -190,7 +190,7 @@ def _own_chance(
         w = deal(rng)
         if w is None:
             continue
-        wins.append(play_to_end(w, SplitMix64(rng.getrandbits(64)), runner) == seat)
+        wins.append(play_to_end(w, SplitMix64(rng.next()), runner) == seat)
     return (sum(wins) / len(wins) if wins else 0.0), _stderr(wins)
 
 
@@ -227,14 +227,14 @@ def _draw_luck(
             continue
         twin = private_draft(w)
         _unsee(twin, view, seat, drawn, rng)
-        seed = rng.getrandbits(64)
+        seed = rng.next()
         seen = play_to_end(w, SplitMix64(seed), runner) == seat
         unseen = play_to_end(twin, SplitMix64(seed), runner) == seat
         diffs.append(seen - unseen)
     return (sum(diffs) / len(diffs) if diffs else 0.0), _stderr(diffs)
 
 
-def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng: random.Random) -> None:
+def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng: SplitMix64) -> None:
     """Deal `seat`'s `drawn` places anew from themselves and every hidden place (the other hands
     and the draw pile): the first len(drawn) steps of a Fisher-Yates shuffle, so the seat's new
     cards are a uniform draw from the cards it could not see, and the rest stays where it was.
@@ -265,7 +265,7 @@ def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng:
     for j in range(len(mine)):
         here, at, _ = places[j]
         while True:
-            there, to, barred = places[rng.randrange(j, len(places))]
+            there, to, barred = places[j + rng.below(len(places) - j)]
             if here[at] not in barred:
                 break
         here[at], there[to] = there[to], here[at]
@@ -340,7 +340,7 @@ def _judge(
             w = deal(rng)
             if w is None:
                 continue
-            seed = rng.getrandbits(64)
+            seed = rng.next()
             for j in playing:
                 d = private_draft(w)
                 sub = SplitMix64(seed)  # the same luck after every option in this world

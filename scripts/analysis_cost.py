@@ -76,14 +76,14 @@ class Way:
 
     def playouts(self, views: list[dict[str, Any]], per_view: int, seed: int) -> list[int | None]:
         """`per_view` worlds of each view dealt and played to the end: the winners."""
-        rng = random.Random(seed)
+        rng = self.generator(seed) if self.generator else random.Random(seed)
         deal = getattr(self.search, "dealer", None)
         winners = []
         for view in views:
             dealing = deal(view) if deal else (lambda r, v=view: self.search.world(v, r))
             for _ in range(per_view):
                 w = dealing(rng)
-                seed = rng.getrandbits(64)
+                seed = rng.next() if self.generator else rng.getrandbits(64)
                 luck = self.generator(seed) if self.generator else random.Random(seed)
                 winners.append(self.analysis.play_to_end(w, luck))
         return winners

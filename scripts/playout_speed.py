@@ -67,7 +67,7 @@ def by_runner(runner: Callable[[Draft, SplitMix64, int], list[int]]) -> Callable
 
 
 def tables(games: int, worlds: int) -> list[tuple[Draft, int]]:
-    master = random.Random(1)
+    master = SplitMix64(1)
     out = []
     for seed in range(1, games + 1):
         for view in views_of(bot_game(seed)):
@@ -75,7 +75,7 @@ def tables(games: int, worlds: int) -> list[tuple[Draft, int]]:
             for _ in range(worlds):
                 w = deal(master)
                 if w is not None:
-                    out.append((w, master.getrandbits(64)))
+                    out.append((w, master.next()))
     return out
 
 

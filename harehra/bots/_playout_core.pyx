@@ -87,17 +87,29 @@ cdef struct Table:
     uint64_t rng
 
 
-cdef inline uint64_t next64(Table* t) noexcept nogil:
+cdef inline uint64_t next64(uint64_t* state) noexcept nogil:
     cdef uint64_t z
-    t.rng += 0x9E3779B97F4A7C15ULL
-    z = t.rng
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
     return z ^ (z >> 31)
 
 
-cdef inline int below(Table* t, int n) noexcept nogil:
-    return <int>((<u128>next64(t) * <u128>n) >> 64)
+cdef inline Py_ssize_t below(uint64_t* state, Py_ssize_t n) noexcept nogil:
+    return <Py_ssize_t>((<u128>next64(state) * <u128>n) >> 64)
+
+
+def shuffle(rng, cards):
+    """harehra.bots.playout.pure_shuffle, compiled: `cards` in a new order, drawn from `rng`."""
+    cdef list out = list(cards)
+    cdef Py_ssize_t i, j
+    cdef uint64_t state = rng.state
+    for i in range(len(out) - 1, 0, -1):
+        j = below(&state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    rng.state = state
+    return out
 
 
 cdef inline int next_seat(Table* t, int seat) noexcept nogil:
@@ -189,7 +201,7 @@ cdef void end_turn(Table* t) noexcept nogil:
             for i in range(m):
                 t.draw[i] = t.disc[i]
             for i in range(m - 1, 0, -1):
-                j = below(t, i + 1)
+                j = <int>below(&t.rng, i + 1)
                 c = t.draw[i]
                 t.draw[i] = t.draw[j]
                 t.draw[j] = c

@@ -306,12 +306,19 @@ class SplitMix64:
         return (self.next() * n) >> 64
 
     def shuffle(self, cards: Sequence[str]) -> list[str]:
-        """`cards` in a new random order (a Shuffle, as the rules take one)."""
-        out = list(cards)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
+        """`cards` in a new random order (a Shuffle, as the rules take one): `pure_shuffle`, by
+        the compiled core where it is built."""
+        return _shuffle(self, cards)
+
+
+def pure_shuffle(rng: SplitMix64, cards: Sequence[str]) -> list[str]:
+    """`cards` in a new order, Fisher-Yates from the last position down: `SplitMix64.shuffle`'s
+    specification."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 # Plays up to `max_moves` moves (fewer if the game ends or awaits nothing) and gives each seat the
@@ -344,9 +351,12 @@ def reference_moves(d: Draft, rng: SplitMix64, max_moves: int) -> list[int]:
 
 try:  # the compiled core, where scripts/build_playout_core built it
     from ._playout_core import play_moves as _compiled_moves
+    from ._playout_core import shuffle as _compiled_shuffle
 except ImportError:  # not built, or built for another Python: the pure core plays
     CORE_COMPILED = False
     play_moves: Runner = pure_moves
+    _shuffle: Callable[[SplitMix64, Sequence[str]], list[str]] = pure_shuffle
 else:
     CORE_COMPILED = True
     play_moves = _compiled_moves
+    _shuffle = _compiled_shuffle

@@ -18,7 +18,6 @@ depend on the machine's speed).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -38,14 +37,14 @@ HORIZON = 40  # decisions a playout looks ahead before the position is scored
 SEARCHED = ("turn", "volley", "skip", "discard")
 
 
-def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
+def world(view: dict[str, Any], rng: SplitMix64) -> Draft | None:
     """A draft consistent with `view`: the hidden cards dealt at random. None if the view does
     not add up (it always should). A spectator's view (seat None) has every hand dealt: the
     table as public information alone allows it (what the replay analysis samples)."""
     return dealer(view)(rng)
 
 
-Dealer = Callable[[random.Random], Draft | None]
+Dealer = Callable[[SplitMix64], Draft | None]
 
 
 def dealer(view: dict[str, Any]) -> Dealer:
@@ -91,9 +90,8 @@ def dealer(view: dict[str, Any]) -> Dealer:
     # Per seat: None for the seat's own hand (seen), else its size and what the log tells of it.
     seats = [None if p["seat"] == me else (p["hand_size"], p["drawn_since_taken"]) for p in players]
 
-    def deal(rng: random.Random) -> Draft:
-        hidden = unseen[:]
-        rng.shuffle(hidden)
+    def deal(rng: SplitMix64) -> Draft:
+        hidden = rng.shuffle(unseen)
         hands: list[list[str] | tuple[str, ...]] = []
         for known in seats:
             hands.append(hand[:] if known is None else deal_hand(hidden, known[0], known[1]))
@@ -105,7 +103,7 @@ def dealer(view: dict[str, Any]) -> Dealer:
     return deal
 
 
-def _no_world(rng: random.Random) -> None:
+def _no_world(rng: SplitMix64) -> None:
     return None
 
 
@@ -192,7 +190,7 @@ class SearchBot:
         if baseline in order:  # the normal choice first: it wins ties
             order.remove(baseline)
         order.insert(0, baseline)
-        rng = seeded_rng(view, "hard")
+        rng = SplitMix64(seeded_rng(view, "hard").getrandbits(64))
         deal = dealer(view)
         rounds = max(MIN_PER_MOVE, self.playouts // len(order))
         wins = [0.0] * len(order)
@@ -200,7 +198,7 @@ class SearchBot:
             w = deal(rng)
             if w is None:
                 return legal[baseline]
-            seed = rng.getrandbits(64)
+            seed = rng.next()
             for j, i in enumerate(order):
                 d = private_draft(w)
                 sub = SplitMix64(seed)  # the same luck for every candidate in this world

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from harehra import view_for
-from harehra.bots.playout import CORE_COMPILED, SplitMix64, play_moves, pure_moves
+from harehra.bots.playout import CORE_COMPILED, SplitMix64, play_moves, pure_moves, pure_shuffle
 from harehra.bots.search import world
 from harehra.ruleset import make_ruleset
 from harehra.state import Draft, freeze, private_draft
@@ -43,6 +43,21 @@ def test_the_generators_draws_below_n_are_even() -> None:
     assert all(abs(k - 10_000) < 400 for k in counts.values())  # 4 standard deviations
 
 
+@needs_core
+def test_the_compiled_shuffle_is_the_pure_one() -> None:
+    from harehra.bots._playout_core import shuffle
+
+    master = random.Random(23)
+    for size in [0, 1, 2, 3, *range(4, 120, 7)]:
+        for _ in range(50):
+            cards = [master.choice("abcdefgh") for _ in range(size)]
+            seed = master.getrandbits(64)
+            pure, compiled = SplitMix64(seed), SplitMix64(seed)
+            assert shuffle(compiled, tuple(cards)) == pure_shuffle(pure, cards)
+            assert compiled.state == pure.state
+    assert SplitMix64(3).shuffle(["a", "b", "c"]) == pure_shuffle(SplitMix64(3), ["a", "b", "c"])
+
+
 def _compare_in_runs(d: Draft, seed: int, lengths: random.Random) -> tuple[int, Draft]:
     """`d` played on both ways to its end in runs of 1 to 12 moves (and a last one to the end),
     compared after every run; the moves played."""
@@ -69,8 +84,11 @@ def test_the_compiled_core_plays_the_pure_moves_on_thousands_of_tables() -> None
     out = 0
     for state in _random_tables(master, TABLES):
         seats[state.players] += 1
-        w_public = world(view_for(state, None), master)
-        w_seat = world(view_for(state, state.awaiting.seat if state.awaiting else None), master)
+        w_public = world(view_for(state, None), SplitMix64(master.getrandbits(64)))
+        w_seat = world(
+            view_for(state, state.awaiting.seat if state.awaiting else None),
+            SplitMix64(master.getrandbits(64)),
+        )
         assert w_public is not None and w_seat is not None
         for d in (private_draft(state), w_public, w_seat):
             _, end = _compare_in_runs(d, master.getrandbits(64), master)
