@@ -385,7 +385,8 @@ cdef inline object maybe(int value):
     return None if value < 0 else value
 
 
-cdef int load_cards(int* into, object cards, int at) except -1:
+cdef int load_cards(int* into, object cards, int at) except -2:
+    """The codes of `cards` into `into` from `at`: how many, or -1 if they do not fit."""
     cdef Py_ssize_t i, m = len(cards)
     if at + m > CAP:
         return -1

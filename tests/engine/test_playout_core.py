@@ -118,3 +118,18 @@ def test_no_moves_asked_or_a_game_over_leave_the_draft_and_generator_alone() -> 
     ended, at = freeze(d), rng.state
     assert play_moves(d, rng, 5) == [0] * state.players
     assert freeze(d) == ended and rng.state == at
+
+
+@needs_core
+def test_a_table_too_large_for_the_core_is_played_by_the_pure_core_alike() -> None:
+    """More cards than the core's arrays hold (none of the rulesets has so many): the compiled
+    `play_moves` hands the draft to `pure_moves`, with the same result."""
+    state = _random_tables(random.Random(24), 1)[0]
+    d = private_draft(state)
+    assert isinstance(d.draw_pile, list)
+    d.draw_pile.extend(["mini"] * 300)
+    pure, compiled = private_draft(d), private_draft(d)
+    rng_pure, rng_compiled = SplitMix64(4), SplitMix64(4)
+    assert play_moves(compiled, rng_compiled, 1 << 30) == pure_moves(pure, rng_pure, 1 << 30)
+    assert freeze(compiled) == freeze(pure) and rng_compiled.state == rng_pure.state
+    assert pure.result is not None
