@@ -56,8 +56,8 @@ from .views import view_for
 
 ANALYSIS_VERSION = 4  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
 # a second look at a decision whose label is in doubt; 4: the worlds and the playouts' luck drawn
-# from SplitMix64 (the compiled playout core's generator)
-DEFAULT_PLAYOUTS = 64  # worlds per step and per option of a decision
+# from SplitMix64 (the compiled playout core's generator), a default budget of 512
+DEFAULT_PLAYOUTS = 512  # worlds per step and per option of a decision (64 before the compiled core)
 MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
 # (minimum in points of win chance, label) of the drop's lower bound: the drop less NOISE_SE standard
 # errors (see `label`).
