@@ -8,7 +8,8 @@ checkout's in one process, interleaved (each game's order alternating): single p
 dealt from the games' tables and played to the end), each game's whole analysis (its bytes
 compared), and the hard bot's choices on random tables (compared). The winners and choices must be
 alike when both engines draw the playouts' luck from the same generator; against an engine from
-before `SplitMix64` they are only counted."""
+before `SplitMix64` they are only counted. The engine at REF runs without a compiled playout core
+(none is built for it): against a REF that has one, the figures compare its pure playout."""
 
 from __future__ import annotations
 
