@@ -38,13 +38,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .bots.heuristic import KEEP_VALUE, heuristic_move
-from .bots.playout import Mover, normal_move
+from .bots.playout import Runner, SplitMix64, play_moves
 from .bots.search import candidates, dealer
 from .commands import Burn, Command, Discard, Play, React, command_to_dict
 from .decide import advance
@@ -52,12 +51,13 @@ from .events import DECISION_EVENTS, SEAT_EVENTS, EventType, StoredEvent
 from .fold import apply
 from .legal import legal_moves
 from .placings import outcome_from_log
-from .state import VOLLEY_DECISION, Draft, GameState, Result, private_draft
+from .state import Draft, GameState, Result, private_draft
 from .views import view_for
 
-ANALYSIS_VERSION = 3  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
-# a second look at a decision whose label is in doubt
-DEFAULT_PLAYOUTS = 64  # worlds per step and per option of a decision
+ANALYSIS_VERSION = 4  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
+# a second look at a decision whose label is in doubt; 4: the worlds and the playouts' luck drawn
+# from SplitMix64 (the compiled playout core's generator), a default budget of 512
+DEFAULT_PLAYOUTS = 512  # worlds per step and per option of a decision (64 before the compiled core)
 MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
 # (minimum in points of win chance, label) of the drop's lower bound: the drop less NOISE_SE standard
 # errors (see `label`).
@@ -84,30 +84,24 @@ class NotFinished(ValueError):
     """The log is not of a game that ended with a win or a draw (running, aborted or empty)."""
 
 
-def _rng(salt: str, step: int, purpose: str, view: dict[str, Any]) -> random.Random:
-    """The RNG of one estimate: seeded from the game (`salt`), the step and what the estimate may
-    know (the view it samples from), so hidden cards never sway it, not even through the seed."""
+def _rng(salt: str, step: int, purpose: str, view: dict[str, Any]) -> SplitMix64:
+    """The generator of one estimate: seeded from the game (`salt`), the step and what the estimate
+    may know (the view it samples from), so hidden cards never sway it, not even through the seed.
+    It deals the worlds and seeds each world's playouts (`next`)."""
     text = json.dumps([salt, step, purpose, view], sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    return SplitMix64(int.from_bytes(digest, "big"))
 
 
-def _shuffler(rng: random.Random) -> Callable[[Sequence[str]], list[str]]:
-    def shuffle(cards: Sequence[str]) -> list[str]:
-        return rng.sample(list(cards), len(cards))
-
-    return shuffle
+_FOREVER = 1 << 30  # moves: more than any game lasts (the turn limit ends every one first)
 
 
-def play_to_end(d: Draft, rng: random.Random, mover: Mover = normal_move) -> int | None:
+def play_to_end(d: Draft, rng: SplitMix64, runner: Runner = play_moves) -> int | None:
     """Play `d` to its end with the normal bot's policy for every seat; the winner (None: a
-    draw at the turn limit). The fast policy every estimate uses. `mover` plays one move
-    (`normal_move`; `reference_move` is the same moves by the rules' general functions)."""
-    shuffle = _shuffler(rng)
-    while d.result is None:
-        if d.awaiting is None:
-            return None
-        mover(d, shuffle)
+    draw at the turn limit). The fast policy every estimate uses. `runner` plays the moves
+    (`play_moves`: the compiled core where built; `pure_moves`, `reference_moves`: the same moves
+    in Python, see harehra/bots/playout.py)."""
+    runner(d, rng, _FOREVER)
     return d.winner if d.result is Result.WIN else None
 
 
@@ -120,25 +114,18 @@ def _places(players: int, out_at: dict[int, int]) -> list[int]:
 
 
 def play_to_places(
-    d: Draft, rng: random.Random, out_at: dict[int, int], move: int, mover: Mover = normal_move
+    d: Draft, rng: SplitMix64, out_at: dict[int, int], move: int, runner: Runner = play_moves
 ) -> tuple[int | None, list[int]]:
     """`play_to_end`, also placing every seat: `out_at` (seat -> move) holds the eliminations so
     far, `move` counts the moves so far (later eliminations place better)."""
-    shuffle = _shuffler(rng)
     out = dict(out_at)
     limit = d.ruleset.max_damage
     for s in range(d.players):  # a seat the log did not say was out, but is: out now
         if s not in out and d.damage[s] >= limit:
             out[s] = move
-    while d.result is None:
-        awaiting = d.awaiting
-        if awaiting is None:
-            break
-        seat, kind = awaiting.seat, awaiting.kind
-        mover(d, shuffle)
-        move += 1
-        if kind is VOLLEY_DECISION and d.damage[seat] >= limit:  # only a volley taken puts a seat out
-            out[seat] = move
+    for s, at in enumerate(runner(d, rng, _FOREVER)):  # only a volley taken puts a seat out
+        if at:
+            out[s] = move + at
     return (d.winner if d.result is Result.WIN else None), _places(d.players, out)
 
 
@@ -149,7 +136,7 @@ def public_estimate(
     step: int = 0,
     out_at: dict[int, int] | None = None,
     move: int = 0,
-    mover: Mover = normal_move,
+    runner: Runner = play_moves,
 ) -> tuple[list[float], list[float]]:
     """Each seat's share of wins and its mean placing over `playouts` worlds dealt from the public
     view of `state` (`out_at`, `move`: the eliminations and the moves so far, see play_to_places)."""
@@ -167,7 +154,7 @@ def public_estimate(
         w = deal(rng)
         if w is None:  # a view that does not add up; never seen, but not worth a crash
             continue
-        winner, placed = play_to_places(w, random.Random(rng.getrandbits(64)), out_at or {}, move, mover)
+        winner, placed = play_to_places(w, SplitMix64(rng.next()), out_at or {}, move, runner)
         dealt += 1
         if winner is not None:
             wins[winner] += 1
@@ -190,7 +177,7 @@ def own_chance(state: GameState, seat: int, playouts: int, salt: str = "", step:
 
 
 def _own_chance(
-    state: GameState, seat: int, playouts: int, salt: str, step: int, mover: Mover = normal_move
+    state: GameState, seat: int, playouts: int, salt: str, step: int, runner: Runner = play_moves
 ) -> tuple[float, float]:
     """`own_chance` and its standard error."""
     if state.result is not None:
@@ -203,7 +190,7 @@ def _own_chance(
         w = deal(rng)
         if w is None:
             continue
-        wins.append(play_to_end(w, random.Random(rng.getrandbits(64)), mover) == seat)
+        wins.append(play_to_end(w, SplitMix64(rng.next()), runner) == seat)
     return (sum(wins) / len(wins) if wins else 0.0), _stderr(wins)
 
 
@@ -225,7 +212,7 @@ def _draw_luck(
     playouts: int,
     salt: str,
     step: int,
-    mover: Mover = normal_move,
+    runner: Runner = play_moves,
 ) -> tuple[float, float]:
     """`draw_luck` and its standard error."""
     if state.result is not None or not drawn or Counter(drawn) - Counter(state.hands[seat]):
@@ -240,14 +227,14 @@ def _draw_luck(
             continue
         twin = private_draft(w)
         _unsee(twin, view, seat, drawn, rng)
-        seed = rng.getrandbits(64)
-        seen = play_to_end(w, random.Random(seed), mover) == seat
-        unseen = play_to_end(twin, random.Random(seed), mover) == seat
+        seed = rng.next()
+        seen = play_to_end(w, SplitMix64(seed), runner) == seat
+        unseen = play_to_end(twin, SplitMix64(seed), runner) == seat
         diffs.append(seen - unseen)
     return (sum(diffs) / len(diffs) if diffs else 0.0), _stderr(diffs)
 
 
-def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng: random.Random) -> None:
+def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng: SplitMix64) -> None:
     """Deal `seat`'s `drawn` places anew from themselves and every hidden place (the other hands
     and the draw pile): the first len(drawn) steps of a Fisher-Yates shuffle, so the seat's new
     cards are a uniform draw from the cards it could not see, and the rest stays where it was.
@@ -278,7 +265,7 @@ def _unsee(d: Draft, view: dict[str, Any], seat: int, drawn: Sequence[str], rng:
     for j in range(len(mine)):
         here, at, _ = places[j]
         while True:
-            there, to, barred = places[rng.randrange(j, len(places))]
+            there, to, barred = places[j + rng.below(len(places) - j)]
             if here[at] not in barred:
                 break
         here[at], there[to] = there[to], here[at]
@@ -330,7 +317,7 @@ def _judge(
     playouts: int,
     salt: str = "",
     step: int = 0,
-    mover: Mover = normal_move,
+    runner: Runner = play_moves,
 ) -> tuple[dict[str, Any] | None, float, float]:
     """`judge`, and what the choice did to the seat's own win chance: the chosen option's win
     share less the normal bot's (0 when they are one, or there was no choice), paired world by
@@ -353,12 +340,12 @@ def _judge(
             w = deal(rng)
             if w is None:
                 continue
-            seed = rng.getrandbits(64)
+            seed = rng.next()
             for j in playing:
                 d = private_draft(w)
-                sub = random.Random(seed)  # the same luck after every option in this world
-                advance(d, moves[order[j]], _shuffler(sub))
-                results[j].append(1 if play_to_end(d, sub, mover) == seat else 0)
+                sub = SplitMix64(seed)  # the same luck after every option in this world
+                advance(d, moves[order[j]], sub.shuffle)
+                results[j].append(1 if play_to_end(d, sub, runner) == seat else 0)
 
     play_worlds(playouts, range(len(order)))
     if not results[0]:
@@ -474,13 +461,13 @@ def analyse(
     playouts: int = DEFAULT_PLAYOUTS,
     salt: str = "",
     progress: Progress | None = None,
-    mover: Mover = normal_move,
+    runner: Runner = play_moves,
 ) -> dict[str, Any]:
     """The analysis of a finished game's log (every event as stored, the deal first).
 
     `playouts`: worlds per step and per option (the budget); `salt`: the caller's name for the
-    game, mixed into every seed; `mover`: how the playouts play a move (`normal_move`, or
-    `reference_move`: the same moves, slower; see harehra/bots/playout.py). Raises NotFinished
+    game, mixed into every seed; `runner`: how the playouts play their moves (`play_moves`, or
+    `pure_moves`, `reference_moves`: the same moves, slower; see harehra/bots/playout.py). Raises NotFinished
     for a log that did not end in a win or draw.
     """
     if not events or events[-1]["type"] != EventType.GAME_ENDED:
@@ -518,7 +505,7 @@ def analyse(
             before = states[i - 1]
             seat = e["seat"]
             if before.awaiting is not None and before.awaiting.seat == seat:
-                judged, gained, se = _judge(before, seat, command_of(e), playouts, salt, i, mover)
+                judged, gained, se = _judge(before, seat, command_of(e), playouts, salt, i, runner)
                 by_decisions[seat] += gained
                 variance[seat][0] += se * se
                 if judged is not None:
@@ -528,16 +515,16 @@ def analyse(
             if not dealt:  # the first table anyone decides at: the deal is seen
                 dealt = True
                 for s in range(players):
-                    chance, se = _own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i, mover)
+                    chance, se = _own_chance(states[i], s, DEAL_PLAYOUTS * playouts, salt, i, runner)
                     by_draws[s] += chance - 1 / players
                     variance[s][1] += se * se
                 drawn.clear()  # the deal's own cards are counted just above
             for s, cards in sorted(drawn.items()):
-                luck_of_draw, se = _draw_luck(states[i], s, cards, playouts, salt, i, mover)
+                luck_of_draw, se = _draw_luck(states[i], s, cards, playouts, salt, i, runner)
                 by_draws[s] += luck_of_draw
                 variance[s][1] += se * se
             drawn.clear()
-            now, places = public_estimate(states[i], playouts, salt, i, out_at, move, mover)
+            now, places = public_estimate(states[i], playouts, salt, i, out_at, move, runner)
             if (
                 states[i].result is not None
             ):  # the result: the site's own placings (an abandoned seat is last)

@@ -360,7 +360,7 @@ ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PEND
 # Requested analyses queued or running at once, over every account (each account: one): a request
 # beyond it is refused, `analysis_queue_full` (docs/ANALYSIS.md, "How many an hour").
 ANALYSIS_QUEUE_MAX = int(os.environ.get("ANALYSIS_QUEUE_MAX", "10"))
-ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "64"))
+ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "512"))
 # The analysis process's niceness (analysis/apart.py): it takes the CPU live play leaves.
 ANALYSIS_NICENESS = int(os.environ.get("ANALYSIS_NICENESS", "10"))
 

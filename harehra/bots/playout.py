@@ -11,11 +11,18 @@ moments (tests/engine/test_playout.py plays both on many tables and compares the
 
 Only for a private draft (`private_draft`: hands, piles, damage and counts are lists, protection a
 set), whose game is not over and awaits a decision; live play never comes here.
+
+A playout's luck comes from `SplitMix64`, a small generator specified here, so that a compiled
+playout core (harehra/bots/_playout_core.pyx, built by scripts/build_playout_core) can draw the
+very same numbers without calling back into Python. `pure_moves` plays a run of moves with
+`normal_move` and is the specification of the compiled core's `play_moves`: the same moves, the
+same draws, the same draft after every move (tests/engine/test_playout_core.py). `play_moves` is
+the compiled core where it was built and imports, else `pure_moves` (`CORE_COMPILED` says which).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..cards import CUMI, HOUSE, LEFT, RIGHT, STROM, TAPTAP, ZADA
 from ..commands import Discard
@@ -29,6 +36,7 @@ from ..state import (
     DISCARD_DECISION,
     SKIP_DECISION,
     TURN_DECISION,
+    VOLLEY_DECISION,
     Awaiting,
     Decision,
     Draft,
@@ -269,3 +277,86 @@ def _next_turn(d: Draft) -> None:
     d.skipped = None
     d.volley = None
     d.skip_from = None
+
+
+_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The playouts' random source: SplitMix64 (Steele, Lea and Flood), 64 bits of state.
+
+    `below(n)` is the high 64 bits of a draw times `n` (Lemire's multiply-shift: its bias, at most
+    n / 2**64, never shows); `shuffle` is Fisher-Yates from the last position down, one `below` a
+    position. The compiled core computes exactly this, so both give the same cards in the same
+    order."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A number in 0 .. n - 1."""
+        return (self.next() * n) >> 64
+
+    def shuffle(self, cards: Sequence[str]) -> list[str]:
+        """`cards` in a new random order (a Shuffle, as the rules take one): `pure_shuffle`, by
+        the compiled core where it is built."""
+        return _shuffle(self, cards)
+
+
+def pure_shuffle(rng: SplitMix64, cards: Sequence[str]) -> list[str]:
+    """`cards` in a new order, Fisher-Yates from the last position down: `SplitMix64.shuffle`'s
+    specification."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+# Plays up to `max_moves` moves (fewer if the game ends or awaits nothing) and gives each seat the
+# number of the move (1 for the run's first) whose volley put it out, 0 for a seat not put out.
+Runner = Callable[[Draft, SplitMix64, int], list[int]]
+
+
+def pure_moves(d: Draft, rng: SplitMix64, max_moves: int, mover: Mover = normal_move) -> list[int]:
+    """The run of moves `play_moves` makes, move by move with `mover` (a `Runner` with
+    `normal_move`): the compiled core's specification."""
+    out = [0] * d.players
+    limit = d.ruleset.max_damage
+    shuffle = rng.shuffle
+    moves = 0
+    while moves < max_moves and d.result is None:
+        awaiting = d.awaiting
+        if awaiting is None:
+            break
+        mover(d, shuffle)
+        moves += 1
+        if awaiting.kind is VOLLEY_DECISION and d.damage[awaiting.seat] >= limit:
+            out[awaiting.seat] = moves
+    return out
+
+
+def reference_moves(d: Draft, rng: SplitMix64, max_moves: int) -> list[int]:
+    """`pure_moves` with `reference_move`: the same run by the rules' general functions."""
+    return pure_moves(d, rng, max_moves, reference_move)
+
+
+try:  # the compiled core, where scripts/build_playout_core built it
+    from ._playout_core import play_moves as _compiled_moves
+    from ._playout_core import shuffle as _compiled_shuffle
+except ImportError:  # not built, or built for another Python: the pure core plays
+    CORE_COMPILED = False
+    play_moves: Runner = pure_moves
+    _shuffle: Callable[[SplitMix64, Sequence[str]], list[str]] = pure_shuffle
+else:
+    CORE_COMPILED = True
+    play_moves = _compiled_moves
+    _shuffle = _compiled_shuffle

@@ -5,12 +5,12 @@ hand's size and the public state. The cards it cannot see are the deck less its 
 discard pile; a *world* deals them at random to the other hands (by their sizes) and the draw
 pile. For each world, every candidate move is played on a private draft (`advance`: the engine's
 own rules, no events) and the game is played on for a few turns with the normal bot's policy for
-every seat (harehra/bots/playout.py `normal_move`: the moves `heuristic_move` would pick from
-`legal_moves`, played as `advance` plays them, without listing or checking them), then scored
+every seat (harehra/bots/playout.py `play_moves`: the moves `heuristic_move` would pick from
+`legal_moves`, played as `advance` plays them, by the compiled core where it is built), then scored
 (a win, an elimination, or the lead on damage); the move with the best total is chosen. Turns and
 volley answers are searched; skips and discards are answered as the normal bot does. The worlds
-and playouts of one decision share one RNG seeded from the view, so the same view gives the same
-choice.
+of one decision are dealt from one RNG seeded from the view, and each world's playouts draw from a
+`SplitMix64` seeded from it, so the same view gives the same choice.
 
 The work per decision is a fixed number of playouts (never a clock, which would make the choice
 depend on the machine's speed).
@@ -18,7 +18,6 @@ depend on the machine's speed).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -30,22 +29,22 @@ from ..ruleset import Ruleset
 from ..state import Awaiting, Decision, Draft, GameState, Volley, private_draft
 from .base import seeded_rng
 from .heuristic import heuristic_move
-from .playout import Mover, normal_move
+from .playout import Runner, SplitMix64, play_moves
 
-PLAYOUTS = 500  # per decision, shared among the candidate moves
+PLAYOUTS = 4000  # per decision, shared among the candidate moves (about 50 ms of a core, compiled)
 MIN_PER_MOVE = 16
 HORIZON = 40  # decisions a playout looks ahead before the position is scored
 SEARCHED = ("turn", "volley", "skip", "discard")
 
 
-def world(view: dict[str, Any], rng: random.Random) -> Draft | None:
+def world(view: dict[str, Any], rng: SplitMix64) -> Draft | None:
     """A draft consistent with `view`: the hidden cards dealt at random. None if the view does
     not add up (it always should). A spectator's view (seat None) has every hand dealt: the
     table as public information alone allows it (what the replay analysis samples)."""
     return dealer(view)(rng)
 
 
-Dealer = Callable[[random.Random], Draft | None]
+Dealer = Callable[[SplitMix64], Draft | None]
 
 
 def dealer(view: dict[str, Any]) -> Dealer:
@@ -91,9 +90,8 @@ def dealer(view: dict[str, Any]) -> Dealer:
     # Per seat: None for the seat's own hand (seen), else its size and what the log tells of it.
     seats = [None if p["seat"] == me else (p["hand_size"], p["drawn_since_taken"]) for p in players]
 
-    def deal(rng: random.Random) -> Draft:
-        hidden = unseen[:]
-        rng.shuffle(hidden)
+    def deal(rng: SplitMix64) -> Draft:
+        hidden = rng.shuffle(unseen)
         hands: list[list[str] | tuple[str, ...]] = []
         for known in seats:
             hands.append(hand[:] if known is None else deal_hand(hidden, known[0], known[1]))
@@ -105,7 +103,7 @@ def dealer(view: dict[str, Any]) -> Dealer:
     return deal
 
 
-def _no_world(rng: random.Random) -> None:
+def _no_world(rng: SplitMix64) -> None:
     return None
 
 
@@ -135,18 +133,11 @@ def deal_hand(pool: list[str], size: int, drawn_since_taken: dict[str, int | Non
     return hand
 
 
-def playout(d: Draft, me: int, rng: random.Random, mover: Mover = normal_move) -> float:
+def playout(d: Draft, me: int, rng: SplitMix64, runner: Runner = play_moves) -> float:
     """Play `d` on for HORIZON decisions with the normal policy for every seat and score it for
-    `me`: 1 for a win, 0 once eliminated, else how far ahead on damage it stands. `mover` plays
-    one move (`normal_move`; `reference_move` is the same moves by the rules' general functions)."""
-
-    def shuffle(cards: Any) -> list[str]:
-        return rng.sample(list(cards), len(cards))
-
-    for _ in range(HORIZON):
-        if d.result is not None or d.awaiting is None:
-            break
-        mover(d, shuffle)
+    `me`: 1 for a win, 0 once eliminated, else how far ahead on damage it stands. `runner` plays
+    the moves (`play_moves`; `pure_moves`, `reference_moves`: the same moves in Python)."""
+    runner(d, rng, HORIZON)
     return score(d, me)
 
 
@@ -199,7 +190,7 @@ class SearchBot:
         if baseline in order:  # the normal choice first: it wins ties
             order.remove(baseline)
         order.insert(0, baseline)
-        rng = seeded_rng(view, "hard")
+        rng = SplitMix64(seeded_rng(view, "hard").getrandbits(64))
         deal = dealer(view)
         rounds = max(MIN_PER_MOVE, self.playouts // len(order))
         wins = [0.0] * len(order)
@@ -207,15 +198,11 @@ class SearchBot:
             w = deal(rng)
             if w is None:
                 return legal[baseline]
-            seed = rng.getrandbits(64)
+            seed = rng.next()
             for j, i in enumerate(order):
                 d = private_draft(w)
-                sub = random.Random(seed)  # the same luck for every candidate in this world
-
-                def shuffle(cards: Any, sub: random.Random = sub) -> list[str]:
-                    return sub.sample(list(cards), len(cards))
-
-                advance(d, moves[i], shuffle)
+                sub = SplitMix64(seed)  # the same luck for every candidate in this world
+                advance(d, moves[i], sub.shuffle)
                 wins[j] += playout(d, me, sub)
         best = max(range(len(order)), key=lambda j: wins[j])
         return legal[order[best]]

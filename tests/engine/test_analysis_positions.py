@@ -24,7 +24,7 @@ def test_there_are_enough_positions_of_both_kinds() -> None:
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_the_position_is_labelled_as_expected(path: Path) -> None:
     data = load_position(path)
-    assert data.get("playouts", DEFAULT_PLAYOUTS) <= 256  # a budget the site could afford
+    assert data.get("playouts", DEFAULT_PLAYOUTS) <= DEFAULT_PLAYOUTS  # no more than the site's budget
     verdict = check_position(data)
     assert verdict.passed, verdict.describe()
     judged = verdict.judged
@@ -50,8 +50,8 @@ def test_a_label_in_doubt_gets_a_second_look(monkeypatch: pytest.MonkeyPatch) ->
     """p05 at 64 worlds: the first look leaves the drop's lower bound near the blunder threshold,
     so the chosen and the best options get more worlds and the drop's standard error shrinks."""
     data = load_position(next(f for f in FILES if f.stem.startswith("p05")))
-    second = judge_position(data, DEFAULT_PLAYOUTS)
+    second = judge_position(data, 64)
     monkeypatch.setattr(analysis, "EXTRA_ROUNDS", 0)
-    first = judge_position(data, DEFAULT_PLAYOUTS)
+    first = judge_position(data, 64)
     assert second["se"] < 0.75 * first["se"]
     assert second["options"][second["best"]]["command"] == {"seat": 1, "discard": ["mini"]}

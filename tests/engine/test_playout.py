@@ -1,9 +1,10 @@
-"""The fast playout path is the old one, exactly: the normal bot's move read off the hand
+"""The fast playout path is the rules' own, exactly: the normal bot's move read off the hand
 (harehra.bots.playout.normal_move) against the same move listed, chosen and played by the rules
 (`reference_move`: legal_moves, heuristic_move, advance), and a view's worlds dealt by
 `dealer` against `world` as it was written before (`_world_as_before` below): the same draft after
-every move and every deal, the same draws from the same RNG, so the analysis built on them gives
-the same bytes as before (checked against digests made by the code before the fast path)."""
+every move and every deal, the same draws from the same generator, so the analysis built on them
+gives the same bytes both ways (and as pinned by digests). The compiled core against the pure one:
+tests/engine/test_playout_core.py."""
 
 from __future__ import annotations
 
@@ -15,9 +16,16 @@ from typing import Any
 import pytest
 
 from harehra import legal_commands, make_ruleset, replay, start_game, step, view_for
-from harehra.analysis import _shuffler, analyse, analysis_json, play_to_end, play_to_places
+from harehra.analysis import analyse, analysis_json, play_to_end, play_to_places
 from harehra.bots import get_bot
-from harehra.bots.playout import normal_move, reference_move
+from harehra.bots.playout import (
+    SplitMix64,
+    normal_move,
+    play_moves,
+    pure_moves,
+    reference_move,
+    reference_moves,
+)
 from harehra.bots.search import _counted, deal_hand, dealer, playout, world
 from harehra.decide import setup_event, start_events
 from harehra.events import direction_value
@@ -50,18 +58,18 @@ def _random_tables(master: random.Random, count: int) -> list[GameState]:
     return tables
 
 
-def _both_ways(d: Draft, seed: int) -> tuple[Draft, Draft, random.Random, random.Random, int]:
+def _both_ways(d: Draft, seed: int) -> tuple[Draft, Draft, SplitMix64, SplitMix64, int]:
     """`d` played to its end both ways, compared after every move; the moves played."""
     old, new = private_draft(d), private_draft(d)
-    rng_old, rng_new = random.Random(seed), random.Random(seed)
-    shuffle_old, shuffle_new = _shuffler(rng_old), _shuffler(rng_new)
+    rng_old, rng_new = SplitMix64(seed), SplitMix64(seed)
+    shuffle_old, shuffle_new = rng_old.shuffle, rng_new.shuffle
     moves = 0
     while old.result is None and old.awaiting is not None:
         reference_move(old, shuffle_old)
         normal_move(new, shuffle_new)
         moves += 1
         assert freeze(new) == freeze(old), f"move {moves}"
-        assert rng_new.getstate() == rng_old.getstate(), f"move {moves}"
+        assert rng_new.state == rng_old.state, f"move {moves}"
     assert new.result == old.result and new.awaiting == old.awaiting
     return old, new, rng_old, rng_new, moves
 
@@ -74,8 +82,8 @@ def test_every_move_leaves_the_same_draft_and_rng_on_random_tables_and_their_wor
         assert state.awaiting is not None
         kinds[state.awaiting.kind.value] += 1
         # The table itself, and worlds dealt from the public view and from the deciding seat's.
-        w_public = world(view_for(state, None), master)
-        w_seat = world(view_for(state, state.awaiting.seat), master)
+        w_public = world(view_for(state, None), SplitMix64(master.getrandbits(64)))
+        w_seat = world(view_for(state, state.awaiting.seat), SplitMix64(master.getrandbits(64)))
         assert w_public is not None and w_seat is not None
         for d in (private_draft(state), w_public, w_seat):
             old, _, _, _, _ = _both_ways(d, master.getrandbits(64))
@@ -87,20 +95,20 @@ def test_every_move_leaves_the_same_draft_and_rng_on_random_tables_and_their_wor
 def test_play_to_end_and_to_places_give_the_same_winner_places_and_rng_state() -> None:
     master = random.Random(8)
     for state in _random_tables(master, 300):
-        w = world(view_for(state, None), master)
+        w = world(view_for(state, None), SplitMix64(master.getrandbits(64)))
         assert w is not None
         seed = master.getrandbits(64)
         out_at = {s: 0 for s in range(state.players) if state.damage[s] >= state.ruleset.max_damage}
         ends, places, rngs = [], [], []
-        for mover in (reference_move, normal_move):
-            rng = random.Random(seed)
-            ends.append(play_to_end(private_draft(w), rng, mover))
-            rngs.append(rng.getstate())
-            rng = random.Random(seed)
-            places.append(play_to_places(private_draft(w), rng, out_at, 3, mover))
-            rngs.append(rng.getstate())
-        assert ends[0] == ends[1] and places[0] == places[1]
-        assert rngs[0] == rngs[2] and rngs[1] == rngs[3]
+        for runner in (reference_moves, pure_moves, play_moves):
+            rng = SplitMix64(seed)
+            ends.append(play_to_end(private_draft(w), rng, runner))
+            rngs.append(rng.state)
+            rng = SplitMix64(seed)
+            places.append(play_to_places(private_draft(w), rng, out_at, 3, runner))
+            rngs.append(rng.state)
+        assert ends[0] == ends[1] == ends[2] and places[0] == places[1] == places[2]
+        assert rngs[0] == rngs[2] == rngs[4] and rngs[1] == rngs[3] == rngs[5]
 
 
 def test_a_hand_set_up_over_its_maximum_is_discarded_from_alike() -> None:
@@ -140,28 +148,30 @@ def _bot_game(seed: int, players: int, packs: tuple[str, ...] = ()) -> list[Any]
     return events
 
 
-# sha256 of analysis_json(analyse(_bot_game(seed, players, packs), 6, salt=f"game {seed}")), made by
-# the code before the fast path (commit 0950646).
-BEFORE = {
-    (1, 4, ()): "a55d0c40429005bfe5d58f028647b95f534ef8a915c435100f77e132f05f6c20",
-    (4, 3, ()): "afb6cafd33fd8948e8397c65636713e0672b20dfe7005475f31433ef45a7e907",
-    (5, 5, ("big-warren",)): "5a206e03ca8f6d7d1818857bc6e14e71f83320c8a2b9e9d7be7ebcadb80bcff9",
+# sha256 of analysis_json(analyse(_bot_game(seed, players, packs), 6, salt=f"game {seed}")) at
+# analysis version 4 (the playouts' luck from SplitMix64), made with `reference_moves`.
+PINNED = {
+    (1, 4, ()): "955f972b54b17ad7cddca3ab8f5bf4cbe5e2d2dfd43ae4835e04035f8ddf82ec",
+    (4, 3, ()): "19bd4a185c63e8a648e0d32de45723ea5c9215d75dc4e8b98bf73beb347b8ad6",
+    (5, 5, ("big-warren",)): "c51866fd6b1aa806f03fe35131d902fd6d579b052b61dc3ea7f5bc020dad9dd1",
 }
 
 
-@pytest.mark.parametrize(("seed", "players", "packs"), list(BEFORE))
-def test_a_whole_analysis_is_the_same_bytes_both_ways_and_as_before(
+@pytest.mark.parametrize(("seed", "players", "packs"), list(PINNED))
+def test_a_whole_analysis_is_the_same_bytes_every_way_and_as_pinned(
     seed: int, players: int, packs: tuple[str, ...]
 ) -> None:
     events = _bot_game(seed, players, packs)
-    old = analysis_json(analyse(events, 6, salt=f"game {seed}", mover=reference_move))
-    new = analysis_json(analyse(events, 6, salt=f"game {seed}", mover=normal_move))
+    old = analysis_json(analyse(events, 6, salt=f"game {seed}", runner=reference_moves))
+    new = analysis_json(analyse(events, 6, salt=f"game {seed}", runner=pure_moves))
     assert new == old
-    assert hashlib.sha256(new.encode()).hexdigest() == BEFORE[(seed, players, packs)]
+    assert analysis_json(analyse(events, 6, salt=f"game {seed}")) == old  # play_moves: compiled if built
+    assert hashlib.sha256(new.encode()).hexdigest() == PINNED[(seed, players, packs)]
 
 
-def _world_as_before(view: dict[str, Any], rng: random.Random) -> Draft | None:
-    """harehra.bots.search.world as it was before `dealer` (commit 0950646), word for word."""
+def _world_as_before(view: dict[str, Any], rng: SplitMix64) -> Draft | None:
+    """harehra.bots.search.world as it was before `dealer` (commit 0950646), word for word but for
+    its generator (SplitMix64's shuffle, where it shuffled with Python's `random` in place)."""
     ruleset = Ruleset.from_dict(view["ruleset"])
     me = view["seat"]
     hand = list(view["hand"] or ())
@@ -174,7 +184,7 @@ def _world_as_before(view: dict[str, Any], rng: random.Random) -> Draft | None:
     players = view["players"]
     if len(hidden) != sum(p["hand_size"] for p in players if p["seat"] != me) + view["draw_pile_size"]:
         return None
-    rng.shuffle(hidden)
+    hidden = rng.shuffle(hidden)
     hands: list[list[str]] = []
     for p in players:
         hands.append(hand if p["seat"] == me else deal_hand(hidden, p["hand_size"], p["drawn_since_taken"]))
@@ -210,14 +220,14 @@ def test_a_dealer_deals_the_worlds_world_dealt_from_the_same_rng() -> None:
         for seat in (None, *range(state.players)):
             view = view_for(state, seat)
             seed = master.getrandbits(64)
-            rng_before, rng_now = random.Random(seed), random.Random(seed)
+            rng_before, rng_now = SplitMix64(seed), SplitMix64(seed)
             deal = dealer(view)
             for _ in range(3):
                 before, now = _world_as_before(view, rng_before), deal(rng_now)
                 assert before is not None and now is not None
                 assert freeze(now) == freeze(before)
                 assert all(type(h) is list for h in now.hands) and type(now.draw_pile) is list
-                assert rng_now.getstate() == rng_before.getstate()
+                assert rng_now.state == rng_before.state
                 dealt += 1
             # Each world is the draft's own: changing one changes no other.
             a, b = deal(rng_now), deal(rng_now)
@@ -231,8 +241,8 @@ def test_a_dealer_deals_the_worlds_world_dealt_from_the_same_rng() -> None:
 def test_a_view_that_does_not_add_up_deals_no_world() -> None:
     state = _random_tables(random.Random(10), 1)[0]
     view = view_for(state, None)
-    assert world({**view, "draw_pile_size": view["draw_pile_size"] + 1}, random.Random(1)) is None
-    assert world({**view, "discard_pile": [*view["discard_pile"], *["cumi"] * 40]}, random.Random(1)) is None
+    assert world({**view, "draw_pile_size": view["draw_pile_size"] + 1}, SplitMix64(1)) is None
+    assert world({**view, "discard_pile": [*view["discard_pile"], *["cumi"] * 40]}, SplitMix64(1)) is None
 
 
 def test_the_search_bots_playout_scores_alike_both_ways() -> None:
@@ -240,10 +250,10 @@ def test_the_search_bots_playout_scores_alike_both_ways() -> None:
     for state in _random_tables(master, 400):
         assert state.awaiting is not None
         me = state.awaiting.seat
-        w = world(view_for(state, me), master)
+        w = world(view_for(state, me), SplitMix64(master.getrandbits(64)))
         assert w is not None
         seed = master.getrandbits(64)
-        rng_old, rng_new = random.Random(seed), random.Random(seed)
+        rng_old, rng_new = SplitMix64(seed), SplitMix64(seed)
         old, new = private_draft(w), private_draft(w)
-        assert playout(new, me, rng_new) == playout(old, me, rng_old, reference_move)
-        assert freeze(new) == freeze(old) and rng_new.getstate() == rng_old.getstate()
+        assert playout(new, me, rng_new) == playout(old, me, rng_old, reference_moves)
+        assert freeze(new) == freeze(old) and rng_new.state == rng_old.state

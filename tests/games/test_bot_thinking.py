@@ -63,4 +63,4 @@ def test_with_no_thinking_processes_a_hard_bot_searches_on_the_tasks_thread(sett
     view, legal = _decisions(1, seed=5)[0]
     chosen, cpu = _cpu_here(lambda: think("hard", view, legal))
     assert chosen == get_bot("hard").choose(view, legal)
-    assert cpu > 0.01  # a search is a hundred milliseconds of CPU and more
+    assert cpu > 0.002  # a search is milliseconds of CPU (the compiled playouts), a reply next to none
