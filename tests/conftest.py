@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -13,9 +15,44 @@ from tests.support.stack import OUTPUT, Stack, stack_for_test
 _names = itertools.count(1)
 
 
+def pytest_configure(config: Any) -> None:
+    """In a parallel run (pytest -n) every worker but the first gets a Redis server of its own
+    (tests/redis_server.py), so no two workers share a database, a broker or a channel group."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is not None and worker != "gw0":
+        from tests.redis_server import private_server
+
+        config._private_redis = ExitStack()  # closed by pytest_unconfigure
+        os.environ["TEST_REDIS_HOST"] = config._private_redis.enter_context(private_server())
+
+
+def pytest_unconfigure(config: Any) -> None:
+    private = getattr(config, "_private_redis", None)
+    if private is not None:
+        private.close()
+
+
+def _parallel(config: Any) -> bool:
+    return "PYTEST_XDIST_WORKER" in os.environ or bool(getattr(config.option, "numprocesses", None))
+
+
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    """Browser tests run last: the fast, precise tests report first."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    """Browser tests run last: the fast, precise tests report first.
+
+    In a parallel run (scripts/test: each module on one worker, modules handed out in this
+    order) the longest modules go first so that the short ones even out the workers' ends: the
+    `long` ones, then the browser and server tests, then the rest."""
+    if not _parallel(config):
+        items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+        return
+
+    def rank(item: Any) -> int:
+        for i, name in enumerate(("long", "browser", "server", "stack")):
+            if item.get_closest_marker(name) is not None:
+                return i
+        return 4
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True)

@@ -1,15 +1,57 @@
 """Where the tests find Redis: 127.0.0.1:6379 unless TEST_REDIS_HOST names another server.
 
 Two test runs on one machine (two working copies) would share channel groups and brokers on
-the same Redis databases; each run can point at its own server instead.
+the same Redis databases; each run can point at its own server instead. So would two workers of
+one parallel run (pytest -n): every worker but the first starts a private server of its own
+(`private_server`, tests/conftest.py) and names it in TEST_REDIS_HOST before any test reads it.
 """
 
 from __future__ import annotations
 
 import os
-
-TEST_REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1:6379")
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def redis_url(db: int) -> str:
-    return f"redis://{TEST_REDIS_HOST}/{db}"
+    return f"redis://{os.environ.get('TEST_REDIS_HOST', '127.0.0.1:6379')}/{db}"
+
+
+@contextmanager
+def private_server() -> Iterator[str]:
+    """A Redis server of its own on a free loopback port, with nothing saved to disk, for as
+    long as the context lasts; yields its host:port."""
+    import redis
+
+    from tests.support.stack import free_port
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("a parallel run needs redis-server (Debian's redis-server) for its workers")
+    with tempfile.TemporaryDirectory(prefix="harehra-redis-") as where:
+        port = free_port()
+        proc = subprocess.Popen(
+            [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+             "--databases", "16", "--dir", where],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            client = redis.Redis(host="127.0.0.1", port=port)
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    client.ping()
+                    break
+                except redis.ConnectionError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"private redis-server on {port} did not start") from None
+                    time.sleep(0.05)
+            yield f"127.0.0.1:{port}"
+        finally:
+            proc.terminate()
+            proc.wait(10)

@@ -56,8 +56,9 @@ def test_a_killed_workers_task_comes_back_after_the_visibility_timeout_and_chang
         stack._celery("worker", WORKER)
         first = stack.workers[-1]
         wait_until(lambda: broker.exists("_kombu.binding.celery"), "the worker declared no queue", timeout=60)
-        # The deadline's task as the server sent it, held by the worker until its ETA.
-        sender = Celery(broker=stack.env["REDIS_URL"])
+        # The deadline's task as the server sent it, held by the worker until its ETA. The sender
+        # is not made the process's current app: the site's tasks sent after this test go through it.
+        sender = Celery(broker=stack.env["REDIS_URL"], set_as_current=False)
         sender.send_task(
             "games.tasks.deadline_expire",
             args=[game.pk, armed_seq, armed_for.isoformat()],
