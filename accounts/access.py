@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import SanctionKind
 from .standing import user_active_sanction, user_is_sanctioned

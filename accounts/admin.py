@@ -15,8 +15,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from harehra_site.client_address import client_address
-from harehra_site.errors import ServiceError
+from plumbing.client_address import client_address
+from plumbing.errors import ServiceError
 
 from .devices import device_known
 from .services import user_check_credentials

@@ -8,8 +8,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from harehra_site.api_errors import validated_body
-from harehra_site.errors import ServiceError
+from plumbing.api_errors import validated_body
+from plumbing.errors import ServiceError
 
 from .access import access_signed_in
 from .services import (

@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from harehra_site.templatetags.times import when
+from plumbing.templatetags.times import when
 
 from .models import Sanction, SanctionKind
 from .sessions import SIGNED_OUT_USER
@@ -27,7 +27,7 @@ from .standing import user_id_active_sanction
 
 def sanction_words(sanction: Sanction) -> SafeString:
     """Why the account cannot sign in, and until when, in the reader's language, as HTML: the end
-    is a <time> the page shows in the reader's zone (harehra_site/templatetags/times.py)."""
+    is a <time> the page shows in the reader's zone (plumbing/templatetags/times.py)."""
     if sanction.kind == SanctionKind.BAN or sanction.until is None:
         return escape(_("This account is banned. Reason: %(reason)s") % {"reason": sanction.reason})
     words = escape(_("This account is suspended until %(until)s. Reason: %(reason)s")) % {

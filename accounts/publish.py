@@ -1,4 +1,4 @@
-"""What accounts tells a person's open sockets, on every server process (harehra_site/publish.py):
+"""What accounts tells a person's open sockets, on every server process (plumbing/publish.py):
 signed out, a password change, a suspension or a ban. Every socket of a signed-in person joins
 their group, `user_group`."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harehra_site.publish import send_on_commit
+from plumbing.publish import send_on_commit
 
 
 def user_group(user_id: int) -> str:

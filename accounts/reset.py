@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .mail import mail_send_later
 from .services import email_is_verified, user_password_reset

@@ -18,9 +18,9 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from harehra_site.client_address import client_address
-from harehra_site.errors import ServiceError
-from harehra_site.hooks import Hook
+from plumbing.client_address import client_address
+from plumbing.errors import ServiceError
+from plumbing.hooks import Hook
 
 from .access import access_sign_in
 from .devices import device_known, device_remember

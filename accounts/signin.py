@@ -20,7 +20,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from harehra_site.rawsql import Rows, cursor, statement
+from plumbing.rawsql import Rows, cursor, statement
 
 from .models import UserSession
 

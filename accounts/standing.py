@@ -10,7 +10,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from harehra_site.rawsql import cursor, statement
+from plumbing.rawsql import cursor, statement
 
 from .models import Mute, Restraint, Sanction
 

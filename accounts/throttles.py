@@ -4,7 +4,7 @@ process's memory when embedded), and the lockout of an account after wrong passw
 Every way to sign in goes through them: the sign-in page, /api/accounts/login/,
 /api/accounts/token/ and the admin's /admin/login/ (accounts/admin.py).
 
-Per client address (harehra_site/client_address.py: the socket's peer unless that is one of
+Per client address (plumbing/client_address.py: the socket's peer unless that is one of
 TRUSTED_PROXIES): `sign_in` (every try to sign in) and `register` (every registration, API or
 page); rates in settings (THROTTLE_SIGN_IN, THROTTLE_REGISTER). A refusal is a 429 with
 Retry-After.
@@ -37,9 +37,9 @@ from django.http import HttpRequest
 from django.utils.translation import npgettext, override
 from rest_framework.throttling import SimpleRateThrottle
 
-from harehra_site.client_address import client_address
-from harehra_site.errors import ServiceError
-from harehra_site.sharedcache import shared_cache
+from plumbing.client_address import client_address
+from plumbing.errors import ServiceError
+from plumbing.sharedcache import shared_cache
 
 LOCK_AFTER_FAILURES = 5
 ACCOUNT_LOCK_AFTER_FAILURES = 20
@@ -56,10 +56,10 @@ def wait_words(seconds: int) -> str:
 
 
 class _PerAddress(SimpleRateThrottle):
-    """DRF's rate throttle keyed by the client's address (harehra_site/client_address.py)."""
+    """DRF's rate throttle keyed by the client's address (plumbing/client_address.py)."""
 
     @property
-    def cache(self) -> Any:  # the process's one handle (harehra_site/sharedcache.py says why)
+    def cache(self) -> Any:  # the process's one handle (plumbing/sharedcache.py says why)
         return shared_cache()
 
     def get_cache_key(self, request: Any, view: Any) -> str:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .forms import EmailForm, PasswordChangeForm, RegisterForm, SignInForm
 from .services import (

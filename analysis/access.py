@@ -12,7 +12,7 @@ from __future__ import annotations
 from accounts.access import access_signed_in
 from games.access import AnyUser
 from games.models import GameStatus
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from replays.access import ReplayGrant
 
 

@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 
 from harehra.analysis import ANALYSIS_VERSION
-from harehra_site import jsontext
-from harehra_site.publish import send_on_commit
+from plumbing import jsontext
+from plumbing.publish import send_on_commit
 
 from .selectors import analysis_status
 

@@ -22,7 +22,7 @@ from games.access import AnyUser
 from games.models import Game, GameStatus
 from games.selectors import game_finished_log
 from harehra.analysis import ANALYSIS_VERSION, DEFAULT_PLAYOUTS
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from replays.access import ReplayGrant
 
 from .access import access_analysis_request

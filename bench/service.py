@@ -166,7 +166,7 @@ def _database_backend_pid() -> int | None:
 @contextmanager
 def _statements_counted() -> Iterator[list[int]]:
     """Count the statements this process sends to PostgreSQL meanwhile: the write path's own SQL
-    goes through psycopg's cursors directly (harehra_site/rawsql.py), past Django's wrappers, so
+    goes through psycopg's cursors directly (plumbing/rawsql.py), past Django's wrappers, so
     the count is taken at psycopg's cursor, which every cursor of both kinds inherits."""
     import psycopg
 

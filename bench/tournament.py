@@ -46,7 +46,7 @@ from games.models import Game, GameSeat, GameStatus
 from games.services.autoplay import bot_command, game_bot_move
 from games.services.moves import game_command_submit
 from games.services.tables import TABLE_LIMITS
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from tournaments.models import Entry, EventSeat, EventTable, Format, Result, Status, Tournament
 from tournaments.services import tournament_create, tournament_join
 from tournaments.tasks import tournament_tick, tournaments_run

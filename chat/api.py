@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.invites import request_invite
-from harehra_site.api_errors import validated_body
+from plumbing.api_errors import validated_body
 
 from .models import MAX_CHARS
 from .selectors import chat_open

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harehra_site.publish import send_on_commit
+from plumbing.publish import send_on_commit
 
 from .models import Channel
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.access import AnyUser, access_table_view
 from games.models import GameSeat, GameStatus, Table
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import Channel, ChatMessage
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 from games.access import AnyUser, access_signed_in, access_table_host, access_table_view
 from games.models import Table
 from games.publish import publish_table_changed
-from harehra_site.errors import ServiceError
-from harehra_site.text import without_bidi_controls
+from plumbing.errors import ServiceError
+from plumbing.text import without_bidi_controls
 
 from .models import MAX_CHARS, ChatMessage
 from .publish import publish_chat_message, publish_chat_state
@@ -27,7 +27,7 @@ RATE_COUNT, RATE_SECONDS = 5, 10  # at most 5 messages in any 10 seconds per per
 
 def clean_text(text: Any) -> str:
     """Plain text of 1 to 300 characters: control characters (line breaks included) refused,
-    bidirectional controls removed (harehra_site/text.py)."""
+    bidirectional controls removed (plumbing/text.py)."""
     if not isinstance(text, str):
         raise ServiceError("chat_bad_text", "a chat message is text")
     text = without_bidi_controls(text).strip()

@@ -7,7 +7,7 @@ import secrets
 from django.db.models import Q
 
 from accounts.access import AnyUser, access_signed_in, is_moderator
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import Game, GameSeat, GameStatus, ReplayAccess, Table, Visibility
 

@@ -7,6 +7,6 @@ and so will tournaments; a subscriber that raises aborts the move, as any failur
 transaction does.
 """
 
-from harehra_site.hooks import Hook
+from plumbing.hooks import Hook
 
 game_ended = Hook("a game ended")

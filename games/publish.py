@@ -1,5 +1,5 @@
 """What games tells its live clients, as plain messages to the sockets' groups, sent after the
-transaction commits (harehra_site/publish.py, `send_on_commit`). A move's message, every viewer's
+transaction commits (plumbing/publish.py, `send_on_commit`). A move's message, every viewer's
 frame, is made by games/push.py."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from games.selectors import lobby_change
-from harehra_site.publish import send_on_commit
+from plumbing.publish import send_on_commit
 
 log = logging.getLogger(__name__)
 

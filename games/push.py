@@ -16,7 +16,7 @@ from typing import Any
 from games.frames import frame_at
 from harehra import GameState, StoredEvent, apply, event_for, legal_commands, views_for_all
 from harehra.events import SEAT_EVENTS
-from harehra_site import jsontext
+from plumbing import jsontext
 
 SEAT_CONTROL_EVENTS = SEAT_EVENTS  # a seat's control changed: presence goes with the push
 SPECTATOR, WATCH = "spectator", "watch"  # a spectator's frame, and a watch page's (with replay frames)

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from harehra import StoredEvent, event_for, legal_commands, view_for
 from harehra.placings import Outcome, outcome_from_log
-from harehra_site.hooks import Hook
+from plumbing.hooks import Hook
 
 from . import sql
 from .access import AnyUser, access_game_view, games_viewable

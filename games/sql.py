@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.standing import sanction_in_force_params, sanction_in_force_sql
 from harehra import StoredEvent
-from harehra_site.rawsql import Rows, cursor, field_converters, statement
+from plumbing.rawsql import Rows, cursor, field_converters, statement
 
 from .models import CommandRecord, Game, GameEvent, GameSeat, GameSnapshot, Table
 

@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
-from harehra_site import metrics
+from plumbing import metrics
 
 from .services.autoplay import BotChoice, game_bot_move, game_bot_play, game_bot_think, game_timer_fired
 from .services.presence import seat_mark_away
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 @contextmanager
 def _moves_from(source: str) -> Iterator[None]:
-    """The moves this task makes are timed from now (harehra_site/metrics.py)."""
+    """The moves this task makes are timed from now (plumbing/metrics.py)."""
     token = metrics.move_origin_set(source)
     try:
         yield

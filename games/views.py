@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from harehra.bots import DEFAULT_LEVEL
-from harehra_site.errors import ServiceError
-from harehra_site.share import share_tags
+from plumbing.errors import ServiceError
+from plumbing.share import share_tags
 
 from .access import access_game_view, access_table_view
 from .card_text import cards_info

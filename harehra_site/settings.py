@@ -8,7 +8,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from harehra_site.client_address import parse_trusted_proxies
+from plumbing.client_address import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -68,7 +68,7 @@ PASSWORD_RESET_TIMEOUT = EMAIL_LINK_SECONDS
 # is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
 #
 # Whether a request came over HTTPS is decided at the edge of the ASGI application with the client's
-# address (harehra_site/client_address.py): X-Forwarded-Proto is believed from TRUSTED_PROXIES
+# address (plumbing/client_address.py): X-Forwarded-Proto is believed from TRUSTED_PROXIES
 # alone, which set the scope's scheme. Django's SECURE_PROXY_SSL_HEADER is not set: it would believe
 # the header from any peer, so a client connecting to a server directly could claim HTTPS.
 HTTPS = env_bool("HTTPS", False)
@@ -128,13 +128,14 @@ INSTALLED_APPS = [
     "tournaments",
     "analysis",
     "bench",
+    "plumbing",  # the shared plumbing's template tags (times)
     "harehra_site",  # the composition root's own commands: serve, grant_app_role
     "csp",
 ]
 
 MIDDLEWARE = [
-    "harehra_site.monitoring.RequestMetricsMiddleware",
-    "harehra_site.middleware.RejectNulMiddleware",
+    "plumbing.monitoring.RequestMetricsMiddleware",
+    "plumbing.middleware.RejectNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -166,8 +167,8 @@ TEMPLATES = [
                 "notifications.context_processors.unread",
             ],
             # `{{ moment|when }}` on every page: moments in the reader's own time zone
-            # (harehra_site/templatetags/times.py, static/js/core/times.js).
-            "builtins": ["harehra_site.templatetags.times"],
+            # (plumbing/templatetags/times.py, static/js/core/times.js).
+            "builtins": ["plumbing.templatetags.times"],
         },
     },
 ]
@@ -231,12 +232,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "harehra_site.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "plumbing.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # The API takes JSON bodies only (a form or multipart body is a 415, never read as defaults).
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     # Throttles (accounts/throttles.py) count in Django's cache, per client address
-    # (harehra_site/client_address.py: TRUSTED_PROXIES below says which that is).
+    # (plumbing/client_address.py: TRUSTED_PROXIES below says which that is).
     "DEFAULT_THROTTLE_RATES": {
         "sign_in": os.environ.get("THROTTLE_SIGN_IN", "30/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "10/hour"),
@@ -265,7 +266,7 @@ REST_FRAMEWORK = {
 
 # The load balancers or reverse proxies in front of the servers: addresses or networks,
 # comma-separated. Only a connection from one of them is believed when its X-Forwarded-For says
-# whose request it carries (harehra_site/client_address.py); by default none is.
+# whose request it carries (plumbing/client_address.py); by default none is.
 TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUSTED_PROXIES", ""))
 if os.environ.get("NUM_PROXIES"):
     # It counted hops of a header anyone can write; silently ignoring it would count every client
@@ -287,7 +288,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.BotLevel"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "harehra_site.schema.add_error_responses",
+        "plumbing.schema.add_error_responses",
     ],
 }
 
@@ -299,7 +300,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "harehra_site.sharedcache.RedisCache",  # Django's, its clients kept
+            "BACKEND": "plumbing.sharedcache.RedisCache",  # Django's, its clients kept
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "harehra",
         }
@@ -313,7 +314,7 @@ if REDIS_URL:
     # layer: clients check seq continuity and resume on a gap.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "harehra_site.channellayer.ConfirmedPubSubChannelLayer",
+            "BACKEND": "plumbing.channellayer.ConfirmedPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
@@ -377,8 +378,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "harehra_site.logs.JsonLines"},
-        "text": {"()": "harehra_site.logs.TextLines"},
+        "json": {"()": "plumbing.logs.JsonLines"},
+        "text": {"()": "plumbing.logs.TextLines"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
@@ -390,7 +391,7 @@ LOGGING = {
 
 # The Prometheus scrape, GET /metrics, answers only "Authorization: Bearer <METRICS_TOKEN>"; with
 # no token it is not there (404). Processes share their metrics through PROMETHEUS_MULTIPROC_DIR
-# (an environment variable, read by prometheus_client itself: harehra_site/metrics.py).
+# (an environment variable, read by prometheus_client itself: plumbing/metrics.py).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)

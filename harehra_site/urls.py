@@ -10,7 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from accounts import views as accounts_views
 from accounts.admin import admin_sign_in
 from accounts.throttles import SchemaThrottle
-from harehra_site.monitoring import metrics_view
+from plumbing.monitoring import metrics_view
 
 
 @csrf_exempt  # answers every method with the same 404: no form to protect
@@ -57,6 +57,6 @@ urlpatterns = [
 
 # Under /api/ an error Django answers itself (an unexpected exception, a refused request) is
 # JSON with a stable code, like every other API error.
-handler400 = "harehra_site.api_errors.bad_request"
-handler403 = "harehra_site.api_errors.permission_denied"
-handler500 = "harehra_site.api_errors.server_error"
+handler400 = "plumbing.api_errors.bad_request"
+handler403 = "plumbing.api_errors.permission_denied"
+handler500 = "plumbing.api_errors.server_error"

@@ -16,11 +16,11 @@ from analysis.pending import RUNNING_STALE
 from analysis.publish import analysis_group, analysis_message, analysis_pending
 from analysis.selectors import analysis_status
 from games.invites import scope_invite
-from harehra_site.dbthreads import db
-from harehra_site.errors import ServiceError
 from live.lobby import PushConsumer
 from live.sockets import CLOSE_REFUSED
 from live.ws_auth import signed_out_by
+from plumbing.dbthreads import db
+from plumbing.errors import ServiceError
 from replays.access import open_replay
 
 # A pending analysis silent this long is read again, so a page whose worker died hears that its

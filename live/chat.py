@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 from chat.publish import chat_group
 from chat.selectors import chat_channel_of_id, chat_open
 from chat.services import chat_post, chat_set_enabled
-from harehra_site.dbthreads import db
-from harehra_site.errors import ServiceError
-from harehra_site.health import is_draining
 from live.sockets import SocketFeatures
+from plumbing.dbthreads import db
+from plumbing.errors import ServiceError
+from plumbing.health import is_draining
 
 
 class ChatSocketMixin(SocketFeatures):

@@ -24,13 +24,6 @@ from games.services.presence import (
     presence_leave_for_restart,
 )
 from games.services.seats import seat_reclaim
-from harehra_site import jsontext, metrics
-from harehra_site.dbthreads import db
-from harehra_site.errors import ServiceError
-from harehra_site.health import is_draining
-from harehra_site.logs import command_observed
-from harehra_site.params import is_count
-from harehra_site.publish import sends_held, sends_made
 from live.dispatch import DirectDispatch
 from live.sockets import (
     CLOSE_REFUSED,
@@ -44,6 +37,13 @@ from live.sockets import (
     valid_cmd_id,
 )
 from live.ws_auth import signed_out_by
+from plumbing import jsontext, metrics
+from plumbing.dbthreads import db
+from plumbing.errors import ServiceError
+from plumbing.health import is_draining
+from plumbing.logs import command_observed
+from plumbing.params import is_count
+from plumbing.publish import sends_held, sends_made
 
 COMMAND_KEYS = ("play", "target", "react", "discard", "burn")
 

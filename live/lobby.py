@@ -16,13 +16,13 @@ from games.invites import scope_invite
 from games.models import Table
 from games.publish import LOBBY_GROUP, table_group
 from games.selectors import lobby_html, lobby_language
-from harehra_site import jsontext
-from harehra_site.dbthreads import db
-from harehra_site.errors import ServiceError
-from harehra_site.health import is_draining
 from live.dispatch import DirectDispatch
 from live.sockets import CLOSE_REFUSED, LimitedSocket, Notified, SocketFeatures
 from live.ws_auth import signed_out_by
+from plumbing import jsontext
+from plumbing.dbthreads import db
+from plumbing.errors import ServiceError
+from plumbing.health import is_draining
 
 
 class PushConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, AsyncWebsocketConsumer):

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.publish import user_group
-from harehra_site.dbthreads import db
 from live.lobby import PushConsumer
 from live.sockets import CLOSE_REFUSED
 from live.ws_auth import signed_out_by
 from notifications.selectors import unread_count
+from plumbing.dbthreads import db
 
 
 class MeConsumer(PushConsumer):

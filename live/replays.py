@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.models import Game
-from harehra_site.client_address import scope_client_address
-from harehra_site.dbthreads import db
-from harehra_site.errors import ServiceError
-from harehra_site.health import is_draining
 from live.sockets import SocketFeatures
+from plumbing.client_address import scope_client_address
+from plumbing.dbthreads import db
+from plumbing.errors import ServiceError
+from plumbing.health import is_draining
 from replays.services import HEARTBEAT_SECONDS, watcher_beat, watcher_key
 
 

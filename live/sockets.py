@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from channels.exceptions import StopConsumer
 from django.conf import settings
 
-from harehra_site import jsontext, metrics
-from harehra_site.logs import log_socket
-from harehra_site.publish import sends_to_loop
+from plumbing import jsontext, metrics
+from plumbing.logs import log_socket
+from plumbing.publish import sends_to_loop
 
 MAX_FRAME_CHARS = 8192  # a command is a few dozen characters
 MAX_JSON_DEPTH = 4  # {"type": "command", "play": ["cumi"]} is 2 deep
@@ -131,8 +131,8 @@ class LimitedSocket:
     with CLOSE_ABUSE. A consumer puts this class before Channels' and handles what passes in
     `receive_message`; its `send_json` sends one message.
 
-    It also counts the socket while it is open (harehra_site/metrics.py, by `socket_kind`) and its
-    messages each way, and logs the session when it closes (harehra_site/logs.py)."""
+    It also counts the socket while it is open (plumbing/metrics.py, by `socket_kind`) and its
+    messages each way, and logs the session when it closes (plumbing/logs.py)."""
 
     socket_kind = "other"
 
@@ -164,7 +164,7 @@ class LimitedSocket:
         thread: every socket's close in the process queued there (a restarting server's closes
         waited on it until its bound and were cancelled). These sockets reach the database only
         through their thread-pool calls, which close their connections themselves
-        (harehra_site/dbthreads.py); they join no class-level `groups`."""
+        (plumbing/dbthreads.py); they join no class-level `groups`."""
         try:
             await self.disconnect(message["code"])  # type: ignore[attr-defined]
             raise StopConsumer()
@@ -379,7 +379,7 @@ def _heartbeat() -> None:
         looked_at = time.time()
         for loop, seats in _seated_now().items():
             # A game told of a seat counted again is told from the loop of its sockets, as from
-            # their database threads (harehra_site/publish.py, `sends_to_loop`).
+            # their database threads (plumbing/publish.py, `sends_to_loop`).
             close_old_connections()
             try:
                 with sends_to_loop(loop):

@@ -10,10 +10,10 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.publish import user_group
-from harehra_site.dbthreads import db
 from live.lobby import PushConsumer
 from live.sockets import CLOSE_REFUSED
 from live.ws_auth import signed_out_by
+from plumbing.dbthreads import db
 from tournaments.publish import (
     GAMES_ASKED_AT_MOST,
     tournament_games_text,

@@ -10,7 +10,7 @@ from channels.security.websocket import OriginValidator
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth.models import AnonymousUser
 
-from harehra_site.dbthreads import db
+from plumbing.dbthreads import db
 
 # On the thread pool: Channels' default is one thread shared by the whole process, on which every
 # socket opening at once (a restarted server's pages coming back) would queue.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.access import is_moderator
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 
 def access_moderator(user: Any, action: str) -> None:

@@ -26,7 +26,7 @@ from chat.models import ChatHide
 from games.labels import seat_name
 from games.models import GameSeat
 from games.services.faults import games_set_aside
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from . import services
 from .models import (

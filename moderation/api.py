@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from chat.models import ChatMessage
 from games.invites import request_invite
-from harehra_site.api_errors import validated_body
-from harehra_site.errors import ServiceError
+from plumbing.api_errors import validated_body
+from plumbing.errors import ServiceError
 from tournaments.models import Entry, Tournament
 
 from .models import ReportReason

@@ -27,9 +27,9 @@ from games.models import Game
 from games.services.moves import game_abort as game_command_abort
 from games.services.seats import game_replay_set_hidden
 from games.services.tables import user_remove_from_play
-from harehra_site.errors import ServiceError
-from harehra_site.params import is_count
-from harehra_site.text import without_bidi_controls
+from plumbing.errors import ServiceError
+from plumbing.params import is_count
+from plumbing.text import without_bidi_controls
 from tournaments.models import Entry, Tournament
 from tournaments.services import tournament_cancel as tournament_call_off
 from tournaments.services import tournament_remove

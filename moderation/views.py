@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from games.invites import request_invite
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import ReportReason
 from .services import REPORT_TEXT_MAX, report_create

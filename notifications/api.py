@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.access import access_signed_in
-from harehra_site.api_errors import validated_body
+from plumbing.api_errors import validated_body
 
 from .selectors import LIST_AT_MOST, notifications_of, unread_count
 from .services import notification_mark_read
@@ -32,7 +32,7 @@ NOTIFICATIONS = inline_serializer(
 )
 
 
-class ReadSerializer(serializers.Serializer):
+class NotificationsReadSerializer(serializers.Serializer):
     ids = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=LIST_AT_MOST)
 
 
@@ -46,10 +46,10 @@ class NotificationsView(APIView):
 
 class NotificationsReadView(APIView):
     @extend_schema(
-        request=ReadSerializer,
-        responses={200: inline_serializer("Read", {"marked": serializers.IntegerField()})},
+        request=NotificationsReadSerializer,
+        responses={200: inline_serializer("NotificationsMarked", {"marked": serializers.IntegerField()})},
         summary="Mark notifications read: those of `ids`, else all",
     )
     def post(self, request: Request) -> Response:
-        data = validated_body(ReadSerializer, request.data)
+        data = validated_body(NotificationsReadSerializer, request.data)
         return Response({"marked": notification_mark_read(user=request.user, ids=data.get("ids"))})

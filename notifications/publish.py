@@ -1,5 +1,5 @@
 """Telling the person's open pages that a notification came: the unread count (the bell) and
-what the notification is about, on their own group, after commit (harehra_site/publish.py). The
+what the notification is about, on their own group, after commit (plumbing/publish.py). The
 words are the page's to fetch, in its language."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.publish import user_group
-from harehra_site.publish import send_on_commit
+from plumbing.publish import send_on_commit
 
 from .models import Notification
 from .selectors import notification_url, unread_count

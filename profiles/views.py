@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from analysis.selectors import user_analysis_averages
 from games.models import GameStatus
 from games.selectors import user_game_stats, user_games, user_recent_games
-from harehra_site.share import share_tags
+from plumbing.share import share_tags
 from ratings.chart import rating_chart
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 from relations.selectors import follow_counts, relation_between

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import Pool
 from .selectors import leaderboard, leaderboard_min_games

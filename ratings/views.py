@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from harehra_site.errors import ServiceError
-from harehra_site.share import share_tags
+from plumbing.errors import ServiceError
+from plumbing.share import share_tags
 
 from .api import pool_from
 from .models import Pool

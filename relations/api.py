@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from accounts.access import access_signed_in
 from accounts.throttles import FollowThrottle, PeopleSearchThrottle
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .selectors import LIST_AT_MOST, SEARCH_AT_MOST, SEARCH_MAX_CHARS, people_search, relations_of
 from .services import block_create, block_delete, follow_create, follow_delete

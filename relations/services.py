@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.access import AnyUser, access_signed_in
-from harehra_site.errors import ServiceError
 from notifications.models import Kind
 from notifications.services import notification_send
+from plumbing.errors import ServiceError
 
 from .models import Block, Follow
 from .selectors import relation_between

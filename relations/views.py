@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.throttles import FollowThrottle, PeopleSearchThrottle, throttle_wait, wait_words
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .selectors import SEARCH_AT_MOST, SEARCH_MAX_CHARS, people_search, relations_of
 from .services import block_create, block_delete, follow_create, follow_delete

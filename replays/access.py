@@ -24,8 +24,8 @@ from accounts.access import is_moderator
 from games.access import AnyUser, access_game_view, game_seat_of
 from games.frames import ALL, SPECTATOR
 from games.models import Game, GameStatus
-from harehra_site.errors import ServiceError
-from harehra_site.params import is_count
+from plumbing.errors import ServiceError
+from plumbing.params import is_count
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 from accounts.throttles import GAME_LOG_THROTTLES, REPLAY_FRAMES_THROTTLES, REPLAY_IMPORT_THROTTLES
 from games.frames import build_frames
 from games.invites import request_invite
-from harehra_site.client_address import client_address
-from harehra_site.params import parse_count
-from harehra_site.schema import count_parameter
+from plumbing.client_address import client_address
+from plumbing.params import parse_count
+from plumbing.schema import count_parameter
 
 from .access import is_key_ref, open_replay
 from .importing import DocumentRefused, validate_document

@@ -17,9 +17,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
 from games.frames import build_frames
-from harehra_site.errors import ServiceError
-from harehra_site.params import is_count
-from harehra_site.sharedcache import shared_cache
+from plumbing.errors import ServiceError
+from plumbing.params import is_count
+from plumbing.sharedcache import shared_cache
 
 from .access import ReplayGrant, access_replay
 from .preview import RENDERER_VERSION, clip_gif, preview_png, preview_svg

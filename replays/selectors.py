@@ -20,8 +20,8 @@ from games.labels import seat_name
 from games.models import Game, GameEvent, GameSeat, GameStatus, ReplayAccess
 from games.selectors import seat_labels
 from harehra import make_ruleset
-from harehra_site.errors import ServiceError
-from harehra_site.hooks import Hook
+from plumbing.errors import ServiceError
+from plumbing.hooks import Hook
 
 from .access import ALL, SPECTATOR, ReplayGrant
 

@@ -16,8 +16,8 @@ from django.utils.crypto import salted_hmac
 
 from games.models import Game
 from games.services.presence import game_mark_watched
-from harehra_site.errors import ServiceError
-from harehra_site.rawsql import cursor, statement
+from plumbing.errors import ServiceError
+from plumbing.rawsql import cursor, statement
 
 from .models import Watcher
 
@@ -79,7 +79,7 @@ def _beat_sql(db: BaseDatabaseWrapper) -> str:
 
 def _beat(game_id: int, viewer: str, client_id: str, now: Any) -> int:
     """A heartbeat on PostgreSQL: the upsert, the stale rows' removal and the count in one
-    statement written out (harehra_site/rawsql.py), where the ORM took three; a watch page beats
+    statement written out (plumbing/rawsql.py), where the ORM took three; a watch page beats
     every HEARTBEAT_SECONDS, and at 600 games these were 3 % of the servers' samples."""
     db = connection
     with cursor(db) as cur:

@@ -31,9 +31,9 @@ from games.card_text import card_names
 from games.frames import build_frames
 from games.invites import invite_remember, request_invite
 from games.models import GameStatus
-from harehra_site.errors import ServiceError
-from harehra_site.params import is_count
-from harehra_site.share import share_tags
+from plumbing.errors import ServiceError
+from plumbing.params import is_count
+from plumbing.share import share_tags
 
 from .access import ReplayGrant, is_key_ref, open_replay
 from .images import (

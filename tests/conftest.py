@@ -86,7 +86,7 @@ def _no_automatic_analyses() -> Iterator[None]:
 @pytest.fixture(scope="session", autouse=True)
 def _flush_may_truncate_the_logs() -> None:
     """The test database's teardown empties every table with TRUNCATE, which the logs refuse
-    unless the transaction says it means it (harehra_site/append_only.py).
+    unless the transaction says it means it (plumbing/append_only.py).
 
     The servers and worker of a module stay up between its tests, so a bot may still be moving
     while the tables are emptied: the TRUNCATE can then deadlock with the bot's transaction
@@ -95,7 +95,7 @@ def _flush_may_truncate_the_logs() -> None:
     from django.db import OperationalError
     from django.db.backends.postgresql.operations import DatabaseOperations
 
-    from harehra_site.append_only import TRUNCATE_SETTING
+    from plumbing.append_only import TRUNCATE_SETTING
 
     flush = DatabaseOperations.execute_sql_flush
 
@@ -123,7 +123,7 @@ def _fresh_cache() -> None:
 def _pool_with_room() -> Iterator[None]:
     """A test leaves the next one a database connection pool with room in it.
 
-    The sockets' ORM calls give their connections back (harehra_site/dbthreads.py), even under
+    The sockets' ORM calls give their connections back (plumbing/dbthreads.py), even under
     Channels' test communicator, which turns Channels' own closing off. A test's own thread that
     uses the ORM and ends without closing its connection keeps it checked out for good (seen in
     tests/moderation/test_sanction_sockets_servers.py and tests/browser/test_sanction_notice.py;

@@ -29,6 +29,7 @@ PACKAGES = (
     "live",
     "moderation",
     "notifications",
+    "plumbing",
     "ratings",
     "relations",
     "replays",
@@ -121,22 +122,23 @@ def test_the_app_packages_hold_no_benchmark_or_test_harness() -> None:
 # accounts knows no game; games knows no app above it (they subscribe to its hooks); profiles
 # gathers a page from several; moderation acts on all it moderates; bench measures everything.
 # live, the sockets, sits on top of every app: it calls their services and selectors and forwards
-# what they publish through the plumbing (harehra_site/publish.py), and only the composition root
+# what they publish through the plumbing (plumbing/publish.py), and only the composition root
 # imports it, through its public interface (live/__init__.py).
-# harehra_site is two things: the shared plumbing every app may use (errors, hooks, parameters,
-# raw SQL, publishing, ...) and the composition root (settings, urls, asgi, routing, celery, its
+# plumbing is what every app may use (errors, hooks, parameters, raw SQL, the publish call, ...) and
+# imports no app; harehra_site is the composition root (settings, urls, asgi, routing, celery, its
 # commands), which may import any app and which no app imports.
 MAY_IMPORT = {
     "harehra": set(),
-    "accounts": {"harehra_site"},
+    "plumbing": set(),
+    "accounts": {"plumbing"},
     # Who follows and who blocks whom: between accounts, below the games a block keeps apart.
     # What the site tells a person: below everything that tells them something.
-    "notifications": {"accounts", "harehra_site"},
-    "relations": {"accounts", "notifications", "harehra_site"},
-    "games": {"harehra", "accounts", "relations", "harehra_site"},
-    "ratings": {"harehra", "accounts", "games", "harehra_site"},
-    "replays": {"harehra", "accounts", "games", "harehra_site"},
-    "chat": {"harehra", "accounts", "games", "harehra_site"},
+    "notifications": {"accounts", "plumbing"},
+    "relations": {"accounts", "notifications", "plumbing"},
+    "games": {"harehra", "accounts", "relations", "plumbing"},
+    "ratings": {"harehra", "accounts", "games", "plumbing"},
+    "replays": {"harehra", "accounts", "games", "plumbing"},
+    "chat": {"harehra", "accounts", "games", "plumbing"},
     "profiles": {
         "harehra",
         "accounts",
@@ -145,7 +147,7 @@ MAY_IMPORT = {
         "ratings",
         "tournaments",
         "analysis",
-        "harehra_site",
+        "plumbing",
     },
     "moderation": {
         "harehra",
@@ -155,11 +157,11 @@ MAY_IMPORT = {
         "replays",
         "ratings",
         "tournaments",
-        "harehra_site",
+        "plumbing",
     },
-    "tournaments": {"harehra", "accounts", "games", "harehra_site"},
+    "tournaments": {"harehra", "accounts", "games", "plumbing"},
     # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
-    "analysis": {"harehra", "accounts", "games", "replays", "harehra_site"},
+    "analysis": {"harehra", "accounts", "games", "replays", "plumbing"},
     "live": {
         "harehra",
         "accounts",
@@ -173,7 +175,7 @@ MAY_IMPORT = {
         "analysis",
         "profiles",
         "moderation",
-        "harehra_site",
+        "plumbing",
     },
     "bench": {
         "analysis",
@@ -185,7 +187,7 @@ MAY_IMPORT = {
         "ratings",
         "moderation",
         "tournaments",
-        "harehra_site",
+        "plumbing",
     },
 }
 COMPOSITION_ROOT = (
@@ -224,9 +226,26 @@ def test_apps_import_one_way() -> None:
     wrong = sorted(
         (module, target)
         for module, other, target in edges
-        if (app := module.split(".")[0]) != "harehra_site" and other not in MAY_IMPORT[app]
+        if (app := module.split(".")[0]) != "harehra_site"
+        and other not in MAY_IMPORT[app]
+        and module not in SERVER_SETTINGS
     )
     assert wrong == []
+
+
+def test_no_app_imports_the_composition_root() -> None:
+    """harehra_site holds only the composition root: the apps, the live tier and the plumbing
+    never import it (the servers' own settings extend the site's)."""
+    into_root = sorted(
+        (module, target)
+        for module, other, target in _app_edges()
+        if other == "harehra_site" and module not in SERVER_SETTINGS
+    )
+    assert into_root == []
+    assert {p.name for p in (ROOT / "harehra_site").glob("*.py")} == {
+        "__init__.py", "asgi.py", "beat.py", "celery.py", "embedded.py", "endpoint_costs.py",
+        "routing.py", "settings.py", "urls.py",
+    }  # fmt: skip
 
 
 def test_the_composition_root_is_only_imported_by_itself() -> None:

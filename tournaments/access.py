@@ -5,7 +5,7 @@ from __future__ import annotations
 from accounts.access import AnyUser, access_signed_in, is_moderator
 from accounts.models import SanctionKind
 from accounts.standing import user_active_sanction
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import Entry, Tournament
 

@@ -6,7 +6,7 @@ from django.contrib import admin
 
 from games.forms import PACK_LABELS
 from harehra.cards import PACKS
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .models import Entry, Tournament
 from .services import tournament_settings_check

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from harehra_site import jsontext, metrics
-from harehra_site.publish import send_on_commit
+from plumbing import jsontext, metrics
+from plumbing.publish import send_on_commit
 
 from .models import Tournament
 from .selectors import tournament_games, tournament_live, tournament_me_many

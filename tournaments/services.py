@@ -33,7 +33,7 @@ from games.services.tables import (
     table_start,
 )
 from harehra import EngineError, make_ruleset
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from . import limits, scoring, seating
 from .access import access_tournament

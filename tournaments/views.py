@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.access import is_moderator
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from . import limits
 from .forms import TournamentCreateForm

@@ -4,7 +4,7 @@ A bench puts this directory first on the server's PYTHONPATH and names a directo
 HAREHRA_BENCH_COUNTS; Python imports this module at start-up, before the site's code, so it
 works as well for a server of an older checkout, whose code the bench cannot change. Every
 statement goes through psycopg's Cursor.execute or executemany (Django's cursors and the site's
-own SQL, harehra_site/rawsql.py, alike), so they are counted there, and so are the transactions:
+own SQL, plumbing/rawsql.py, alike), so they are counted there, and so are the transactions:
 a statement run in autocommit is one, and one that starts a transaction (the connection idle
 outside one) opens one, whose COMMIT psycopg sends itself. A thread writes the counts to
 `<dir>/<pid>` a few times a second (`statements transactions`); the bench reads them between

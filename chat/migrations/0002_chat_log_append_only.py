@@ -3,7 +3,7 @@ of its own)."""
 
 from django.db import migrations
 
-from harehra_site.append_only import append_only_log
+from plumbing.append_only import append_only_log
 
 
 class Migration(migrations.Migration):

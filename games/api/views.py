@@ -13,12 +13,12 @@ from rest_framework.views import APIView
 
 from accounts.throttles import GAME_LOG_THROTTLES
 from harehra import event_for
-from harehra_site.api_errors import validated_body
-from harehra_site.errors import ServiceError
-from harehra_site.logs import command_observed
-from harehra_site.params import parse_count
-from harehra_site.publish import sends_held, sends_made_sync
-from harehra_site.schema import count_parameter
+from plumbing.api_errors import validated_body
+from plumbing.errors import ServiceError
+from plumbing.logs import command_observed
+from plumbing.params import parse_count
+from plumbing.publish import sends_held, sends_made_sync
+from plumbing.schema import count_parameter
 
 from ..access import access_table_view
 from ..invites import request_invite

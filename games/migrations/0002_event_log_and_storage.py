@@ -3,7 +3,7 @@ tables' owner), and game rows leave room on their pages for the update every mov
 
 from django.db import migrations
 
-from harehra_site.append_only import append_only_log
+from plumbing.append_only import append_only_log
 
 
 def leave_room_on_pages(apps, schema_editor):

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from harehra import GameState, legal_commands, view_for
 from harehra.bots import DEFAULT_LEVEL
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from .. import followups
 from ..bot_thinking import think

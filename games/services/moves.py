@@ -13,8 +13,8 @@ A person's command reads top to bottom (`game_command_submit`):
    in one statement (games/sql.py), refresh the snapshot now and then, arm the follow-ups (a
    bot's move, the countdown: games/followups.py);
 7. after commit: cache the new state, make every viewer's frame (games/push.py) and hand the
-   move's one message to the publish call (games/publish.py, harehra_site/publish.py), counted
-   with the move's time from its command's arrival (harehra_site/metrics.py). The push never
+   move's one message to the publish call (games/publish.py, plumbing/publish.py), counted
+   with the move's time from its command's arrival (plumbing/metrics.py). The push never
    raises to the mover: a failure there is logged and counted.
 
 Bots and timers (`game_command_submit_for_seat`), seats handed to bots and back, a table's next
@@ -47,8 +47,8 @@ from harehra import (
     state_to_dict,
     step,
 )
-from harehra_site import metrics
-from harehra_site.errors import ServiceError
+from plumbing import metrics
+from plumbing.errors import ServiceError
 
 from .. import sql
 from ..access import AnyUser, access_game_seat_row

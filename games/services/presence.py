@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.publish import publish_game_meta
-from harehra_site.sharedcache import shared_cache
+from plumbing.sharedcache import shared_cache
 
 from .. import sql
 from ..followups import followups_check_away
@@ -147,7 +147,7 @@ def presence_count(*, read: GameRead, seat: int) -> bool:
 
 
 def presence_leave_for_restart(*, game_id: int, seat: int) -> None:
-    """A socket closed by its server's restart (the server drains: harehra_site/health.py): one
+    """A socket closed by its server's restart (the server drains: plumbing/health.py): one
     statement, with no announcement and no check of its own. Its page is on its way to another
     server and counts itself there within a second or two; telling the table it left, then that it
     came back, would make a restart's every seat blink, and a restart closes hundreds of sockets a

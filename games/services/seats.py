@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from harehra.events import seat_reclaimed, seat_taken_by_bot
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 from ..access import AnyUser, access_game_seat
 from ..eventlog import load_state

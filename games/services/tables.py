@@ -10,7 +10,7 @@ from games.publish import publish_next_game, publish_table_changed
 from harehra import EngineError, make_ruleset, replay, start_game
 from harehra.bots import DEFAULT_LEVEL
 from harehra.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from relations.selectors import blocks
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view

@@ -3,7 +3,7 @@ permissions it needs (moderation/groups.py)."""
 
 from django.db import migrations
 
-from harehra_site.append_only import append_only_log
+from plumbing.append_only import append_only_log
 
 
 def create_moderators(apps, schema_editor):

@@ -1,4 +1,4 @@
-"""Whose address a request has (harehra_site/client_address.py): the socket's peer, unless that
+"""Whose address a request has (plumbing/client_address.py): the socket's peer, unless that
 peer is a trusted proxy; only then X-Forwarded-For, read from the right."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from accounts.throttles import LOCK_AFTER_FAILURES
-from harehra_site.client_address import (
+from plumbing.client_address import (
     client_address,
     parse_trusted_proxies,
     scope_client_address,

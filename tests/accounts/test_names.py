@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from accounts.services import user_register
-from harehra_site.errors import ServiceError
-from harehra_site.text import BIDI_CONTROLS
+from plumbing.errors import ServiceError
+from plumbing.text import BIDI_CONTROLS
 
 pytestmark = pytest.mark.django_db
 

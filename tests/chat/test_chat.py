@@ -11,9 +11,9 @@ from rest_framework.test import APIClient
 
 from chat.models import ChatHide, ChatMessage
 from games.models import Game, Table
-from harehra_site.text import BIDI_CONTROLS
 from moderation.models import AuditEntry, Report
 from moderation.services import chat_message_hide, user_mute, user_unmute
+from plumbing.text import BIDI_CONTROLS
 from tests.factories import post, seated_game, send
 from tests.moderation.conftest import make_moderator
 

@@ -13,7 +13,7 @@ from django.test import Client
 from chat.models import MAX_CHARS
 from chat.services import chat_post
 from games.services.tables import TableSettings, table_create
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from games.access import access_game_view
 from games.models import Game, GameStatus, Table, TableStatus
 from games.services.tables import TableSettings, table_create, table_join, table_next_game, table_start
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db

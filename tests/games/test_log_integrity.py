@@ -13,7 +13,7 @@ from django.db import DatabaseError, connection, transaction
 from games.models import Game, GameEvent, GameSeat
 from games.services.seats import seat_hand_to_bot
 from games.tasks import sweep_deadlines
-from harehra_site.append_only import APPEND_ONLY_LOGS
+from plumbing.append_only import APPEND_ONLY_LOGS
 from tests.factories import seated_game
 
 pytestmark = pytest.mark.django_db

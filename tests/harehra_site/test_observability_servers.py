@@ -1,5 +1,5 @@
 """The metrics scrape and the log lines of real server processes and a real worker, after a whole
-game played over their sockets (harehra_site/metrics.py, monitoring.py, logs.py)."""
+game played over their sockets (plumbing/metrics.py, monitoring.py, logs.py)."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ from accounts.services import user_register, user_token
 from games.eventlog import events_with_seq, load_state
 from games.models import Game, GameEvent, GameSeat
 from harehra import event_for, legal_commands
-from harehra_site import metrics
 from harehra_site.asgi import application
+from plumbing import metrics
 from tests.factories import end_with_seat_1_abandoned, seat_1_to_the_brink, seated_game
 from tests.support.waits import until
 

@@ -12,9 +12,9 @@ from django.test import Client
 from accounts.models import Sanction
 from accounts.standing import user_is_sanctioned
 from games.models import Game, GameSeat, GameStatus
-from harehra_site.errors import ServiceError
 from moderation import services
 from moderation.models import AuditEntry, Report, ReportStatus
+from plumbing.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,9 @@ from games.eventlog import events_with_seq, fold_from_log
 from games.models import Game, GameSeat, GameStatus, Seat, TableStatus
 from games.services.tables import TableSettings, table_create, table_join
 from harehra import Result
-from harehra_site.errors import ServiceError
 from moderation import services
 from moderation.models import AuditEntry, Report, ReportStatus
+from plumbing.errors import ServiceError
 from tests.moderation.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

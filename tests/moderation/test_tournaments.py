@@ -17,9 +17,9 @@ from games.eventlog import events_with_seq
 from games.models import Game, GameSeat, GameStatus, Seat, TableStatus
 from games.services.seats import seat_reclaim
 from harehra import EventType
-from harehra_site.errors import ServiceError
 from moderation import services
 from moderation.models import AuditEntry
+from plumbing.errors import ServiceError
 from tests.factories import play_out
 from tests.tournaments.test_services import event, play_open_tables
 from tournaments.models import Entry, EventSeat, EventTable, Result, Status

@@ -24,7 +24,7 @@ def test_the_profile_and_the_replay_list_show_when_a_game_ended(make_user: Any) 
     Game.objects.filter(pk=game.pk).update(created_at=STARTED, finished_at=ENDED)
 
     profile = Client().get(f"/players/{ann.username}/").content.decode()
-    # In UTC, said so, until the page script shows it in the reader's zone (tests/harehra_site/test_times.py).
+    # In UTC, said so, until the page script shows it in the reader's zone (tests/plumbing/test_times.py).
     assert (
         'ended <time datetime="2026-03-04T11:42:00Z" data-when="datetime">2026-03-04 11:42 UTC</time>'
         in profile

@@ -1,5 +1,5 @@
 """Counting the statements this process sends to PostgreSQL, whichever thread sends them: the
-site's hand-written SQL (harehra_site/rawsql.py) goes to psycopg's cursors past Django's query log,
+site's hand-written SQL (plumbing/rawsql.py) goes to psycopg's cursors past Django's query log,
 so the count is taken at psycopg's Cursor, which Django's cursors use too."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import Mute, Sanction, SanctionKind
 from games.models import GameSeat
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from tests.tournaments.test_services import event
 from tournaments.models import Entry, EventSeat, EventTable, Round
 from tournaments.services import tournament_join, tournament_start

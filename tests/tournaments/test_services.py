@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from games.models import Game, GameSeat, GameStatus
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from tests.factories import play_out
 from tournaments.models import Entry, EventTable, Result, Round, Status, Tournament
 from tournaments.selectors import tournament_standings

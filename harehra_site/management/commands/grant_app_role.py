@@ -1,6 +1,6 @@
 """Give the application's PostgreSQL role what it needs and no more (run as the tables' owner,
 after every `migrate`): rows of every table, but only SELECT and INSERT on the logs
-(harehra_site.append_only.APPEND_ONLY_LOGS), and nothing an owner or superuser has: no DDL,
+(plumbing.append_only.APPEND_ONLY_LOGS), and nothing an owner or superuser has: no DDL,
 no TRUNCATE, no turning triggers off (`ALTER TABLE ... DISABLE TRIGGER`,
 `session_replication_role`)."""
 
@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from psycopg import sql
 
-from harehra_site.append_only import APPEND_ONLY_LOGS
+from plumbing.append_only import APPEND_ONLY_LOGS
 
 
 class Command(BaseCommand):

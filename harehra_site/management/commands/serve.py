@@ -101,7 +101,7 @@ def draining_server(config: Any) -> Any:
     """A Uvicorn server that stops gracefully on SIGTERM (or a first Ctrl-C) within DRAIN_SECONDS:
 
     1. at once: readiness fails and new websocket handshakes get HTTP 503
-       (harehra_site/health.py), so the load balancer and the clients go elsewhere;
+       (plumbing/health.py), so the load balancer and the clients go elsewhere;
     2. the messages the sockets have in hand are handled and answered (at most half the bound);
        the server stops listening at once, or keeps listening for DRAIN_LINGER_SECONDS (a load
        balancer that checks /readyz itself needs a few seconds to see it fail; nginx, which does
@@ -116,8 +116,8 @@ def draining_server(config: Any) -> Any:
     A second signal cuts the drain short (Uvicorn's own stop; a second Ctrl-C forces it)."""
     import uvicorn
 
-    from harehra_site.health import drain_start
     from live import messages_in_hand
+    from plumbing.health import drain_start
 
     bound = settings.DRAIN_SECONDS
 
@@ -199,12 +199,12 @@ def _open_websocket(connection: Any) -> bool:
 
 
 class _RefusedHandshakes(logging.Filter):
-    """A draining server refuses new websocket handshakes with HTTP 503 (harehra_site/health.py);
+    """A draining server refuses new websocket handshakes with HTTP 503 (plumbing/health.py);
     Uvicorn then logs an error as if the application had forgotten to answer (it does not count
     a denial response as completing the handshake). Not an error: drop that line while draining."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from harehra_site.health import is_draining
+        from plumbing.health import is_draining
 
         return not (is_draining() and record.getMessage().startswith("ASGI callable returned without"))
 
@@ -228,7 +228,7 @@ async def _tell_ready(server: Any, path: str) -> None:
     process, and not the one beside it on the same port, is ready."""
     import asyncio
 
-    from harehra_site.health import readiness
+    from plumbing.health import readiness
 
     if not path:
         return
@@ -313,7 +313,7 @@ class Command(BaseCommand):
             ws_ping_timeout=settings.WEBSOCKET_PING_TIMEOUT_SECONDS,
             lifespan="off",
             # The application reads X-Forwarded-For from TRUSTED_PROXIES only
-            # (harehra_site/client_address.py); Uvicorn's own reading would believe it from any
+            # (plumbing/client_address.py); Uvicorn's own reading would believe it from any
             # client on 127.0.0.1 and hand the application the address the client wrote.
             proxy_headers=False,
             log_level="warning",
@@ -324,10 +324,10 @@ class Command(BaseCommand):
         sockets = [listening_socket(options["host"], options["port"])] if options["reuse_port"] else None
 
         async def serve() -> None:
-            from harehra_site.publish import serving_loop_set
+            from plumbing.publish import serving_loop_set
 
             server.loop = asyncio.get_running_loop()
-            # The embedded worker's threads hand their pushes to this loop (harehra_site/publish.py).
+            # The embedded worker's threads hand their pushes to this loop (plumbing/publish.py).
             serving_loop_set(server.loop)
             server.loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
             watch = server.loop.create_task(_watch_loop_lag())

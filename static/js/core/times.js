@@ -1,6 +1,6 @@
 // Moments in the reader's own time zone. The server writes each moment as
 // <time datetime="…Z" data-when="datetime|date">2026-12-07 18:00 UTC</time>
-// (harehra_site/templatetags/times.py): right, but in UTC. This script, on every page, rewrites
+// (plumbing/templatetags/times.py): right, but in UTC. This script, on every page, rewrites
 // each such element in the browser's time zone and the page's language, naming the zone
 // ("7 Dec 2026, 19:00 CET"), and keeps the UTC text as its title. Elements a page adds later
 // (a fragment from the server) are rewritten as they come. Page scripts that show a moment

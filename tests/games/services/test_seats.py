@@ -13,7 +13,7 @@ from games.services.moves import game_abort
 from games.services.seats import seat_hand_to_bot, seat_reclaim, seat_set_auto_answer
 from games.services.tables import table_leave, table_seat_vacate
 from harehra import EventType
-from harehra_site.errors import ServiceError
+from plumbing.errors import ServiceError
 from tests.factories import start_table
 
 pytestmark = pytest.mark.django_db

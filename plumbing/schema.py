@@ -49,7 +49,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
 
 
 def count_parameter(name: str, description: str = "") -> OpenApiParameter:
-    """A query parameter read by harehra_site.params.parse_count: a whole number, 0 to MAX_COUNT."""
+    """A query parameter read by plumbing.params.parse_count: a whole number, 0 to MAX_COUNT."""
     return OpenApiParameter(
         name, {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}, description=description
     )

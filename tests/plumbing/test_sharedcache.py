@@ -1,5 +1,5 @@
 """Every socket and request of a process shares one cache handle, so one Redis connection pool
-(harehra_site/sharedcache.py): Django's own handle is made anew in each asyncio context, and a
+(plumbing/sharedcache.py): Django's own handle is made anew in each asyncio context, and a
 restart's thousand reconnecting pages each opened a connection to Redis."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import asyncio
 
 import redis
 
-from harehra_site.dbthreads import db
-from harehra_site.sharedcache import shared_cache
+from plumbing.dbthreads import db
+from plumbing.sharedcache import shared_cache
 from tests.redis_server import redis_url
 
 REDIS_DB = 5
@@ -22,7 +22,7 @@ def _renew(i: int) -> None:
 
 def test_forty_sockets_renewing_presence_open_a_handful_of_redis_connections_not_forty(settings):
     settings.CACHES = {
-        "default": {"BACKEND": "harehra_site.sharedcache.RedisCache", "LOCATION": redis_url(REDIS_DB)}
+        "default": {"BACKEND": "plumbing.sharedcache.RedisCache", "LOCATION": redis_url(REDIS_DB)}
     }
     server = redis.Redis.from_url(redis_url(REDIS_DB))
     server.flushdb()

@@ -54,7 +54,7 @@ def db(func: Callable[..., Any]) -> Any:
 
 def _call(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], args: Any, kwargs: Any) -> Any:
     # What asgiref's thread handler would have set: the loop of the socket whose call this is,
-    # where an `async_to_sync` inside the call and a publish from it (harehra_site/publish.py) go.
+    # where an `async_to_sync` inside the call and a publish from it (plumbing/publish.py) go.
     local = SyncToAsync.threadlocal
     local.main_event_loop = loop
     local.main_event_loop_pid = os.getpid()

@@ -1,4 +1,4 @@
-"""The Redis layer's group_add returns once Redis holds the subscription (harehra_site/channellayer.py)."""
+"""The Redis layer's group_add returns once Redis holds the subscription (plumbing/channellayer.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import redis
 import redis.asyncio as aioredis
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from harehra_site.channellayer import ConfirmedPubSubChannelLayer
+from plumbing.channellayer import ConfirmedPubSubChannelLayer
 from tests.redis_server import redis_url
 
 URL = redis_url(12)

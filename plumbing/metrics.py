@@ -5,7 +5,7 @@ Several processes (every `serve`, every Celery worker) write to one directory wh
 PROMETHEUS_MULTIPROC_DIR is set in their environment (prometheus_client's multiprocess mode; it
 must be set before this module is first imported, so it is an environment variable, not a Django
 setting), and any `serve` process answers a scrape with the sum of all of them
-(harehra_site/monitoring.py). Without it each process counts only for itself, which is exact for
+(plumbing/monitoring.py). Without it each process counts only for itself, which is exact for
 the embedded one-process server.
 
 docs/OPERATIONS.md ("Metrics") says what each metric means and what to alert on.

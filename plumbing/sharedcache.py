@@ -3,7 +3,7 @@ Django's Redis cache with its clients kept (RedisCache).
 
 Django keeps its cache handles in asgiref's `Local`, which follows the asyncio context: under
 ASGI every socket and every request has a context of its own, and the database threads run in a
-copy of it (harehra_site/dbthreads.py), so each socket's first cache call made a new handle, a
+copy of it (plumbing/dbthreads.py), so each socket's first cache call made a new handle, a
 new Redis connection pool and a new TCP connection to Redis (with redis-py's handshake
 commands). A restarted server's pages opened over a thousand of them; a profile of a reconnection
 storm put 16% of the server's time in making Redis connections (docs/SCALING.md). The backends

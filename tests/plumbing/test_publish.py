@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.publish import game_group, publish_game_meta
-from harehra_site.publish import _server_loop, send_on_commit, sends_held, sends_to_loop, serving_loop_set
+from plumbing.publish import _server_loop, send_on_commit, sends_held, sends_to_loop, serving_loop_set
 from tests.redis_server import redis_url
 from tests.support.waits import until
 
@@ -113,7 +113,7 @@ def test_a_send_goes_once_its_transaction_commits_and_never_when_it_rolls_back(s
 def test_a_send_handed_to_a_loop_that_has_closed_is_dropped_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import harehra_site.publish as publish
+    import plumbing.publish as publish
 
     closed = asyncio.new_event_loop()
     closed.close()

@@ -15,7 +15,7 @@ from accounts.services import user_token
 from games.models import Game, GameStatus
 from games.services.tables import TableSettings, table_create, table_join, table_start
 from harehra_site.asgi import application
-from harehra_site.params import is_count, parse_count
+from plumbing.params import is_count, parse_count
 
 
 def test_unicode_digits_are_not_counts() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
-from harehra_site import metrics
+from plumbing import metrics
 
 _STANDARD = frozenset(RESERVED_ATTRS) | {"taskName", "color_message"}
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 
-from harehra_site import metrics
+from plumbing import metrics
 
 requests_log = logging.getLogger("harehra.requests")
 
@@ -62,7 +62,7 @@ def _finished(request: HttpRequest, response: HttpResponse, started: float) -> N
 
 class RequestMetricsMiddleware:
     """Outermost: times every response (static files and refusals too) and marks the moves a
-    request makes as started by it (harehra_site/metrics.py: `move_origin_set`)."""
+    request makes as started by it (plumbing/metrics.py: `move_origin_set`)."""
 
     sync_capable = True
     async_capable = True

@@ -1,4 +1,4 @@
-"""ORM work a socket runs on the thread pool (harehra_site/dbthreads.py) gives its connection back
+"""ORM work a socket runs on the thread pool (plumbing/dbthreads.py) gives its connection back
 to the process's pool when the call returns: a pool thread that ends (its loop's executor shut
 down, as every test's loop is) keeps none, so the pool never runs dry."""
 
@@ -39,7 +39,7 @@ def test_a_sockets_reads_on_the_thread_pool_give_their_connections_back() -> Non
 
 
 def test_db_keeps_one_wrapper_per_module_function_and_none_for_what_is_made_per_call():
-    from harehra_site import dbthreads
+    from plumbing import dbthreads
 
     def made_here() -> int:
         return 1

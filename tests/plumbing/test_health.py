@@ -1,4 +1,4 @@
-"""The health endpoints of real server processes (harehra_site/health.py): /healthz answers
+"""The health endpoints of real server processes (plumbing/health.py): /healthz answers
 while the process runs, /readyz only while PostgreSQL, Redis and the channel layer answer and
 every migration is applied; both in JSON naming each check, whatever Host the prober names."""
 

@@ -31,7 +31,7 @@ from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from harehra_site import metrics
+from plumbing import metrics
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def serving_loop_set(loop: asyncio.AbstractEventLoop | None) -> None:
 @contextmanager
 def sends_to_loop(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
     """Within: this thread's sends are handed to `loop`, the server's (a socket's database thread,
-    harehra_site/dbthreads.py; the presence heartbeat's thread)."""
+    plumbing/dbthreads.py; the presence heartbeat's thread)."""
     before = getattr(_thread, "loop", None)
     _thread.loop = (loop, os.getpid())
     try:

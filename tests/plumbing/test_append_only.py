@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from harehra_site.append_only import APPEND_ONLY_LOGS
+from plumbing.append_only import APPEND_ONLY_LOGS
 
 
 def _tables_with_trigger(suffix: str) -> set[str]:
