@@ -22,6 +22,8 @@ from games.access import AnyUser
 from games.models import Game, GameStatus
 from games.selectors import game_finished_log
 from harehra.analysis import ANALYSIS_VERSION, DEFAULT_PLAYOUTS
+from notifications.models import Kind
+from notifications.services import notification_send
 from plumbing.errors import ServiceError
 from replays.access import ReplayGrant
 
@@ -307,7 +309,11 @@ def analysis_work(game_id: int, *, rebuild: bool = False) -> GameAnalysis:
         )
         analysis_state_changed(game_id)
         raise
-    # The analysis is stored (analysis_run committed it): the pages waiting for it fetch it now.
-    AnalysisRequest.objects.filter(pk=row.pk).update(status=RequestStatus.DONE, updated_at=timezone.now())
+    # The analysis is stored (analysis_run committed it): the pages waiting for it fetch it now,
+    # and the person who asked for it is told wherever they are.
+    with transaction.atomic():
+        AnalysisRequest.objects.filter(pk=row.pk).update(status=RequestStatus.DONE, updated_at=timezone.now())
+        if row.requested_by_id is not None:
+            notification_send(user_id=row.requested_by_id, kind=Kind.ANALYSIS_READY, data={"game": game_id})
     analysis_state_changed(game_id)
     return made

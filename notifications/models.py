@@ -12,6 +12,7 @@ from django.db.models import Q
 
 class Kind(models.TextChoices):
     FOLLOWER = "follower", "A new follower"
+    ANALYSIS_READY = "analysis_ready", "Your requested analysis is ready"
 
 
 class Notification(models.Model):

@@ -21,6 +21,8 @@ def notification_url(n: Notification) -> str:
     """The page a notification opens."""
     if n.kind == Kind.FOLLOWER:
         return f"/players/{quote(str(n.data.get('name', '')))}/"
+    if n.kind == Kind.ANALYSIS_READY:
+        return f"/replays/{int(n.data.get('game', 0))}/"
     return "/notifications/"
 
 
@@ -28,6 +30,8 @@ def notification_text(n: Notification) -> str:
     """Its words, in the active language."""
     if n.kind == Kind.FOLLOWER:
         return _("%(name)s follows you.") % {"name": n.data.get("name", "")}
+    if n.kind == Kind.ANALYSIS_READY:
+        return _("The analysis you asked for, of game %(game)s, is ready.") % {"game": n.data.get("game", "")}
     return ""
 
 

@@ -161,7 +161,7 @@ MAY_IMPORT = {
     },
     "tournaments": {"harehra", "accounts", "games", "plumbing"},
     # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
-    "analysis": {"harehra", "accounts", "games", "replays", "plumbing"},
+    "analysis": {"harehra", "accounts", "notifications", "games", "replays", "plumbing"},
     "live": {
         "harehra",
         "accounts",

@@ -50,3 +50,35 @@ def test_the_bell_counts_unread_on_every_page_until_the_list_is_opened(make_user
     assert html.count('class="unread"') == 2 and "olga follows you." in html
     assert 'data-unread="0"' in page.get("/lobby/").content.decode()
     assert Client().get("/notifications/").status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_person_who_asked_for_an_analysis_is_told_when_it_is_ready(make_user: Any, settings: Any) -> None:
+    from django.utils import timezone
+
+    from analysis.models import AnalysisRequest, RequestStatus
+    from analysis.services import analysis_work
+    from harehra.analysis import ANALYSIS_VERSION
+    from notifications.models import Notification
+    from tests.factories import finished_game
+
+    settings.ANALYSIS_PLAYOUTS = 2
+    ann, bob = make_user("ann"), make_user("bob")
+    asked, automatic = (
+        finished_game([ann, bob], seed=3, rated=False),
+        finished_game([ann, bob], seed=4, rated=False),
+    )
+    now = timezone.now()
+    AnalysisRequest.objects.create(
+        game=asked, version=ANALYSIS_VERSION, requested_by=ann, status=RequestStatus.QUEUED,
+        asked_at=now, updated_at=now,
+    )  # fmt: skip
+    analysis_work(asked.pk)
+    analysis_work(automatic.pk)  # nobody asked: nobody is told
+    told = list(Notification.objects.values_list("user_id", "kind", "data"))
+    assert told == [(ann.pk, "analysis_ready", {"game": asked.pk})]
+    page = Client()
+    page.force_login(ann)
+    html = page.get("/notifications/").content.decode()
+    assert f"The analysis you asked for, of game {asked.pk}, is ready." in html
+    assert f'href="/replays/{asked.pk}/"' in html
