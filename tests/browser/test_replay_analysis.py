@@ -307,7 +307,19 @@ def test_analyse_a_game_and_watch_its_progress(site: Stack, browser: Any, screen
     # (POST) and fetched it once when told it was stored; nothing in between.
     assert asked == ["GET", "POST", "GET"]
     assert late_asked == ["GET", "GET"]
+    # The person who asked is told on their open pages too (a notification on the same socket),
+    # and the bell says so.
     for got in (pushed, late_pushed):
+        told = [m for m in got if m["type"] == "notification"]
+        assert told == [
+            {"type": "notification", "unread": 1, "kind": "analysis_ready", "url": f"/replays/{game.pk}/"}
+        ]
+    page.wait_for_selector(".nav-bell-count")
+    assert page.locator(".nav-bell").get_attribute("data-unread") == "1"
+    for got in (
+        [m for m in pushed if m["type"] == "analysis"],
+        [m for m in late_pushed if m["type"] == "analysis"],
+    ):
         statuses = [m["status"] for m in got]
         assert statuses[0] == "queued" and statuses[-1] == "done", statuses
         running = [m["progress"]["done"] for m in got if m["status"] == "running"]
