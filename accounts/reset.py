@@ -22,7 +22,7 @@ from plumbing.errors import ServiceError
 
 from .mail import mail_send_later
 from .services import email_is_verified, user_password_reset
-from .throttles import PasswordResetThrottle, SignInThrottle, throttle_wait, wait_words
+from .throttles import PasswordResetThrottle, SignInThrottle, throttle_wait, too_many_page, wait_words
 
 
 class ResetRequestForm(auth_forms.PasswordResetForm):
@@ -89,10 +89,7 @@ class ResetConfirmView(auth_views.PasswordResetConfirmView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = throttle_wait(SignInThrottle, request)
         if wait is not None:
-            words = _("Too many attempts from here. Try again in %(wait)s.") % {"wait": wait_words(wait)}
-            response = render(request, "429.html", {"words": words}, status=429)
-            response["Retry-After"] = str(wait)
-            return response
+            return too_many_page(request, wait)
         return super().post(request, *args, **kwargs)
 
 

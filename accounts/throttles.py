@@ -33,8 +33,9 @@ import math
 import time
 from typing import Any
 
-from django.http import HttpRequest
-from django.utils.translation import npgettext, override
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext, npgettext, override
 from rest_framework.throttling import SimpleRateThrottle
 
 from plumbing.client_address import client_address
@@ -231,3 +232,11 @@ class EmailThrottle(_PerPerson):
     """Setting an address or asking for its link again: each sends a mail."""
 
     scope = "email"
+
+
+def too_many_page(request: HttpRequest, wait: int) -> HttpResponse:
+    """A page refused by a throttle: 429, when to come back in words and in Retry-After."""
+    words = gettext("Too many attempts from here. Try again in %(wait)s.") % {"wait": wait_words(wait)}
+    response = render(request, "429.html", {"words": words}, status=429)
+    response["Retry-After"] = str(wait)
+    return response

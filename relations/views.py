@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.throttles import FollowThrottle, PeopleSearchThrottle, throttle_wait, wait_words
+from accounts.throttles import FollowThrottle, PeopleSearchThrottle, throttle_wait, too_many_page, wait_words
 from plumbing.errors import ServiceError
 
 from .selectors import SEARCH_AT_MOST, SEARCH_MAX_CHARS, people_search, relations_of
@@ -58,10 +58,7 @@ def people_page(request: HttpRequest) -> HttpResponse:
     if q:
         wait = throttle_wait(PeopleSearchThrottle, request)
         if wait is not None:
-            words = _("Too many attempts from here. Try again in %(wait)s.") % {"wait": wait_words(wait)}
-            response = render(request, "429.html", {"words": words}, status=429)
-            response["Retry-After"] = str(wait)
-            return response
+            return too_many_page(request, wait)
         found = people_search(q, request.user)
     mine = relations_of(request.user.pk) if request.user.is_authenticated else None
     return render(

@@ -25,7 +25,7 @@ from accounts.throttles import (
     PreviewThrottle,
     throttle_wait,
     throttles_wait,
-    wait_words,
+    too_many_page,
 )
 from games.card_text import card_names
 from games.frames import build_frames
@@ -107,10 +107,7 @@ def _frames_throttled(view: View) -> View:
         wait = throttles_wait(REPLAY_FRAMES_THROTTLES, request)
         if wait is None:
             return view(request, *args, **kwargs)
-        words = _("Too many attempts from here. Try again in %(wait)s.") % {"wait": wait_words(wait)}
-        response = render(request, "429.html", {"words": words}, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+        return too_many_page(request, wait)
 
     throttled.throttle_classes = REPLAY_FRAMES_THROTTLES  # type: ignore[attr-defined]
     return throttled

@@ -83,6 +83,17 @@ def _no_automatic_analyses() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's language: a request in another one (a Czech page) leaves it
+    active in the thread, and words a later test reads would follow it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _flush_may_truncate_the_logs() -> None:
     """The test database's teardown empties every table with TRUNCATE, which the logs refuse

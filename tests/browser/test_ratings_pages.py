@@ -85,6 +85,7 @@ def test_follow_and_block_from_the_profile(site: Any, browser: Any, screenshots:
     # Emil's open page hears of his new follower at once: the count on his menu button.
     emil.wait_for_selector(".nav-toggle-count")
     assert emil.locator(".nav-toggle-count").inner_text().startswith("1")
+    assert "nových oznámení" in (emil.locator(".nav-toggle-count").text_content() or "")  # the page's words
     emil.screenshot(path=str(screenshots / "notifications-live-cs-phone.png"))
     emil.goto(f"{site.url()}/players/dana/")
     assert "Sleduje vás" in emil.locator(".relations").inner_text()
