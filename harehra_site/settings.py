@@ -409,7 +409,12 @@ BOT_THINK_PROCESSES = int(os.environ.get("BOT_THINK_PROCESSES", "1"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
     "tournaments": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},
+    "event-log-partitions": {"task": "games.tasks.event_log_partitions_ensure", "schedule": 300.0},
 }
+# The event log's partitions (games/partitions.py): game ids per partition, and how many
+# partitions past the newest game the beat keeps made (headroom if the beat stops: their product).
+EVENT_LOG_GAMES_PER_PARTITION = int(os.environ.get("EVENT_LOG_GAMES_PER_PARTITION", "50000"))
+EVENT_LOG_PARTITIONS_AHEAD = int(os.environ.get("EVENT_LOG_PARTITIONS_AHEAD", "4"))
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every
