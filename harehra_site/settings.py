@@ -202,15 +202,13 @@ REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "10"))
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=0)
     replica_options = DATABASES["replica"].setdefault("OPTIONS", {})
-    # A replica that went away answers within seconds, never holding a page: then the primary reads.
-    replica_options["connect_timeout"] = 2
     replica_options["prepare_threshold"] = 5
-    if int(os.environ.get("DB_POOL_SIZE", "16")) > 0:
-        replica_options["pool"] = {
-            "min_size": 0,
-            "max_size": int(os.environ.get("DB_POOL_SIZE", "16")),
-            "timeout": 2,
-        }
+    # A replica that went away holds a page at most a second (the pool's wait for a connection; the
+    # connection's own bound when there is no pool), once a REPLICA_RETRY_SECONDS: then the primary.
+    replica_options["connect_timeout"] = 2
+    replica_pool = int(os.environ.get("DB_POOL_SIZE", "16"))
+    if replica_pool > 0:
+        replica_options["pool"] = {"min_size": 0, "max_size": replica_pool, "timeout": 1}
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # tests read "the replica" from their database
     DATABASE_ROUTERS = ["plumbing.replica.ReplicaRouter"]
     MIDDLEWARE.append("plumbing.replica.ReadYourWritesMiddleware")
