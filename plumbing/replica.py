@@ -97,7 +97,11 @@ class ReplicaRouter:
     primary (installed only when a replica is configured)."""
 
     def db_for_read(self, model: Any, **hints: Any) -> str:
-        return REPLICA if _reading.get() else DEFAULT_DB_ALIAS
+        # A transaction a service opened inside (to write, or to read under a lock) reads the
+        # primary: what it reads must be what it writes against.
+        if _reading.get() and not connections[DEFAULT_DB_ALIAS].in_atomic_block:
+            return REPLICA
+        return DEFAULT_DB_ALIAS
 
     def db_for_write(self, model: Any, **hints: Any) -> str:
         return DEFAULT_DB_ALIAS

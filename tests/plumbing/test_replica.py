@@ -57,6 +57,17 @@ def test_reads_go_to_the_replica_only_inside(healthy: replica._State) -> None:
 
     assert replica_read(read) is True
     assert seen == ["replica", "default"]
+    seen.clear()
+
+    def read_in_a_transaction() -> None:
+        connections["default"].in_atomic_block = True  # as transaction.atomic() does
+        try:
+            seen.append(router.db_for_read(object))
+        finally:
+            connections["default"].in_atomic_block = False
+
+    replica_read(read_in_a_transaction)
+    assert seen == ["default"]
     assert router.db_for_read(object) == "default"  # and after it, the primary again
 
 
