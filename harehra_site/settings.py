@@ -192,6 +192,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if DB_POOL_SIZE > 0:
         DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 2, "max_size": DB_POOL_SIZE, "timeout": 20}
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pooled connection goes back after each use
+# A streaming replica of the primary for the reads that tolerate lag (replays, profiles, the
+# leaderboard, finished events' standings, the analysis's input): plumbing/replica.py says which and
+# how a person's own writes are read from the primary. Without it every read goes to the primary.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+REPLICA_MAX_LAG_SECONDS = float(os.environ.get("REPLICA_MAX_LAG_SECONDS", "5"))
+REPLICA_CHECK_SECONDS = float(os.environ.get("REPLICA_CHECK_SECONDS", "1"))
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "10"))
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=0)
+    replica_options = DATABASES["replica"].setdefault("OPTIONS", {})
+    replica_options["prepare_threshold"] = 5
+    # A replica that went away holds a page at most a second (the pool's wait for a connection; the
+    # connection's own bound when there is no pool), once a REPLICA_RETRY_SECONDS: then the primary.
+    replica_options["connect_timeout"] = 2
+    replica_pool = int(os.environ.get("DB_POOL_SIZE", "16"))
+    if replica_pool > 0:
+        replica_options["pool"] = {"min_size": 0, "max_size": replica_pool, "timeout": 1}
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # tests read "the replica" from their database
+    DATABASE_ROUTERS = ["plumbing.replica.ReplicaRouter"]
+    MIDDLEWARE.append("plumbing.replica.ReadYourWritesMiddleware")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several ASGI threads and the in-process worker share one file: wait for locks, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
