@@ -58,6 +58,7 @@ class PushSubscriptionsView(APIView):
         summary="Send your notifications to this browser (its push subscription)",
     )
     def post(self, request: Request) -> Response:
+        access_signed_in(request.user)
         data = validated_body(SubscriptionSerializer, request.data)
         subscription_save(
             user=request.user,
@@ -73,5 +74,6 @@ class PushSubscriptionsView(APIView):
         summary="Stop sending your notifications to this browser",
     )
     def delete(self, request: Request) -> Response:
+        access_signed_in(request.user)
         data = validated_body(EndpointSerializer, request.data)
         return Response({"deleted": subscription_delete(user=request.user, endpoint=data["endpoint"])})
