@@ -46,7 +46,7 @@ async function offlineAnswer() {
 
 // A push's message: JSON {title, body, url, tag}; anything else shows the site's name.
 function pushMessage(data) {
-  let message = {};
+  let message;
   try {
     message = data ? data.json() : {};
   } catch {

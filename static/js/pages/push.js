@@ -81,7 +81,7 @@ export function bindPushSwitch(box) {
     .catch(() => {});
 }
 
-const box = document.getElementById("push-switch");
+const box = typeof document === "undefined" ? null : document.getElementById("push-switch");
 if (box && box.dataset.key && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window) {
   bindPushSwitch(box);
 }
