@@ -182,6 +182,8 @@ MAY_IMPORT = {
     },
     "bench": {
         "analysis",
+        "notifications",
+        "webpush",
         "harehra",
         "accounts",
         "games",

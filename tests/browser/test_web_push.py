@@ -37,20 +37,28 @@ SITE_ENV = {
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # The page's push manager, standing for a browser's: a subscription at the test's push service.
+# The page's push manager, standing for a browser's: a subscription at the test's push service,
+# kept across pages as a browser keeps it (in the page's storage here).
 FAKE_PUSH_MANAGER = """((endpoint, p256dh, auth) => {
-  let current = null;
-  const make = () => ({
+  const KEPT = "harehra-test-push";
+  const subscription = {
     endpoint,
     expirationTime: null,
     toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
-    unsubscribe: async () => { current = null; return true; },
-  });
-  PushManager.prototype.subscribe = async function (options) {
-    window.harehraTestSubscribedWith = options && options.applicationServerKey && options.applicationServerKey.length;
-    current = current || make();
-    return current;
+    unsubscribe: async () => {
+      localStorage.removeItem(KEPT);
+      return true;
+    },
   };
-  PushManager.prototype.getSubscription = async function () { return current; };
+  PushManager.prototype.subscribe = async function (options) {
+    const key = options && options.applicationServerKey;
+    window.harehraTestSubscribedWith = key && key.length;
+    localStorage.setItem(KEPT, "1");
+    return subscription;
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return localStorage.getItem(KEPT) ? subscription : null;
+  };
 })(%s, %s, %s);"""
 
 NOTIFICATIONS_SHOWN = """() => navigator.serviceWorker.ready
@@ -158,7 +166,7 @@ def test_the_offline_page_and_the_installability_checks(site: Any, browser: Any,
         sign_in(page, base, name)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
-        _wait(lambda: page.evaluate("navigator.serviceWorker.controller !== null"))
+        _wait(lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
         cdp = context.new_cdp_session(page)
         errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
         assert errors == []
