@@ -5,12 +5,13 @@ concurrency 4, on Redis), and a push service on loopback that takes every messag
 kept-alive connections, answering 201 as FCM does). The bench makes `--people` accounts, each
 with one subscription there (keys it made and holds), then keeps `--notifications` notifications
 through `notification_send` in transactions of `--batch` (each queues its pushes after commit,
-as the site does), and waits until the push service has taken them all. A sample of the messages
-is decrypted with the subscription's keys (http_ece, RFC 8291) to show they are real pushes.
+as the site does), starts the worker and waits until the push service has taken them all. A
+sample of the messages is decrypted with the subscription's keys (http_ece, RFC 8291) to show
+they are real pushes.
 
-Figures: the rate from the first notification kept to the last push taken (a minute's worth),
-the worker's alone (first to last push taken), the delay from a notification's commit to its push
-taken (p50/p95/p99), and the worker's CPU per push. The goal: 10,000 a minute on this machine.
+The notifications are all queued before the worker starts, so the figure is the worker's own
+rate (first to last push taken), not how fast this one process keeps notifications; and the
+worker's CPU per push. The goal: 10,000 a minute on this machine.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from bench.kit.stats import ms, process_cpu_seconds
+from bench.kit.stats import process_cpu_seconds
 
 GOAL_PER_MINUTE = 10_000
 
@@ -128,30 +129,27 @@ def run_bench(
             "VAPID_PRIVATE_KEY": private,
             "VAPID_SUBJECT": "mailto:bench@harehra.test",
         }
+        # The queue is filled first, then the worker started: what it drains a minute is its
+        # own rate, not how fast this one process can keep notifications.
         with live_stack(
-            database_url=database_url, redis_url=redis_url, servers=0, worker=True, log_dir=log_dir, **env
+            database_url=database_url, redis_url=redis_url, servers=0, worker=False, log_dir=log_dir, **env
         ) as stack:
-            worker_pid = stack.workers[0].pid
-            time.sleep(3)  # the worker up and listening (its log says "ready")
-            cpu_before = process_cpu_seconds(worker_pid)
-            committed: dict[int, float] = {}  # notification -> when its transaction committed
             started = time.time()
             for first in range(0, notifications, batch):
                 with transaction.atomic():
-                    kept = []
                     for i in range(first, min(first + batch, notifications)):
                         user = users[i % people]
-                        n = notification_send(user_id=user.pk, kind=Kind.ANALYSIS_READY, data={"game": i})
-                        kept.append(n.pk)
-                at = time.time()
-                committed.update(dict.fromkeys(kept, at))
+                        notification_send(user_id=user.pk, kind=Kind.ANALYSIS_READY, data={"game": i})
             queued_s = time.time() - started
+            stack.start_worker()
+            worker_pid = stack.workers[0].pid
+            cpu_before = process_cpu_seconds(worker_pid)
             deadline = time.time() + max(120.0, notifications / 50)
             while time.time() < deadline and len(service.taken) < notifications:
                 time.sleep(0.05)
+            cpu_s = process_cpu_seconds(worker_pid) - cpu_before
             with service.lock:
                 arrivals = list(service.taken)
-            cpu_s = process_cpu_seconds(worker_pid) - cpu_before
         samples = list(service.bodies)
     decrypted = 0
     for path, body in samples:
@@ -159,24 +157,16 @@ def run_bench(
         message = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=auth, version="aes128gcm"))
         decrypted += message["title"] == "Harehra Online" and message["url"].startswith("/replays/")
     got = len(arrivals)
-    end = max(arrivals) if arrivals else started
-    total_s = end - started
-    worker_s = (end - min(arrivals)) if got > 1 else float("nan")
-    first_commit = min(committed.values())
-    # Delays: the k-th push taken against the k-th notification committed (both in order).
-    delays = [(a - c) * 1000 for a, c in zip(sorted(arrivals), sorted(committed.values()), strict=False)]
-    rate = got / total_s * 60 if total_s > 0 else float("nan")
+    worker_s = (max(arrivals) - min(arrivals)) if got > 1 else float("nan")
+    rate = (got - 1) / worker_s * 60 if got > 1 and worker_s > 0 else float("nan")
+    verdict = "met" if rate >= GOAL_PER_MINUTE else "NOT met"
     lines += [
         f"notifications: {notifications} kept for {people} people (one subscription each),"
-        f" {batch} a transaction",
-        f"queued in {queued_s:.1f} s (this process: rows, the bell's publish, the task)",
+        f" {batch} a transaction, queued in {queued_s:.1f} s before the worker started",
         f"pushes taken by the push service: {got} of {notifications};"
         f" sample decrypted: {decrypted} of {len(samples)}",
-        f"rate, first kept to last taken: {rate:,.0f} a minute ({total_s:.1f} s)"
-        f"  [goal {GOAL_PER_MINUTE:,} a minute: {'met' if rate >= GOAL_PER_MINUTE else 'NOT met'}]",
-        f"the worker alone, first to last taken: {(got - 1) / worker_s * 60:,.0f} a minute",
-        f"commit to taken: p50 {ms(delays, 50)} ms, p95 {ms(delays, 95)} ms, p99 {ms(delays, 99)} ms"
-        f" (first commit +{(min(arrivals) - first_commit) * 1000:.0f} ms to the first push)",
-        f"worker CPU: {cpu_s:.1f} s, {cpu_s / max(got, 1) * 1000:.2f} ms a push",
+        f"the worker (threads pool, concurrency 4), first to last push taken: {rate:,.0f} a minute"
+        f" ({worker_s:.1f} s)  [goal {GOAL_PER_MINUTE:,} a minute: {verdict}]",
+        f"worker CPU from its start: {cpu_s:.1f} s, {cpu_s / max(got, 1) * 1000:.2f} ms a push",
     ]
     return lines
