@@ -176,3 +176,31 @@ def test_the_task_sends_what_it_is_given(service: PushService, make_user: Any, c
     push_send.apply(args=[n.pk])
     [r] = service.wait_for(1)
     assert json.loads(keys.decrypt(r.body))["url"] == "/replays/12/"
+
+
+def test_the_worker_manifest_and_offline_page_are_served_from_the_root_and_name_nobody(
+    make_user: Any, settings: Any
+) -> None:
+    page = Client()
+    page.force_login(make_user("vera"))
+    sw = page.get("/sw.js")
+    assert sw.status_code == 200 and sw["Content-Type"].startswith("text/javascript")
+    assert sw["Cache-Control"] == "no-cache" and sw["Service-Worker-Allowed"] == "/"
+    assert b'addEventListener("push"' in sw.content
+    manifest = page.get("/manifest.webmanifest")
+    assert manifest["Content-Type"] == "application/manifest+json"
+    body = manifest.json()
+    assert (body["start_url"], body["display"], body["theme_color"]) == ("/", "standalone", "#2f6b3a")
+    assert {(i["sizes"], i["purpose"]) for i in body["icons"]} == {
+        ("192x192", "any"),
+        ("512x512", "any"),
+        ("512x512", "maskable"),
+    }
+    offline = page.get("/offline/").content.decode()
+    assert "You are offline" in offline and "vera" not in offline
+    # The base page links the manifest; the switch shows only where push is on.
+    notifications = page.get("/notifications/").content.decode()
+    assert 'rel="manifest" href="/manifest.webmanifest"' in notifications
+    assert 'id="push-switch"' not in notifications
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = vapid_key_pair()
+    assert f'data-key="{settings.VAPID_PUBLIC_KEY}"' in page.get("/notifications/").content.decode()
