@@ -3,8 +3,9 @@ switch subscribes the browser and gives the subscription to the site; a follow m
 send a push to the push service this test runs, which decrypts it as the browser would; the
 message is delivered to the site's service worker through the DevTools protocol
 (ServiceWorker.deliverPushMessage), which shows it as a notification; opening it takes the tab to
-its page. With the network gone, a page is answered with the offline page; and Chromium finds
-nothing that keeps the site from being installed (Page.getInstallabilityErrors).
+its page. With the network gone, a page is answered with the offline page (English, and Czech on
+a phone); and Chromium finds nothing that keeps the site from being installed
+(Page.getInstallabilityErrors).
 
 Headless Chromium has no push service (its pushManager.subscribe answers "permission denied"
 whatever the permission): the page's pushManager is given a subscription at this test's push
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.ui import api, person, sign_in
 from tests.support.pushservice import BrowserKeys, push_service
 from webpush.management.commands.vapid_keys import vapid_key_pair
@@ -152,7 +154,7 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
         context.close()
 
 
-def test_the_offline_page_and_the_installability_checks(site: Any, browser: Any, screenshots: Path) -> None:
+def test_the_offline_page_in_english_and_czech(site: Any, browser: Any, screenshots: Path) -> None:
     base = site.url(0)
     name = f"otto{int(time.time()) % 100000}"
     person(base, name)
@@ -167,11 +169,6 @@ def test_the_offline_page_and_the_installability_checks(site: Any, browser: Any,
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
         _wait(lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
-        cdp = context.new_cdp_session(page)
-        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        assert errors == []
-        manifest = page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")
-        assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
 
         context.set_offline(True)
         page.goto(f"{base}/players/{name}/")
@@ -181,5 +178,26 @@ def test_the_offline_page_and_the_installability_checks(site: Any, browser: Any,
         page.screenshot(path=str(screenshots / shot))
         context.set_offline(False)
         page.goto(f"{base}/players/{name}/")
-        assert name in page.locator("h1").inner_text()
+        assert name in page.locator("h1").inner_text()  # back online: the page itself, not a copy
+        context.close()
+
+
+def test_chromium_finds_the_site_installable(site: Any, browser: Any, tmp_path: Path) -> None:
+    """In a profile of its own: Chromium never offers to install from an incognito context (a
+    Playwright context is one), and says so as an installability error."""
+    base = site.url(0)
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getAppManifest").get("errors") == []
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")
+        assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    finally:
         context.close()
