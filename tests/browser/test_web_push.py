@@ -22,12 +22,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.ui import api, person, sign_in
 from tests.support.pushservice import BrowserKeys, push_service
 from webpush.management.commands.vapid_keys import vapid_key_pair
 
 REDIS_DB = 13
+# As tests/browser/conftest.py launches it, for the test that needs a profile of its own.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PUBLIC_KEY, PRIVATE_KEY = vapid_key_pair()
 SITE_ENV = {
     "VAPID_PUBLIC_KEY": PUBLIC_KEY,
