@@ -155,6 +155,18 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
         assert not PushSubscription.objects.filter(endpoint=endpoint).exists()
         context.close()
 
+    # The switch in Czech, on a phone.
+    czech = browser.new_context(viewport={"width": 390, "height": 844}, locale="cs-CZ")
+    czech.grant_permissions(["notifications"], origin=base)
+    page = czech.new_page()
+    sign_in(page, base, name)
+    page.goto(f"{base}/notifications/")
+    page.locator("#push-switch").wait_for(state="visible")
+    assert "Oznámení na tomto zařízení" in page.locator("#push-switch label").inner_text()
+    page.locator("#push-switch .push-status", has_text="jen když").wait_for()
+    page.screenshot(path=str(screenshots / "web-push-switch-cs-phone.png"))
+    czech.close()
+
 
 def test_the_offline_page_in_english_and_czech(site: Any, browser: Any, screenshots: Path) -> None:
     base = site.url(0)
