@@ -70,13 +70,14 @@ NOTIFICATIONS_SHOWN = """() => navigator.serviceWorker.ready
   .then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
 
 
-def _wait(check: Any, timeout: float = 15.0) -> Any:
+def _wait(page: Any, check: Any, timeout: float = 15.0) -> Any:
+    """Playwright's events (the CDP session's among them) are handled only while it waits itself."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got = check()
         if got:
             return got
-        time.sleep(0.1)
+        page.wait_for_timeout(100)
     raise AssertionError("waited in vain")
 
 
@@ -112,7 +113,9 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
         registrations: list[dict[str, Any]] = []
         cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
         cdp.send("ServiceWorker.enable")
-        registration = _wait(lambda: next((r for r in registrations if r["scopeURL"] == f"{base}/"), None))
+        registration = _wait(
+            page, lambda: next((r for r in registrations if r["scopeURL"] == f"{base}/"), None)
+        )
 
         # Someone follows: the worker sends the push to the test's push service.
         api(base, follower_token, f"/api/relations/follows/{name}/")
@@ -125,7 +128,7 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
             "ServiceWorker.deliverPushMessage",
             {"origin": base, "registrationId": registration["registrationId"], "data": json.dumps(message)},
         )
-        shown = _wait(lambda: page.evaluate(NOTIFICATIONS_SHOWN))
+        shown = _wait(page, lambda: page.evaluate(NOTIFICATIONS_SHOWN))
         assert shown == [
             {
                 "title": "Harehra Online",
@@ -182,7 +185,7 @@ def test_the_offline_page_in_english_and_czech(site: Any, browser: Any, screensh
         sign_in(page, base, name)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
-        _wait(lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
+        _wait(page, lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
 
         context.set_offline(True)
         page.goto(f"{base}/players/{name}/")
