@@ -64,6 +64,27 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Harehra Online <norep
 EMAIL_LINK_SECONDS = 3 * 24 * 3600
 PASSWORD_RESET_TIMEOUT = EMAIL_LINK_SECONDS
 
+# Web push (webpush/, docs/OPERATIONS.md "Web push"): the site's VAPID key pair, base64url (the
+# public key an uncompressed P-256 point, the private key its 32-byte scalar: `python manage.py
+# vapid_keys` makes a pair), and the contact push services see in every message's VAPID header
+# (a mailto: or https: URL). Without both keys push is off and the switch is not shown.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
+# The push services the worker posts to, by host (".example.com": any host under it): the
+# browsers' own (Chrome's, Firefox's, Edge's, Safari's). The worker posts to whatever endpoint a
+# browser gave, so any other host is refused when a browser subscribes.
+PUSH_SERVICE_HOSTS = [
+    h.strip()
+    for h in os.environ.get(
+        "PUSH_SERVICE_HOSTS",
+        "fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,.push.apple.com",
+    ).split(",")
+    if h.strip()
+]
+# Endpoints over plain HTTP are refused, but where tests and benches run a push service of their own.
+PUSH_SERVICE_HTTP = env_bool("PUSH_SERVICE_HTTP", False)
+
 # HTTPS=1: the site is served over HTTPS (behind a proxy that sets X-Forwarded-Proto): plain HTTP
 # is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
 #
@@ -119,6 +140,7 @@ INSTALLED_APPS = [
     "accounts",
     "relations",
     "notifications",
+    "webpush",
     "games",
     "replays",
     "moderation",
@@ -165,6 +187,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.unread",
+                "webpush.context_processors.push",
             ],
             # `{{ moment|when }}` on every page: moments in the reader's own time zone
             # (plumbing/templatetags/times.py, static/js/core/times.js).
@@ -281,6 +304,7 @@ REST_FRAMEWORK = {
         # Mail a person asks for: links to reset a password (per address) or verify an address.
         "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "5/hour"),
         "email": os.environ.get("THROTTLE_EMAIL", "5/hour"),
+        "push_subscription": os.environ.get("THROTTLE_PUSH_SUBSCRIPTION", "30/hour"),
     },
 }
 
