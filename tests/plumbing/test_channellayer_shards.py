@@ -6,75 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 import redis.asyncio as aioredis
 from channels_redis.utils import _consistent_hash
 
 from plumbing.channellayer import LOST, ConfirmedPubSubChannelLayer, ShardDown
 from tests.plumbing.test_channellayer import BUSY
-from tests.support.stack import free_port
+from tests.redis_server import KillableRedis, killable_servers
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server")
 
 
-class Server:
-    """A redis-server of the test's own on a fixed port, which it can kill -9 and start again."""
-
-    def __init__(self, where: Path) -> None:
-        self.port = free_port()
-        self.where = where
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", str(self.where)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait(10)
-
-    def subscribers(self, group: str) -> int:
-        return int(redis.Redis(port=self.port).pubsub_numsub(f"asgi__group__{group}")[0][1])
-
-
 @pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    with tempfile.TemporaryDirectory(prefix="harehra-shards-") as where:
-        made = [Server(Path(where)), Server(Path(where))]
-        try:
-            yield made
-        finally:
-            for s in made:
-                if s.proc is not None and s.proc.poll() is None:
-                    s.kill()
+def servers() -> Iterator[list[KillableRedis]]:
+    with killable_servers(2) as made:
+        yield made
 
 
 def _group_on(shard: int, taken: set[str] | None = None) -> str:
@@ -86,13 +36,15 @@ def _group_on(shard: int, taken: set[str] | None = None) -> str:
     raise AssertionError("no group hashes there")
 
 
-def _layer(servers: list[Server]) -> ConfirmedPubSubChannelLayer:
+def _layer(servers: list[KillableRedis]) -> ConfirmedPubSubChannelLayer:
     return ConfirmedPubSubChannelLayer(
         hosts=[{"address": s.url, "socket_connect_timeout": 2} for s in servers]
     )
 
 
-def test_a_group_is_confirmed_on_its_own_shard_and_reaches_every_subscriber(servers: list[Server]) -> None:
+def test_a_group_is_confirmed_on_its_own_shard_and_reaches_every_subscriber(
+    servers: list[KillableRedis],
+) -> None:
     on = [_group_on(0), _group_on(1)]
 
     async def scenario() -> dict[str, Any]:
@@ -131,7 +83,7 @@ def test_a_group_is_confirmed_on_its_own_shard_and_reaches_every_subscriber(serv
         assert out["got"][group] == [group] * 4, out  # every socket of both processes
 
 
-def test_a_lost_shard_tells_its_groups_and_spares_the_other(servers: list[Server]) -> None:
+def test_a_lost_shard_tells_its_groups_and_spares_the_other(servers: list[KillableRedis]) -> None:
     lost_group, kept_group = _group_on(0), _group_on(1)
 
     async def scenario() -> dict[str, Any]:
