@@ -176,6 +176,7 @@ def test_a_killed_channel_layer_shard_loses_no_move() -> None:
             servers=2,
             worker=False,
             CHANNEL_LAYER_REDIS_URLS=",".join(s.url for s in shards),
+            THROTTLE_REGISTER="100000/hour",  # its players register until a game lives on each shard
         ) as stack,
     ):
         by_shard = {_shard_of(g): (g, tokens) for g, tokens in _games(stack.url(0), {0, 1})}
