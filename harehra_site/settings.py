@@ -337,6 +337,10 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Each channel-layer connection: a dead server (a host gone, not a refused port) is given up on
+# within these seconds, so a move's push to it fails soon instead of holding the move's answer
+# (plumbing/publish.py: a failed push is logged, the pages catch up from the log).
+LAYER_REDIS_OPTIONS = {"socket_connect_timeout": 2.0, "socket_timeout": 5.0}
 
 # Django's cache holds what every process must share and may lose: throttle counters, sign-in
 # lockouts and the presence of sockets. Redis when there is one, else this process's memory (the
@@ -352,17 +356,31 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-if REDIS_URL:
+# The channel layer's Redis servers: CHANNEL_LAYER_REDIS_URLS, comma-separated, else REDIS_URL
+# alone. With several, each group (a game's, a user's, a table chat's) lives on one of them, by a
+# hash of its name (plumbing/channellayer.py); the cache and the broker stay where they are.
+CHANNEL_LAYER_REDIS_URLS = [
+    url.strip() for url in os.environ.get("CHANNEL_LAYER_REDIS_URLS", "").split(",") if url.strip()
+] or ([REDIS_URL] if REDIS_URL else [])
+if CHANNEL_LAYER_REDIS_URLS:
     # Redis pub/sub: a push to a game is one PUBLISH, read once by each server process with a
     # socket at that game, which hands it to its own sockets. At most once, like any channel
     # layer: clients check seq continuity and resume on a gap.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "plumbing.channellayer.ConfirmedPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [{"address": url, **LAYER_REDIS_OPTIONS} for url in CHANNEL_LAYER_REDIS_URLS]
+            },
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+if REDIS_URL:
+    # The broker: its own Redis when CELERY_BROKER_URL names one (a queue's backlog then never
+    # slows the pushes' Redis), else REDIS_URL's.
+    CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
     # A task a killed worker had taken (acknowledged late: below) stays in Redis's unacknowledged
     # set until it is this old, then goes back to the queue (kombu's default: an hour). Longer
     # than any task waits in a live worker's hands, or a task still waiting there would be handed
@@ -376,7 +394,6 @@ if REDIS_URL:
         "visibility_timeout": float(os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(20 * 60)))
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # The memory transport ignores the host, but kombu warns "No hostname was supplied" at
     # every connection made without one: the host it would fall back to is named here.
     CELERY_BROKER_URL = "memory://localhost/"
