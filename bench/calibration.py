@@ -78,6 +78,7 @@ class Calibration:
     players: list[int] = field(default_factory=list)  # per sample: the table size
     predicted: list[float] = field(default_factory=list)  # per sample (a seat at a step)
     won: list[int] = field(default_factory=list)
+    game: list[int] = field(default_factory=list)  # per sample: the game it was taken in
     games: int = 0
     steps: int = 0
     draws: int = 0  # games that ended at the turn limit (nobody won)
@@ -91,8 +92,10 @@ class Calibration:
 
     def rows(self) -> list[dict[str, Any]]:
         """Per decile of the predicted chance: samples, mean predicted, observed win rate and its
-        standard error (binomial, as if the samples were independent: steps of one game are not, so
-        the true error is somewhat larger), and whether it lies within 5 points."""
+        standard error (binomial, as if the samples were independent), the gap (observed less
+        predicted) with its standard error counted by game (the seats and steps of one game are
+        not independent: the error of a mean over clusters, `_clustered_se`), and whether the gap
+        lies within 5 points."""
         out = []
         for b in range(BUCKETS):
             low, high = b / BUCKETS, (b + 1) / BUCKETS
@@ -106,6 +109,8 @@ class Calibration:
             predicted = statistics.fmean(self.predicted[i] for i in idx)
             observed = statistics.fmean(self.won[i] for i in idx)
             se = math.sqrt(max(observed * (1 - observed), 1e-9) / n)
+            gaps = [self.won[i] - self.predicted[i] for i in idx]
+            gap_se = _clustered_se(gaps, [self.game[i] for i in idx]) if self.game else se
             out.append(
                 {
                     "low": low,
@@ -114,6 +119,8 @@ class Calibration:
                     "predicted": predicted,
                     "observed": observed,
                     "se": se,
+                    "gap": observed - predicted,
+                    "gap_se": gap_se,
                     "within": abs(observed - predicted) <= 0.05,
                 }
             )
@@ -123,7 +130,8 @@ class Calibration:
         out = [
             f"calibration: {self.games} games, {self.steps} steps, {len(self.predicted)} samples "
             f"(a seat at a step), {self.draws} drawn games",
-            "predicted     samples  mean predicted  observed win rate (± s.e.)  within 5 points",
+            "predicted     samples  mean predicted  observed win rate (± s.e.)  gap (± s.e. by game)  "
+            "within 5 points",
         ]
         for r in self.rows():
             span = f"{100 * r['low']:3.0f}–{100 * r['high']:3.0f}%"
@@ -133,13 +141,29 @@ class Calibration:
             judged = ("yes" if r["within"] else "NO") if r["n"] >= ENOUGH else "(few samples)"
             out.append(
                 f"{span}  {r['n']:>9}  {100 * r['predicted']:13.1f}%  "
-                f"{100 * r['observed']:10.1f}% ± {100 * r['se']:4.1f}      {judged}"
+                f"{100 * r['observed']:10.1f}% ± {100 * r['se']:4.1f}      "
+                f"{100 * r['gap']:+5.1f} ± {100 * r['gap_se']:3.1f}          {judged}"
             )
         out.append(
             f"Brier score {self.brier():.4f}; saying 1/N for every seat: {self.brier_uniform():.4f} "
             f"(lower is better)"
         )
         return out
+
+
+def _clustered_se(values: Sequence[float], clusters: Sequence[int]) -> float:
+    """The standard error of the mean of `values` when those of one cluster (a game) may be
+    correlated: the spread of the clusters' sums of deviations (the sandwich estimator, with the
+    small-sample factor G/(G-1)). Equal to the plain error when every value is its own cluster."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    sums: dict[int, float] = {}
+    for v, c in zip(values, clusters, strict=True):
+        sums[c] = sums.get(c, 0.0) + v - mean
+    g = len(sums)
+    if g < 2:
+        return 0.0
+    return math.sqrt(g / (g - 1) * sum(x * x for x in sums.values())) / n
 
 
 def calibrate(
@@ -174,6 +198,7 @@ def calibrate(
                 out.players.append(n)
                 out.predicted.append(p)
                 out.won.append(1 if s == winner else 0)
+                out.game.append(g)
         if progress is not None:
             progress(g + 1, games)
     return out
