@@ -397,6 +397,9 @@ else:
     # The memory transport ignores the host, but kombu warns "No hostname was supplied" at
     # every connection made without one: the host it would fall back to is named here.
     CELERY_BROKER_URL = "memory://localhost/"
+    # kombu's memory transport with each queue served by priority, as Redis serves it: an
+    # analysis asked for overtakes the automatic ones waiting (harehra_site/memory_broker.py).
+    CELERY_BROKER_TRANSPORT = "harehra_site.memory_broker:Transport"
     # The memory transport polls; poll often so bots and timers answer promptly.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
 
@@ -413,11 +416,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # so a bot's move or a timer never waits behind one.
 CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
 # Queue a rated game's analysis when it ends, while fewer than ANALYSIS_AUTOMATIC_MAX_PENDING
-# analyses are queued or running (docs/ANALYSIS.md "Automatic analyses"). Off by default: on a
-# machine it shares with live play an analysis makes bot moves later (docs/ANALYSIS.md "Where
-# analyses run"); turn it on where the analyst has cores of its own. And the budget of each
-# analysis: worlds per step and per option (harehra/analysis.py).
-ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
+# analyses are queued or running, at the lowest priority: after every analysis someone asked for
+# (docs/ANALYSIS.md "Automatic analyses"). On by default, wherever an analyst runs (the Procfile's
+# `analyst`, the embedded server's own); ANALYSIS_AUTOMATIC=0 turns it off, as where no analyst
+# runs or live play must not share its cores with one. And the budget of each analysis: worlds
+# per step and per option (harehra/analysis.py).
+ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", True)
 ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
 # Requested analyses queued or running at once, over every account (each account: one): a request
 # beyond it is refused, `analysis_queue_full` (docs/ANALYSIS.md, "How many an hour").
