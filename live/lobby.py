@@ -35,6 +35,9 @@ class PushConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
         self.groups_joined = groups
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated and user_group(user.pk) in groups:
+            await self.person_online(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave_more()

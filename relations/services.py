@@ -14,6 +14,7 @@ from notifications.services import notification_send
 from plumbing.errors import ServiceError
 
 from .models import Block, Follow
+from .publish import publish_friend_gone
 from .selectors import relation_between
 
 
@@ -53,7 +54,10 @@ def follow_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
 
 def follow_delete(*, user: AnyUser, username: Any) -> dict[str, bool]:
     other = _other(user, username)
-    Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()
+    with transaction.atomic():
+        if Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()[0]:
+            publish_friend_gone(other.pk, user.get_username())
+            publish_friend_gone(user.pk, other.get_username())
     return relation_between(user, other.pk)
 
 
@@ -66,6 +70,10 @@ def block_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
         Block.objects.get_or_create(blocker_id=user.pk, blocked_id=other.pk)
         Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()
         Follow.objects.filter(follower_id=other.pk, followed_id=user.pk).delete()
+        # Instant on open pages too: each leaves the other's friends panel (the blocked person's
+        # page is told no more than when a friend unfollows).
+        publish_friend_gone(other.pk, user.get_username())
+        publish_friend_gone(user.pk, other.get_username())
     return relation_between(user, other.pk)
 
 
