@@ -81,6 +81,7 @@ class ChallengesView(APIView):
         summary="Challenge people to a new table (6 a minute); 403 blocked, friends_only, not_accepting",
     )
     def post(self, request: Request) -> Response:
+        access_signed_in(request.user)
         data = validated_body(ChallengeCreateSerializer, request.data)
         names, level = data.pop("to"), data.pop("bot_level")
         data["packs"] = tuple(data["packs"])

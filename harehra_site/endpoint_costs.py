@@ -40,6 +40,18 @@ CHEAP: dict[str, str] = {
     "accounts/password/reset/done/": PAGE,
     "accounts/email/verify/<str:token>/": "a signature checked and " + ONE_ROW,
     "api/relations/blocks/<str:username>/": ONE_ROW,
+    "api/challenges/friends/": "the person's friends (at most 1,000), one cache read, their seats",
+    "api/challenges/<int:pk>/": ONE_ROW + " and the challenge's answers (at most 5)",
+    "api/challenges/<int:pk>/accept/": (
+        ONE_ROW + "; the last answer starts the table: a deal, a fixed number of events (as next-game)"
+    ),
+    "api/challenges/<int:pk>/decline/": ONE_ROW,
+    "api/challenges/<int:pk>/cancel/": ONE_ROW,
+    "api/challenges/<int:pk>/start/": "the challenger only; a deal: a fixed number of events",
+    "challenges/": PAGE + ": the newest 30 challenges",
+    "challenges/<int:pk>/": PAGE,
+    "challenges/<int:pk>/<slug:action>/": "as the API's accept, decline, cancel and start",
+    "friends/panel/": "the person's friends (at most 1,000), one cache read, their seats",
     "api/moderation/chat-messages/<int:pk>/hide/": "moderators only; " + ONE_ROW,
     "api/moderation/users/<str:username>/mute/": "moderators only; " + ONE_ROW,
     "api/moderation/users/<str:username>/unmute/": "moderators only; " + ONE_ROW,

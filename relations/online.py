@@ -14,8 +14,21 @@ from django.conf import settings
 
 from plumbing.sharedcache import shared_cache
 
+from .models import Block, Follow
 from .publish import publish_friend_online
-from .selectors import blocked_by, friend_ids
+
+
+def _friend_ids(user_id: int) -> list[int]:
+    mine = Follow.objects.filter(followed_id=user_id).values("follower_id")
+    return list(
+        Follow.objects.filter(follower_id=user_id, followed_id__in=mine).values_list("followed_id", flat=True)
+    )
+
+
+def _blockers(viewer_id: int, user_ids: set[int]) -> set[int]:
+    """Which of `user_ids` block `viewer_id`."""
+    rows = Block.objects.filter(blocked_id=viewer_id, blocker_id__in=list(user_ids))
+    return set(rows.values_list("blocker_id", flat=True))
 
 
 def _key(user_id: int) -> str:
@@ -37,7 +50,7 @@ def online_arrive(user_id: int) -> bool:
     if not came:
         shared_cache().set(_key(user_id), time.time(), timeout=settings.PRESENCE_LEASE_SECONDS)
         return False
-    friends = friend_ids(user_id)
+    friends = _friend_ids(user_id)
     if friends:
         publish_friend_online(user_id, friends)
     return True
@@ -58,4 +71,4 @@ def online_seen_by(viewer_id: int | None, user_ids: Iterable[int]) -> set[int]:
     online = online_among(user_ids)
     if viewer_id is None or not online:
         return online
-    return online - blocked_by(viewer_id, online)
+    return online - _blockers(viewer_id, online)

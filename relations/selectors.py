@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.db.models.functions import Collate, Upper
 
 from .models import Block, Follow
+from .online import online_seen_by
 
 # A list in a relations answer holds at most this many names (the newest first).
 LIST_AT_MOST = 1000
@@ -33,15 +34,6 @@ def relation_between(viewer: Any, other_id: int) -> dict[str, bool]:
 
 def blocks(blocker_id: int, blocked_id: int) -> bool:
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
-
-
-def blocked_by(viewer_id: int, user_ids: set[int] | list[int]) -> set[int]:
-    """Which of `user_ids` block `viewer_id`."""
-    return set(
-        Block.objects.filter(blocked_id=viewer_id, blocker_id__in=list(user_ids)).values_list(
-            "blocker_id", flat=True
-        )
-    )
 
 
 def blocks_either(a: int, b: int) -> bool:
@@ -133,7 +125,15 @@ def people_search(prefix: str, viewer: Any) -> list[dict[str, Any]]:
                 "follower_id", flat=True
             )
         )
+    viewer_id = viewer.pk if getattr(viewer, "is_authenticated", False) else None
+    online = online_seen_by(viewer_id, ids)
     return [
-        {"name": name, "following": pk in following, "follower": pk in followers, "me": pk == viewer.pk}
+        {
+            "name": name,
+            "following": pk in following,
+            "follower": pk in followers,
+            "me": pk == viewer.pk,
+            "online": pk in online,
+        }
         for pk, name in users
     ]
