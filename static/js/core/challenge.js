@@ -22,7 +22,7 @@ function offersBox() {
 
 async function answer(id, action, item, box) {
   item.querySelectorAll("button").forEach((b) => (b.disabled = true));
-  let r = null;
+  let r;
   try {
     r = await fetch(`/api/challenges/${id}/${action}/`, {
       method: "POST",
