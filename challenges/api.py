@@ -18,8 +18,22 @@ from games.services.tables import TableSettings
 from harehra.bots import DEFAULT_LEVEL, LEVELS
 from plumbing.api_errors import validated_body
 
-from .selectors import LIST_AT_MOST, challenge_dict, challenge_for, challenges_of, friends_online
-from .services import challenge_answer, challenge_cancel, challenge_create, challenge_start, rematch_offer
+from .selectors import (
+    LIST_AT_MOST,
+    challenge_dict,
+    challenge_for,
+    challenges_from_of,
+    challenges_of,
+    friends_online,
+)
+from .services import (
+    challenge_answer,
+    challenge_cancel,
+    challenge_create,
+    challenge_start,
+    challenges_from_set,
+    rematch_offer,
+)
 
 CHALLENGE = inline_serializer(
     "Challenge",
@@ -122,6 +136,34 @@ class RematchView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         return _challenge(request, rematch_offer(user=request.user, game_id=game_id), status.HTTP_201_CREATED)
+
+
+CHALLENGES_FROM = inline_serializer(
+    "ChallengesFrom", {"challenges_from": serializers.ChoiceField(["friends", "anyone", "nobody"])}
+)
+
+
+class ChallengesFromSerializer(serializers.Serializer):
+    challenges_from = serializers.ChoiceField(["friends", "anyone", "nobody"])
+
+
+class ChallengesFromView(APIView):
+    @extend_schema(responses={200: CHALLENGES_FROM}, summary="Who may challenge you")
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        return Response({"challenges_from": challenges_from_of(request.user.pk)})
+
+    @extend_schema(
+        request=ChallengesFromSerializer,
+        responses={200: CHALLENGES_FROM},
+        summary="Set who may challenge you: friends (the default), anyone or nobody",
+    )
+    def post(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        data = validated_body(ChallengesFromSerializer, request.data)
+        return Response(
+            {"challenges_from": challenges_from_set(user=request.user, value=data["challenges_from"])}
+        )
 
 
 class FriendsOnlineView(APIView):

@@ -1,10 +1,18 @@
 from django.urls import path
 
-from .api import ChallengeActionView, ChallengesView, ChallengeView, FriendsOnlineView, RematchView
+from .api import (
+    ChallengeActionView,
+    ChallengesFromView,
+    ChallengesView,
+    ChallengeView,
+    FriendsOnlineView,
+    RematchView,
+)
 
 # Under /api/challenges/.
 urlpatterns = [
     path("", ChallengesView.as_view(), name="api-challenges"),
+    path("settings/", ChallengesFromView.as_view(), name="api-challenges-from"),
     path("friends/", FriendsOnlineView.as_view(), name="api-friends-online"),
     path("rematch/<int:game_id>/", RematchView.as_view(), name="api-rematch"),
     path("<int:pk>/", ChallengeView.as_view(), name="api-challenge"),

@@ -14,7 +14,7 @@ class ChallengeStatus(models.TextChoices):
     STARTED = "started", _("Started")
     DECLINED = "declined", _("Declined")
     EXPIRED = "expired", _("Expired")
-    CANCELLED = "cancelled", _("Cancelled")
+    CANCELLED = "cancelled", _("Called off")
 
 
 class AnswerStatus(models.TextChoices):

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from accounts.models import ChallengesFrom, Preference
 from games.access import access_table_view
 from games.models import GameStatus, Seat, TableStatus
 from plumbing.errors import ServiceError
@@ -62,6 +63,12 @@ def challenges_of(user_id: int) -> list[dict[str, Any]]:
         .order_by("-created_at", "-pk")[:LIST_AT_MOST]
     )
     return [challenge_dict(c, user_id) for c in rows]
+
+
+def challenges_from_of(user_id: int) -> str:
+    """Who may challenge the person (accounts' Preference; friends when never set)."""
+    found = Preference.objects.filter(user_id=user_id).values_list("challenges_from", flat=True).first()
+    return found or ChallengesFrom.FRIENDS
 
 
 def challenges_waiting(user_id: int) -> int:

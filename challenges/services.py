@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.access import AnyUser, access_signed_in
+from accounts.models import ChallengesFrom, Preference
 from games.models import Game, GameSeat, GameStatus, Table, TableStatus
 from games.services.tables import (
     TableSettings,
@@ -289,6 +290,15 @@ def _start(challenge: Challenge) -> None:
             publish_challenge_started(uid, challenge.pk, url)
         else:
             publish_challenge_changed(uid, challenge.pk, challenge.status)
+
+
+def challenges_from_set(*, user: AnyUser, value: Any) -> str:
+    """The person's "who may challenge me": friends (the default), anyone or nobody."""
+    access_signed_in(user)
+    if value not in ChallengesFrom.values:
+        raise ServiceError("bad_setting", "who may challenge you is friends, anyone or nobody")
+    Preference.objects.update_or_create(user_id=user.pk, defaults={"challenges_from": value})
+    return str(value)
 
 
 def challenges_expire() -> int:

@@ -12,12 +12,20 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.models import ChallengesFrom
 from accounts.throttles import ChallengeThrottle, throttle_wait, too_many_page, wait_words
 from plumbing.errors import ServiceError
 
 from .forms import ChallengeForm
-from .selectors import challenge_dict, challenge_for, challenges_of, friends_online
-from .services import challenge_answer, challenge_cancel, challenge_create, challenge_start, rematch_offer
+from .selectors import challenge_dict, challenge_for, challenges_from_of, challenges_of, friends_online
+from .services import (
+    challenge_answer,
+    challenge_cancel,
+    challenge_create,
+    challenge_start,
+    challenges_from_set,
+    rematch_offer,
+)
 
 
 def refusal(error: ServiceError) -> str:
@@ -41,7 +49,25 @@ def refusal(error: ServiceError) -> str:
 
 @login_required
 def challenges_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "challenges/list.html", {"challenges": challenges_of(request.user.pk)})
+    context = {
+        "challenges": challenges_of(request.user.pk),
+        "challenges_from": challenges_from_of(request.user.pk),
+        "choices": ChallengesFrom.choices,
+    }
+    return render(request, "challenges/list.html", context)
+
+
+@require_POST
+def challenges_from_page(request: HttpRequest) -> HttpResponse:
+    """The list page's "who may challenge you" form."""
+    if not request.user.is_authenticated:
+        return redirect_to_login("/challenges/")
+    try:
+        challenges_from_set(user=request.user, value=request.POST.get("challenges_from"))
+    except ServiceError:
+        return HttpResponseBadRequest(_("Unknown action."))
+    messages.success(request, _("Saved."))
+    return redirect("challenges")
 
 
 def challenge_new(request: HttpRequest) -> HttpResponse:

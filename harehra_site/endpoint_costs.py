@@ -51,6 +51,8 @@ CHEAP: dict[str, str] = {
     "challenges/": PAGE + ": the newest 30 challenges",
     "challenges/<int:pk>/": PAGE,
     "challenges/<int:pk>/<slug:action>/": "as the API's accept, decline, cancel and start",
+    "api/challenges/settings/": ONE_ROW,
+    "challenges/settings/": ONE_ROW,
     "friends/panel/": "the person's friends (at most 1,000), one cache read, their seats",
     "api/moderation/chat-messages/<int:pk>/hide/": "moderators only; " + ONE_ROW,
     "api/moderation/users/<str:username>/mute/": "moderators only; " + ONE_ROW,

@@ -294,3 +294,18 @@ def test_the_pages_challenge_answer_and_take_both_to_the_game(people: dict[str, 
     assert r.status_code == 400 and "friends only" in r.content.decode()
     lobby = a.get("/lobby/").content.decode()
     assert 'id="friends-online"' in lobby
+
+
+def test_who_may_challenge_you_is_your_setting(people: dict[str, Any]) -> None:
+    assert people["bedrich"].get("/api/challenges/settings/").json() == {"challenges_from": "friends"}
+    r = people["bedrich"].post("/api/challenges/settings/", {"challenges_from": "anyone"}, format="json")
+    assert r.json() == {"challenges_from": "anyone"}
+    assert challenge(people["alena"], ["bedrich"]).status_code == 201
+    r = people["bedrich"].post("/api/challenges/settings/", {"challenges_from": "everyone"}, format="json")
+    assert r.status_code == 400
+    page = Client()
+    page.force_login(people["users"]["bedrich"])
+    assert page.post("/challenges/settings/", {"challenges_from": "nobody"}).status_code == 302
+    r = challenge(people["alena"], ["bedrich"])
+    assert (r.status_code, r.json()["code"]) == (403, "not_accepting")
+    assert 'value="nobody" selected' in page.get("/challenges/").content.decode()
