@@ -55,7 +55,9 @@ def follow_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
 def follow_delete(*, user: AnyUser, username: Any) -> dict[str, bool]:
     other = _other(user, username)
     with transaction.atomic():
-        if Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()[0]:
+        followed_back = Follow.objects.filter(follower_id=other.pk, followed_id=user.pk).exists()
+        if Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()[0] and followed_back:
+            # They were friends: each leaves the other's friends panel at once.
             publish_friend_gone(other.pk, user.get_username())
             publish_friend_gone(user.pk, other.get_username())
     return relation_between(user, other.pk)
