@@ -290,6 +290,7 @@ class _Registry:
         self.beat: threading.Thread | None = None  # the process's presence heartbeat
         # Each signed-in person's sockets of any kind: who is online (relations/online.py).
         self.people: dict[int, weakref.WeakSet[Any]] = {}
+        self.registered = 0
 
     def live(self) -> list[Any]:
         out = []
@@ -341,6 +342,10 @@ def _alive(consumer: Any) -> bool:
 def person_register(consumer: Any, user_id: int) -> bool:
     """Count a socket of `user_id` as theirs; True when the process had no live one of theirs."""
     consumer.online_task = asyncio.current_task()
+    _registry.registered += 1
+    if _registry.registered % 1000 == 0:  # people gone: pruned here, on the loop that adds them
+        for gone in [u for u, socks in _registry.people.items() if not any(_alive(s) for s in list(socks))]:
+            del _registry.people[gone]
     mine = _registry.people.setdefault(user_id, weakref.WeakSet())
     first = not any(_alive(s) for s in list(mine) if s is not consumer)
     mine.add(consumer)
@@ -357,8 +362,6 @@ def _online_now() -> list[int]:
             for user_id, sockets in people:
                 if any(_alive(s) for s in list(sockets)):
                     out.append(user_id)
-                else:
-                    _registry.people.pop(user_id, None)
             return out
         except RuntimeError:  # the loop changed a set during the copy
             continue

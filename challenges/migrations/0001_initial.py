@@ -6,55 +6,129 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_event_log_and_storage'),
+        ("games", "0002_event_log_and_storage"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Challenge',
+            name="Challenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('settings', models.JSONField(default=dict)),
-                ('bot_level', models.CharField(default='normal', max_length=8)),
-                ('rematch', models.BooleanField(default=False)),
-                ('status', models.CharField(choices=[('pending', 'Waiting for answers'), ('started', 'Started'), ('declined', 'Declined'), ('expired', 'Expired'), ('cancelled', 'Called off')], default='pending', max_length=16)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField()),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('challenger', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.game')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("settings", models.JSONField(default=dict)),
+                ("bot_level", models.CharField(default="normal", max_length=8)),
+                ("rematch", models.BooleanField(default=False)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for answers"),
+                            ("started", "Started"),
+                            ("declined", "Declined"),
+                            ("expired", "Expired"),
+                            ("cancelled", "Called off"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField()),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "challenger",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.table",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ChallengeAnswer',
+            name="ChallengeAnswer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Not answered'), ('accepted', 'Accepted'), ('declined', 'Declined')], default='pending', max_length=16)),
-                ('answered_at', models.DateTimeField(blank=True, null=True)),
-                ('challenge', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='answers', to='challenges.challenge')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Not answered"),
+                            ("accepted", "Accepted"),
+                            ("declined", "Declined"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                ("answered_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "challenge",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="answers",
+                        to="challenges.challenge",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='challenge',
-            index=models.Index(condition=models.Q(('status', 'pending')), fields=['expires_at'], name='challenge_pending'),
+            model_name="challenge",
+            index=models.Index(
+                condition=models.Q(("status", "pending")), fields=["expires_at"], name="challenge_pending"
+            ),
         ),
         migrations.AddIndex(
-            model_name='challenge',
-            index=models.Index(fields=['challenger', '-created_at'], name='challenge_by_challenger'),
+            model_name="challenge",
+            index=models.Index(fields=["challenger", "-created_at"], name="challenge_by_challenger"),
         ),
         migrations.AddIndex(
-            model_name='challengeanswer',
-            index=models.Index(fields=['user', 'challenge'], name='challenge_answer_by_user'),
+            model_name="challengeanswer",
+            index=models.Index(fields=["user", "challenge"], name="challenge_answer_by_user"),
         ),
         migrations.AddConstraint(
-            model_name='challengeanswer',
-            constraint=models.UniqueConstraint(fields=('challenge', 'user'), name='challenge_answer_once'),
+            model_name="challengeanswer",
+            constraint=models.UniqueConstraint(fields=("challenge", "user"), name="challenge_answer_once"),
         ),
     ]
