@@ -82,7 +82,10 @@ class ChallengesView(APIView):
     throttle_classes = [ChallengeThrottle]
 
     @extend_schema(
-        responses={200: inline_serializer("Challenges", {"challenges": CHALLENGE})},
+        operation_id="challenges_list",
+        responses={
+            200: inline_serializer("Challenges", {"challenges": serializers.ListField(child=CHALLENGE)})
+        },
         summary=f"Your challenges, made and received (the newest {LIST_AT_MOST})",
     )
     def get(self, request: Request) -> Response:
@@ -139,7 +142,7 @@ class RematchView(APIView):
 
 
 CHALLENGES_FROM = inline_serializer(
-    "ChallengesFrom", {"challenges_from": serializers.ChoiceField(["friends", "anyone", "nobody"])}
+    "WhoMayChallenge", {"challenges_from": serializers.ChoiceField(["friends", "anyone", "nobody"])}
 )
 
 
