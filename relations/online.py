@@ -56,6 +56,15 @@ def online_arrive(user_id: int) -> bool:
     return True
 
 
+def friends_made(a: int, b: int) -> None:
+    """Two people just became friends: each one online appears on the other's panel at once."""
+    online = online_among([a, b])
+    if b in online:
+        publish_friend_online(b, [a])
+    if a in online:
+        publish_friend_online(a, [b])
+
+
 def online_among(user_ids: Iterable[int]) -> set[int]:
     """Which of these people are online now (one cache read)."""
     ids = list(user_ids)

@@ -14,6 +14,7 @@ from notifications.services import notification_send
 from plumbing.errors import ServiceError
 
 from .models import Block, Follow
+from .online import friends_made
 from .publish import publish_friend_gone
 from .selectors import relation_between
 
@@ -49,6 +50,8 @@ def follow_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
         _, created = Follow.objects.get_or_create(follower_id=user.pk, followed_id=other.pk)
         if created:
             notification_send(user_id=other.pk, kind=Kind.FOLLOWER, data={"name": user.get_username()})
+            if Follow.objects.filter(follower_id=other.pk, followed_id=user.pk).exists():
+                friends_made(user.pk, other.pk)
     return relation_between(user, other.pk)
 
 

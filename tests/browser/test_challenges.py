@@ -34,8 +34,8 @@ def new_page(browser: Any, viewport: dict[str, int], lang: str) -> Any:
 
 def click_relation(page: Any, base: str, name: str, action: str) -> None:
     page.goto(f"{base}/players/{name}/")
-    page.click(f"button[name=action][value={action}]")
-    page.wait_for_url(f"{base}/players/{name}/")
+    with page.expect_navigation():
+        page.click(f"button[name=action][value={action}]")
 
 
 def open_friends(page: Any) -> Any:
@@ -63,8 +63,7 @@ def play(browser: Any, base: str, shots: Path, viewport: dict[str, int], lang: s
     panel = open_friends(a)
     panel.locator(".friends-none").wait_for()
     sign_in(b, base, b_name)
-    click_relation(b, base, a_name, "follow")  # friends now: B is on A's panel
-    b.goto(f"{base}/lobby/")
+    click_relation(b, base, a_name, "follow")  # friends now: B, online, is on A's panel at once
     panel = open_friends(a)
     friend = panel.locator(f'.friend[data-name="{b_name}"]')
     friend.wait_for(timeout=10_000)
@@ -73,6 +72,8 @@ def play(browser: Any, base: str, shots: Path, viewport: dict[str, int], lang: s
     # B has a second page open elsewhere on the site (no socket of its own: the person's own).
     b2.context.add_cookies(b.context.cookies())
     b2.goto(f"{base}/replays/")
+    b.goto(f"{base}/lobby/")
+    unread = int(b2.locator(".nav-bell").get_attribute("data-unread") or 0)
 
     friend.locator('a[href^="/challenges/new/"]').click()
     a.wait_for_url(re.compile(r"/challenges/new/"))
@@ -88,8 +89,7 @@ def play(browser: Any, base: str, shots: Path, viewport: dict[str, int], lang: s
         offer.wait_for(timeout=10_000)
         assert a_name in offer.inner_text()
     b2.screenshot(path=shots / f"challenges-{lang}-{tag}-offer.png")
-    bell = b2.locator(".nav-bell-count, .nav-toggle-count").first
-    assert bell.inner_text().strip().startswith("1")
+    assert int(b2.locator(".nav-bell").get_attribute("data-unread") or 0) == unread + 1  # and a notification
     a.screenshot(path=shots / f"challenges-{lang}-{tag}-waiting.png", full_page=True)
 
     b2.locator(f'.challenge-offer[data-challenge="{challenge_id}"] .challenge-accept').click()

@@ -309,3 +309,26 @@ def test_who_may_challenge_you_is_your_setting(people: dict[str, Any]) -> None:
     r = challenge(people["alena"], ["bedrich"])
     assert (r.status_code, r.json()["code"]) == (403, "not_accepting")
     assert 'value="nobody" selected' in page.get("/challenges/").content.decode()
+
+
+def test_two_people_becoming_friends_appear_on_each_others_panel_if_online(
+    people: dict[str, Any], sent: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    users = people["users"]
+    online_renew([users["bedrich"].pk])
+    people["alena"].post("/api/relations/follows/bedrich/")
+    assert of_type(sent, "friend.online") == []  # not friends yet
+    with django_capture_on_commit_callbacks(execute=True):
+        people["bedrich"].post("/api/relations/follows/alena/")
+    assert [(g, m["name"]) for g, m in of_type(sent, "friend.online")] == [
+        (f"user.{users['alena'].pk}", "bedrich")
+    ]
+
+
+def test_the_banners_words_come_with_every_page_in_its_language(people: dict[str, Any]) -> None:
+    page = Client()
+    page.force_login(people["users"]["alena"])
+    html = page.get("/replays/").content.decode()
+    assert 'data-offer="%(name)s challenges you to a table of %(seats)s."' in html
+    html = page.get("/replays/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert 'data-offer="%(name)s vás vyzývá ke stolu pro %(seats)s."' in html
