@@ -12,7 +12,7 @@ from harehra.bots import DEFAULT_LEVEL, LEVELS
 
 
 class ChallengeForm(TableCreateForm):
-    field_order = ["people"]
+    field_order = ["people", "seats", "bot_level"]
 
     people = forms.CharField(
         label=_("Whom to challenge"),
