@@ -139,8 +139,8 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             await self.resume(after, joined["caught"])  # a reconnecting page: what it missed
         if joined["presence"] is not None:
             await self.send_json({"type": "presence", "seats": joined["presence"]})
-        if self.user.is_authenticated:  # after the page has its state: it waits on nothing here
-            await self.person_online(self.user.pk)
+        if self.user.is_authenticated:  # said online by the heartbeat: no statement here
+            await self.person_online(self.user.pk, later=True)
 
     async def disconnect(self, code: int) -> None:
         socket_unregister(self)

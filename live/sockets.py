@@ -145,11 +145,15 @@ class Notified:
     async def friend_gone(self, message: dict[str, Any]) -> None:
         await self._pass_on("friend_gone", message)
 
-    async def person_online(self, user_id: int) -> None:
+    async def person_online(self, user_id: int, *, later: bool = False) -> None:
         """A socket of a signed-in person opened: they are online (relations/online.py). Only the
         process's first socket of theirs asks the cache; the heartbeat keeps them online while any
-        is open."""
+        is open. `later`: the heartbeat's thread says so at its next beat instead (a game socket
+        opens with a fixed count of statements and thread hops: live/game.py)."""
         if not person_register(self, user_id):
+            return
+        if later:
+            _registry.unannounced[user_id] = asyncio.get_running_loop()
             return
         from relations.online import online_arrive
 
@@ -291,6 +295,8 @@ class _Registry:
         # Each signed-in person's sockets of any kind: who is online (relations/online.py).
         self.people: dict[int, weakref.WeakSet[Any]] = {}
         self.registered = 0
+        # People whose first socket here is to be said online by the heartbeat, with its loop.
+        self.unannounced: dict[int, asyncio.AbstractEventLoop] = {}
 
     def live(self) -> list[Any]:
         out = []
@@ -440,7 +446,7 @@ def _heartbeat() -> None:
     from django.db import close_old_connections
 
     from games.services.presence import presence_heartbeat
-    from relations.online import online_renew
+    from relations.online import online_arrive, online_renew
 
     last = time.monotonic()
     while True:
@@ -453,9 +459,19 @@ def _heartbeat() -> None:
         try:
             online_renew(_online_now())
         except Exception:
-            import logging
-
             logging.getLogger(__name__).exception("online heartbeat failed")
+        for user_id in list(_registry.unannounced):
+            loop = _registry.unannounced.pop(user_id, None)
+            if loop is None or not loop.is_running():
+                continue
+            close_old_connections()
+            try:
+                with sends_to_loop(loop):
+                    online_arrive(user_id)
+            except Exception:
+                logging.getLogger(__name__).exception("could not say %s is online", user_id)
+            finally:
+                close_old_connections()
         for loop, seats in _seated_now().items():
             # A game told of a seat counted again is told from the loop of its sockets, as from
             # their database threads (plumbing/publish.py, `sends_to_loop`).
@@ -464,8 +480,6 @@ def _heartbeat() -> None:
                 with sends_to_loop(loop):
                     presence_heartbeat(seats, looked_at=looked_at)
             except Exception:
-                import logging
-
                 logging.getLogger(__name__).exception("presence heartbeat failed")
             finally:
                 close_old_connections()
