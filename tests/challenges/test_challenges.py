@@ -332,3 +332,23 @@ def test_the_banners_words_come_with_every_page_in_its_language(people: dict[str
     assert 'data-offer="%(name)s challenges you to a table of %(seats)s."' in html
     html = page.get("/replays/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     assert 'data-offer="%(name)s vás vyzývá ke stolu pro %(seats)s."' in html
+
+
+def test_the_game_pages_rematch_button_offers_it_and_the_offer_page_says_so(people: dict[str, Any]) -> None:
+    friends(people, "alena", "bedrich")
+    cid = challenge(people["alena"], ["bedrich"]).json()["id"]
+    first = Game.objects.get(pk=people["bedrich"].post(f"/api/challenges/{cid}/accept/").json()["game"])
+    page = Client()
+    page.force_login(people["users"]["alena"])
+    html = page.get(f"/games/{first.pk}/").content.decode()
+    assert f'action="/games/{first.pk}/rematch/"' in html and 'id="rematch"' in html
+    game_abort(game=first, actor_id=None)
+    r = page.post(f"/games/{first.pk}/rematch/")
+    offer = Challenge.objects.get(rematch=True, table_id=first.table_id)
+    assert r["Location"] == f"/challenges/{offer.pk}/"
+    other = Client()
+    other.force_login(people["users"]["bedrich"])
+    html = other.get(f"/challenges/{offer.pk}/").content.decode()
+    assert "alena offers a rematch" in html and 'id="challenge-accept"' in html
+    r = other.post(f"/challenges/{offer.pk}/accept/")
+    assert r["Location"] == f"/games/{Game.objects.get(table_id=first.table_id, number=2).pk}/"
