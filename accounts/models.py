@@ -11,6 +11,7 @@ from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.db.models import Q
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
 
 
 class UserSession(AbstractBaseSession):
@@ -31,6 +32,12 @@ class UserSession(AbstractBaseSession):
         return import_string(f"{settings.SESSION_ENGINE}.SessionStore")
 
 
+class ChallengesFrom(models.TextChoices):
+    FRIENDS = "friends", _("Friends only")
+    ANYONE = "anyone", _("Anyone")
+    NOBODY = "nobody", _("Nobody")
+
+
 class Preference(models.Model):
     """A person's settings that follow them from browser to browser."""
 
@@ -42,6 +49,10 @@ class Preference(models.Model):
     # (the user's `email`) is verified while the two are equal: a new address is not, until its
     # own link is opened. Only a verified address gets mail (a password reset, notifications).
     email_verified = models.EmailField(blank=True, default="")
+    # Who may challenge the person to a table (challenges/): friends by default, as on Lichess.
+    challenges_from = models.CharField(
+        max_length=8, choices=ChallengesFrom.choices, default=ChallengesFrom.FRIENDS
+    )
 
 
 class SanctionKind(models.TextChoices):

@@ -216,6 +216,12 @@ class FollowThrottle(_PerPerson):
     scope = "follow"
 
 
+class ChallengeThrottle(_PerPerson):
+    """Challenging people (challenges/): each challenge tells every person challenged at once."""
+
+    scope = "challenge"
+
+
 class PeopleSearchThrottle(_PerPerson):
     """Finding people by the start of their name (relations/)."""
 

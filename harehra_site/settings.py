@@ -142,6 +142,7 @@ INSTALLED_APPS = [
     "notifications",
     "webpush",
     "games",
+    "challenges",
     "replays",
     "moderation",
     "ratings",
@@ -301,6 +302,8 @@ REST_FRAMEWORK = {
         # Follows per person a day (relations/): each tells the person followed.
         "follow": os.environ.get("THROTTLE_FOLLOW", "100/day"),
         "people_search": os.environ.get("THROTTLE_PEOPLE_SEARCH", "60/min"),
+        # Challenges per person a minute (challenges/): each tells every person challenged.
+        "challenge": os.environ.get("THROTTLE_CHALLENGE", "6/min"),
         # Mail a person asks for: links to reset a password (per address) or verify an address.
         "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "5/hour"),
         "email": os.environ.get("THROTTLE_EMAIL", "5/hour"),
@@ -475,6 +478,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
     "tournaments": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},
     "event-log-partitions": {"task": "games.tasks.event_log_partitions_ensure", "schedule": 300.0},
+    "challenges": {"task": "challenges.tasks.challenges_expire", "schedule": 30.0},
 }
 # The event log's partitions (games/partitions.py): game ids per partition, and how many
 # partitions past the newest game the beat keeps made (headroom if the beat stops: their product).
@@ -485,6 +489,9 @@ AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every
 # PRESENCE_HEARTBEAT_SECONDS; a seat not renewed for PRESENCE_LEASE_SECONDS has lost its sockets,
 # however they ended (live/sockets.py, games/services/presence.py).
+# A challenge nobody started this long after it was made ends expired (challenges/; the beat
+# looks every 30 s): the challenged are on the site now, or not at all, for a live table.
+CHALLENGE_EXPIRY_SECONDS = float(os.environ.get("CHALLENGE_EXPIRY_SECONDS", "600"))
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "30"))
 # Messages a socket may send: a burst, then this many a second on average (live/sockets.py).

@@ -37,6 +37,7 @@ urlpatterns = [
     path("api/relations/", include("relations.api_urls")),
     path("api/notifications/", include("notifications.api_urls")),
     path("api/push/", include("webpush.api_urls")),
+    path("api/challenges/", include("challenges.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
     path("api/", include("chat.api_urls")),
@@ -54,6 +55,7 @@ urlpatterns = [
     path("", include("relations.urls")),
     path("", include("notifications.urls")),
     path("", include("webpush.urls")),
+    path("", include("challenges.urls")),
     path("", include("games.urls")),
 ]
 

@@ -149,6 +149,8 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             await self.resume(after, joined["caught"])  # a reconnecting page: what it missed
         if joined["presence"] is not None:
             await self.send_json({"type": "presence", "seats": joined["presence"]})
+        if self.user.is_authenticated:  # said online by the heartbeat: no statement here
+            await self.person_online(self.user.pk, later=True)
 
     async def layer_lost(self, message: dict[str, Any]) -> None:
         """A group of this socket was lost with its channel-layer shard (plumbing/channellayer.py).

@@ -45,6 +45,9 @@ class PushConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
                 await self.channel_layer.group_discard(group, self.channel_name)
             self.groups_joined = []
             raise
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated and user_group(user.pk) in groups:
+            await self.person_online(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave_more()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import random
 import re
 import threading
@@ -23,6 +24,7 @@ from django.conf import settings
 
 from plumbing import jsontext, metrics
 from plumbing.channellayer import ShardDown
+from plumbing.dbthreads import db
 from plumbing.logs import log_socket
 from plumbing.publish import sends_to_loop
 
@@ -134,6 +136,43 @@ class Notified:
             "url": message["url"],
         }
         await self.send(text_data=jsontext.dumps(note))  # type: ignore[attr-defined]
+
+    # Challenges and the friends panel (challenges/publish.py, relations/publish.py): passed on as
+    # they are, under the page's names for them (static/js/core/challenge.js; docs/PROTOCOL.md).
+    async def _pass_on(self, kind: str, message: dict[str, Any]) -> None:
+        await self.send(text_data=jsontext.dumps({**message, "type": kind}))  # type: ignore[attr-defined]
+
+    async def challenge_offered(self, message: dict[str, Any]) -> None:
+        await self._pass_on("challenge", message)
+
+    async def challenge_changed(self, message: dict[str, Any]) -> None:
+        await self._pass_on("challenge_changed", message)
+
+    async def challenge_started(self, message: dict[str, Any]) -> None:
+        await self._pass_on("challenge_started", message)
+
+    async def friend_online(self, message: dict[str, Any]) -> None:
+        await self._pass_on("friend_online", message)
+
+    async def friend_gone(self, message: dict[str, Any]) -> None:
+        await self._pass_on("friend_gone", message)
+
+    async def person_online(self, user_id: int, *, later: bool = False) -> None:
+        """A socket of a signed-in person opened: they are online (relations/online.py). Only the
+        process's first socket of theirs asks the cache; the heartbeat keeps them online while any
+        is open. `later`: the heartbeat's thread says so at its next beat instead (a game socket
+        opens with a fixed count of statements and thread hops: live/game.py)."""
+        if not person_register(self, user_id):
+            return
+        if later:
+            _registry.unannounced[user_id] = asyncio.get_running_loop()
+            return
+        from relations.online import online_arrive
+
+        try:
+            await db(online_arrive)(user_id)
+        except Exception:  # presence is a courtesy: a socket opens whatever becomes of it
+            logging.getLogger(__name__).exception("could not say %s is online", user_id)
 
 
 class LimitedSocket:
@@ -313,6 +352,11 @@ class _Registry:
         self.by_game: dict[int, weakref.WeakSet[Any]] = {}
         self.pushed: dict[int, int] = {}
         self.beat: threading.Thread | None = None  # the process's presence heartbeat
+        # Each signed-in person's sockets of any kind: who is online (relations/online.py).
+        self.people: dict[int, weakref.WeakSet[Any]] = {}
+        self.registered = 0
+        # People whose first socket here is to be said online by the heartbeat, with its loop.
+        self.unannounced: dict[int, asyncio.AbstractEventLoop] = {}
 
     def live(self) -> list[Any]:
         out = []
@@ -354,6 +398,40 @@ def socket_register(consumer: Any, user_id: int | None, game_id: int) -> bool:
         _registry.by_user.setdefault((user_id, game_id), weakref.WeakSet()).add(consumer)
     _start_heartbeat()
     return True
+
+
+def _alive(consumer: Any) -> bool:
+    task = getattr(consumer, "online_task", None)
+    return task is not None and not task.done()
+
+
+def person_register(consumer: Any, user_id: int) -> bool:
+    """Count a socket of `user_id` as theirs; True when the process had no live one of theirs."""
+    consumer.online_task = asyncio.current_task()
+    _registry.registered += 1
+    if _registry.registered % 1000 == 0:  # people gone: pruned here, on the loop that adds them
+        for gone in [u for u, socks in _registry.people.items() if not any(_alive(s) for s in list(socks))]:
+            del _registry.people[gone]
+    mine = _registry.people.setdefault(user_id, weakref.WeakSet())
+    first = not any(_alive(s) for s in list(mine) if s is not consumer)
+    mine.add(consumer)
+    _start_heartbeat()
+    return first
+
+
+def _online_now() -> list[int]:
+    """The people with a live socket in this process (read from the heartbeat's thread)."""
+    for _ in range(10):
+        try:
+            people = list(_registry.people.items())
+            out = []
+            for user_id, sockets in people:
+                if any(_alive(s) for s in list(sockets)):
+                    out.append(user_id)
+            return out
+        except RuntimeError:  # the loop changed a set during the copy
+            continue
+    return []
 
 
 def socket_unregister(consumer: Any) -> None:
@@ -428,6 +506,7 @@ def _heartbeat() -> None:
     from django.db import close_old_connections
 
     from games.services.presence import presence_heartbeat
+    from relations.online import online_arrive, online_renew
 
     last = time.monotonic()
     while True:
@@ -437,6 +516,22 @@ def _heartbeat() -> None:
             continue
         last = time.monotonic()
         looked_at = time.time()
+        try:
+            online_renew(_online_now())
+        except Exception:
+            logging.getLogger(__name__).exception("online heartbeat failed")
+        for user_id in list(_registry.unannounced):
+            loop = _registry.unannounced.pop(user_id, None)
+            if loop is None or not loop.is_running():
+                continue
+            close_old_connections()
+            try:
+                with sends_to_loop(loop):
+                    online_arrive(user_id)
+            except Exception:
+                logging.getLogger(__name__).exception("could not say %s is online", user_id)
+            finally:
+                close_old_connections()
         for loop, seats in _seated_now().items():
             # A game told of a seat counted again is told from the loop of its sockets, as from
             # their database threads (plumbing/publish.py, `sends_to_loop`).
@@ -445,8 +540,6 @@ def _heartbeat() -> None:
                 with sends_to_loop(loop):
                     presence_heartbeat(seats, looked_at=looked_at)
             except Exception:
-                import logging
-
                 logging.getLogger(__name__).exception("presence heartbeat failed")
             finally:
                 close_old_connections()

@@ -13,6 +13,7 @@ from django.db.models import Q
 class Kind(models.TextChoices):
     FOLLOWER = "follower", "A new follower"
     ANALYSIS_READY = "analysis_ready", "Your requested analysis is ready"
+    CHALLENGE = "challenge", "A challenge to a table"
 
 
 class Notification(models.Model):

@@ -23,6 +23,8 @@ def notification_url(n: Notification) -> str:
         return f"/players/{quote(str(n.data.get('name', '')))}/"
     if n.kind == Kind.ANALYSIS_READY:
         return f"/replays/{int(n.data.get('game', 0))}/"
+    if n.kind == Kind.CHALLENGE:
+        return f"/challenges/{int(n.data.get('challenge', 0))}/"
     return "/notifications/"
 
 
@@ -32,6 +34,8 @@ def notification_text(n: Notification) -> str:
         return _("%(name)s follows you.") % {"name": n.data.get("name", "")}
     if n.kind == Kind.ANALYSIS_READY:
         return _("The analysis you asked for, of game %(game)s, is ready.") % {"game": n.data.get("game", "")}
+    if n.kind == Kind.CHALLENGE:
+        return _("%(name)s challenges you to a game.") % {"name": n.data.get("name", "")}
     return ""
 
 

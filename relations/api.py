@@ -35,6 +35,9 @@ PEOPLE = inline_serializer(
                 "following": serializers.BooleanField(),
                 "follower": serializers.BooleanField(),
                 "me": serializers.BooleanField(),
+                "online": serializers.BooleanField(
+                    help_text="on the site now (never a person who blocks you)"
+                ),
             },
             many=True,
         )

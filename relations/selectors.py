@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.db.models.functions import Collate, Upper
 
 from .models import Block, Follow
+from .online import online_seen_by
 
 # A list in a relations answer holds at most this many names (the newest first).
 LIST_AT_MOST = 1000
@@ -32,6 +34,28 @@ def relation_between(viewer: Any, other_id: int) -> dict[str, bool]:
 
 def blocks(blocker_id: int, blocked_id: int) -> bool:
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def blocks_either(a: int, b: int) -> bool:
+    """Whether either of two people blocks the other."""
+    return Block.objects.filter(Q(blocker_id=a, blocked_id=b) | Q(blocker_id=b, blocked_id=a)).exists()
+
+
+def friend_ids(user_id: int) -> list[int]:
+    """The people `user_id` follows who follow them back (at most LIST_AT_MOST)."""
+    return list(
+        Follow.objects.filter(
+            follower_id=user_id,
+            followed_id__in=Follow.objects.filter(followed_id=user_id).values("follower_id"),
+        ).values_list("followed_id", flat=True)[:LIST_AT_MOST]
+    )
+
+
+def are_friends(a: int, b: int) -> bool:
+    return (
+        Follow.objects.filter(follower_id=a, followed_id=b).exists()
+        and Follow.objects.filter(follower_id=b, followed_id=a).exists()
+    )
 
 
 def follow_counts(user_id: int) -> dict[str, int]:
@@ -101,7 +125,15 @@ def people_search(prefix: str, viewer: Any) -> list[dict[str, Any]]:
                 "follower_id", flat=True
             )
         )
+    viewer_id = viewer.pk if getattr(viewer, "is_authenticated", False) else None
+    online = online_seen_by(viewer_id, ids)
     return [
-        {"name": name, "following": pk in following, "follower": pk in followers, "me": pk == viewer.pk}
+        {
+            "name": name,
+            "following": pk in following,
+            "follower": pk in followers,
+            "me": pk == viewer.pk,
+            "online": pk in online,
+        }
         for pk, name in users
     ]

@@ -14,6 +14,8 @@ from notifications.services import notification_send
 from plumbing.errors import ServiceError
 
 from .models import Block, Follow
+from .online import friends_made
+from .publish import publish_friend_gone
 from .selectors import relation_between
 
 
@@ -48,12 +50,19 @@ def follow_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
         _, created = Follow.objects.get_or_create(follower_id=user.pk, followed_id=other.pk)
         if created:
             notification_send(user_id=other.pk, kind=Kind.FOLLOWER, data={"name": user.get_username()})
+            if Follow.objects.filter(follower_id=other.pk, followed_id=user.pk).exists():
+                friends_made(user.pk, other.pk)
     return relation_between(user, other.pk)
 
 
 def follow_delete(*, user: AnyUser, username: Any) -> dict[str, bool]:
     other = _other(user, username)
-    Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()
+    with transaction.atomic():
+        followed_back = Follow.objects.filter(follower_id=other.pk, followed_id=user.pk).exists()
+        if Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()[0] and followed_back:
+            # They were friends: each leaves the other's friends panel at once.
+            publish_friend_gone(other.pk, user.get_username())
+            publish_friend_gone(user.pk, other.get_username())
     return relation_between(user, other.pk)
 
 
@@ -66,6 +75,10 @@ def block_create(*, user: AnyUser, username: Any) -> dict[str, bool]:
         Block.objects.get_or_create(blocker_id=user.pk, blocked_id=other.pk)
         Follow.objects.filter(follower_id=user.pk, followed_id=other.pk).delete()
         Follow.objects.filter(follower_id=other.pk, followed_id=user.pk).delete()
+        # Instant on open pages too: each leaves the other's friends panel (the blocked person's
+        # page is told no more than when a friend unfollows).
+        publish_friend_gone(other.pk, user.get_username())
+        publish_friend_gone(user.pk, other.get_username())
     return relation_between(user, other.pk)
 
 

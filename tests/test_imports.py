@@ -140,6 +140,8 @@ MAY_IMPORT = {
     "webpush": {"accounts", "notifications", "plumbing"},
     "games": {"harehra", "accounts", "relations", "plumbing"},
     "ratings": {"harehra", "accounts", "games", "plumbing"},
+    # A challenge makes a table (games) for people who may be challenged (relations), and tells them.
+    "challenges": {"harehra", "accounts", "notifications", "relations", "games", "plumbing"},
     "replays": {"harehra", "accounts", "games", "plumbing"},
     "chat": {"harehra", "accounts", "games", "plumbing"},
     "profiles": {

@@ -74,6 +74,12 @@ def _check_settings(s: TableSettings) -> None:
         raise ServiceError("bad_settings", "away_bot_level is easy, normal or hard")
 
 
+def table_settings_check(s: TableSettings) -> None:
+    """Refuse settings no table may have (bad_settings), before anything is written: a challenge
+    checks the table it will create when it is made, not when it starts."""
+    _check_settings(s)
+
+
 def _changed(table: Table) -> None:
     transaction.on_commit(lambda: publish_table_changed(table.pk))
 

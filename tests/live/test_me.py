@@ -63,3 +63,43 @@ async def _signed_out() -> None:
     me = _socket("/ws/me/", None)
     await me.connect()
     assert await me.receive_output(timeout=3) == {"type": "websocket.close", "code": CLOSE_REFUSED}
+
+
+def test_a_challenge_and_a_friend_coming_online_reach_the_open_pages() -> None:
+    asyncio.run(_challenge_told())
+
+
+async def _challenge_told() -> None:
+    from challenges.services import challenge_create
+    from games.services.tables import TableSettings
+    from relations.services import block_create
+
+    make = database_sync_to_async(user_register)
+    olga, petr = (
+        await make(username="olga", password="correct-horse-battery"),
+        await make(username="petr", password="correct-horse-battery"),
+    )
+    await database_sync_to_async(follow_create)(user=olga, username="petr")
+    await database_sync_to_async(follow_create)(user=petr, username="olga")
+    olga_token: Any = await database_sync_to_async(user_token)(user=olga)
+    petr_token: Any = await database_sync_to_async(user_token)(user=petr)
+    me = _socket("/ws/me/", olga_token)
+    assert (await me.connect())[0]
+    assert (await me.receive_json_from(timeout=3))["type"] == "notification"
+    # Petr comes online (his first socket anywhere): Olga's page hears it.
+    petr_me = _socket("/ws/me/", petr_token)
+    assert (await petr_me.connect())[0]
+    assert (await petr_me.receive_json_from(timeout=3))["type"] == "notification"
+    assert await me.receive_json_from(timeout=3) == {"type": "friend_online", "name": "petr"}
+    # Petr challenges Olga: her page shows it at once, beside the bell's count.
+    create = database_sync_to_async(challenge_create)
+    challenge = await create(user=petr, names=["olga"], settings=TableSettings(seats=2))
+    got = [await me.receive_json_from(timeout=3) for _ in range(2)]
+    offer = next(m for m in got if m["type"] == "challenge")
+    assert (offer["challenge"], offer["from"], offer["seats"]) == (challenge.pk, "petr", 2)
+    assert any(m["type"] == "notification" and m["kind"] == "challenge" for m in got)
+    # Petr blocks Olga: Petr leaves her panel at once (told as any friend leaving is).
+    await database_sync_to_async(block_create)(user=petr, username="olga")
+    assert await me.receive_json_from(timeout=3) == {"type": "friend_gone", "name": "petr"}
+    await me.disconnect()
+    await petr_me.disconnect()

@@ -131,8 +131,8 @@ def test_people_are_found_by_the_start_of_their_name(people: tuple[Any, ...], ma
     r = ca.get("/api/relations/people/", {"q": "be"})
     assert r.status_code == 200
     assert r.json()["people"] == [
-        {"name": "Bedla", "following": False, "follower": False, "me": False},
-        {"name": "bedrich", "following": False, "follower": True, "me": False},
+        {"name": "Bedla", "following": False, "follower": False, "me": False, "online": False},
+        {"name": "bedrich", "following": False, "follower": True, "me": False, "online": False},
     ]
     assert [p["name"] for p in ca.get("/api/relations/people/", {"q": "A"}).json()["people"]] == [
         "abel",

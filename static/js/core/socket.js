@@ -8,6 +8,7 @@
 import { chatIncoming, chatOpened } from "./chatbridge.js";
 import { CLOSE_SANCTIONED, showSanction } from "./sanction.js";
 import { showUnread } from "./bell.js";
+import { challengeIncoming } from "./challenge.js";
 
 export const FIRST_RETRY_MS = 250;
 export const BASE_MS = 3500;
@@ -139,6 +140,7 @@ export class Socket {
       for (const one of Array.isArray(m) ? m : [m]) {
         if (one.type === "sanctioned") showSanction(one);
         else if (one.type === "notification") showUnread(one.unread);
+        else if (challengeIncoming(one)) continue;
         else if (!chatIncoming(one)) this.h.onMessage(one);
       }
     };

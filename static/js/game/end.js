@@ -99,6 +99,9 @@ export function renderEnd(g) {
   renderRatings(g);
   // A tournament's game: the event seats the next one, so the way on is back to the event.
   $("next-game").hidden = cfg.seat === null || Boolean(cfg.event);
+  // Rematch (a plain form, challenges/): offers the same people the next game, each to accept.
+  const rematch = document.getElementById("rematch");
+  if (rematch) rematch.hidden = cfg.seat === null || Boolean(cfg.event);
   $("table-link").hidden = Boolean(cfg.event);
   if (first) {
     $("end-title").setAttribute("tabindex", "-1");
