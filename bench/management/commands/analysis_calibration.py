@@ -7,15 +7,16 @@ import sys
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 
 from bench.calibration import calibrate, compare_seeds
+from bench.kit.command import BenchCommand
 from bench.management.commands.simulate import progress_bar
 from harehra.analysis import DEFAULT_PLAYOUTS
 from harehra.bots import LEVELS
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = (
         "Play bot games of mixed levels and print a reliability table of the analysis's public win "
         "chance (predicted decile against observed win rate, Brier score); with --compare-seeds, "
@@ -23,34 +24,21 @@ class Command(BaseCommand):
     )
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--games", type=int, default=100, help="games to calibrate on (default 100; 0: none)"
-        )
-        parser.add_argument(
-            "--steps", type=int, default=10, help="decision tables sampled per game (default 10)"
-        )
-        parser.add_argument(
-            "--players", type=int, nargs="+", default=[4], help="table sizes, cycled game by game (default 4)"
-        )
-        parser.add_argument(
+    options = (
+        ("--games", 100, "games to calibrate on (default 100; 0: none)"),
+        ("--steps", 10, "decision tables sampled per game (default 10)"),
+        ("--players", [4], "table sizes, cycled game by game (default 4)", {"type": int, "nargs": "+"}),
+        (
             "--levels",
-            nargs="+",
-            choices=LEVELS,
-            default=list(LEVELS),
-            help="bot levels drawn for each seat (default: all)",
-        )
-        parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="worlds per estimate")
-        parser.add_argument(
-            "--hard-playouts",
-            type=int,
-            default=100,
-            help="the hard bot's playouts per decision (default 100)",
-        )
-        parser.add_argument(
-            "--compare-seeds", type=int, default=0, metavar="K", help="also analyse K games twice"
-        )
-        parser.add_argument("--seed", type=int, default=0, help="seed of the games and the samples")
+            list(LEVELS),
+            "bot levels drawn for each seat (default: all)",
+            {"nargs": "+", "choices": LEVELS},
+        ),
+        ("--playouts", DEFAULT_PLAYOUTS, "worlds per estimate"),
+        ("--hard-playouts", 100, "the hard bot's playouts per decision (default 100)"),
+        ("--compare-seeds", 0, "also analyse K games twice", {"metavar": "K"}),
+        ("--seed", 0, "seed of the games and the samples"),
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         games, compare = options["games"], options["compare_seeds"]
@@ -70,8 +58,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 progress=progress_bar(sys.stderr, games, min_total=1),
             )
-            for line in result.lines():
-                self.stdout.write(line)
+            self.lines(result.lines())
             self.stdout.write(
                 f"({time.perf_counter() - began:.0f} s, {time.process_time() - cpu:.0f} s CPU; "
                 f"levels {' '.join(options['levels'])}, tables of {' '.join(map(str, options['players']))}, "
@@ -89,5 +76,4 @@ class Command(BaseCommand):
                 progress=progress_bar(sys.stderr, compare, min_total=1),
                 clock=time.process_time,
             )
-            for line in agreement.lines():
-                self.stdout.write(line)
+            self.lines(agreement.lines())
