@@ -1,35 +1,7 @@
-"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it.
-
-`run_bot_delay` starts real server processes, either
-
-- embedded: one `manage.py serve` without REDIS_URL, whose Celery worker runs in-process on the
-  memory broker (harehra_site/embedded.py), on a scratch SQLite file or on PostgreSQL; or
-- redis: one `manage.py serve` and one `celery worker -B` on Redis and PostgreSQL, as deployed,
-
-then sets up tables of one person and three bots through the REST API (register, create, add-bot,
-start; the next game through next-game when one ends), and plays each person's seat with a
-websocket client that acts at once on every view that asks it to (`?batch=1`, as the game page).
-
-For every bot decision it measures, at the client, the time from the push that made the bot's
-decision due (the push whose view awaits a bot's seat) to the push carrying the bot's move, less
-BOT_DELAY_SECONDS: how late the bot's move reached the page. Beside it, from the server:
-
-- the gap between the two moves' events in the log (`created_at`) less the delay: how late the bot
-  moved on the server, its task's wait and its move's work together;
-- the bot tasks' lateness (the task's start against its due time) and the bot moves' time from
-  the task's start to the push, from the servers' Prometheus metrics (histograms: their buckets
-  and means);
-- the "event loop was held" lines the servers logged.
-
-With `analyses` N, analyses are kept running on the "analysis" queue in alternate phases of the
-measured window: N people ask for the analyses of finished 4-seat games through the replay's API
-(the "Analyse" button's service), each asking for the next once theirs is done, for `phase`
-seconds; then they stop asking, and once the last is done no analysis runs for `phase` seconds;
-and again. They are served by the embedded analyst (embedded mode) or by an analyst process as the
-Procfile's (redis mode). Each bot move is counted with analyses when one was pending at its due
-push and at its move, without when none was, and the report sets the two side by side, with the
-analyses completed in the window.
-"""
+"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it: tables of one person and
+three bots on real servers (embedded, or on Redis as deployed), each bot move timed from the push
+that made it due to the push that carried it, less the delay, beside the servers' own figures;
+optionally with analyses kept pending in alternate phases (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 

@@ -1,25 +1,7 @@
-"""bench_live's realistic browser mix (`--mix browser`): clients that do what the site's pages do.
-
-The scripted mode (`live.py`) folds events into a private view and never touches HTTP. Here every
-client is one open browser page of the kit's (bench/kit/client.py):
-
-- a game page per seat (4 per game): its socket (`?batch=1`, a ping every 20 s, the history GET on
-  every `state`) and per move the pushed `view` message;
-- a watch page on every fourth game (anonymous: the tables are public): the frames it starts from,
-  its socket, and per move the `view` message with `frames` (`?batch=1&frames=1`); a watchers
-  heartbeat every 10 s;
-- a lobby page per ten players: `/ws/lobby/`.
-
-Each game is driven open loop: decisions are scheduled with exponential gaps (mean `mean_gap`),
-independent of the server's answers. A scheduled decision is sent by the seat whose latest view
-says it must decide, chosen at random from that view's `legal`, once that seat's page holds a view
-as new as everything the game has pushed (a person can't answer a turn they haven't seen). Until
-then the decision waits ("wait" in the report); decisions due meanwhile queue behind it, so the
-schedule's rate is kept as long as the server keeps up.
-
-Latency of a move: from its send to the moment the last page of its table (4 seats, and the watch
-page if any) holds a view at least as new as the move's first event.
-"""
+"""bench_live's browser mix (`--mix browser`): every client is one open page of the kit's (game
+pages, a watch page on every fourth game, a lobby page per ten players), each game driven open
+loop with exponential gaps between decisions; a move's latency runs from its send until every page
+of its table holds a view at least as new as its first event (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 

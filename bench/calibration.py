@@ -1,14 +1,6 @@
-"""Does the replay analysis mean anything? (docs/ANALYSIS.md, "Calibration" and "Two seeds")
-
-- **Calibration.** Bots of mixed levels play games through the engine (no database); at a few
-  steps of each (where a seat decides) every seat's public win chance is estimated as the
-  analysis estimates it (`harehra.analysis.public_chances`), and set against who won. Grouped by
-  decile of the predicted chance, a calibrated estimate wins as often as it says; the Brier score
-  (mean squared error of the chance against 1 won / 0 not) is compared with always saying 1/N.
-- **Two seeds.** Whole games analysed twice with two salts: how many labels agree, how far the
-  chances, placings and luck parts of the two runs lie apart, and whether the drops' differences
-  stay within their standard errors (|z| > 2 about one time in twenty if the errors are honest).
-"""
+"""Does the replay analysis mean anything (docs/ANALYSIS.md, "Calibration" and "Two seeds"): bot
+games' public win chances set against who won, by decile, with the Brier score; and whole games
+analysed with two salts, how far the runs lie apart."""
 
 from __future__ import annotations
 

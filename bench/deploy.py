@@ -1,27 +1,7 @@
-"""A deploy under load: the browser mix through nginx while every process is restarted.
-
-`run_deploy_bench` sets up N games as the live benches do (`bench.kit.stack.prepare_games`; every Kth
-game has a bot in its last seat), starts the production shape with `scripts/prod` itself (nginx
-in front of the servers, a worker, beat; its own run directory, port, database and Redis), opens
-the browser mix's pages (`bench.browser`: 4 game pages a game, less a bot's seat, a watch page on
-every 4th game, a lobby page per 10 players), all through nginx, and drives the games. Then:
-
-1. steady: a window of play, nothing restarted;
-2. SIGTERM: `scripts/prod --restart`, every server one at a time (each drains and closes its
-   sockets with 1012; a new one takes its port), then the worker and beat; the window lasts
-   until every page is back and a few seconds more;
-3. kill -9: `scripts/prod --restart --kill`, the same with SIGKILL.
-
-The pages do what the site's pages do (core/socket.js, core/gamesocket.js): reconnect with the
-same backoff, resume after their last seq, send a command that got no answer again with its
-cmd_id and the seq it was made at. Each phase reports the moves made, the moves lost (answered
-but not in the log; never answered and not in the log; or never shown on every page of the
-table), the moves applied twice (a cmd_id acknowledged as new twice, or a person's move in the
-log that no command record accounts for), the errors shown to a page, how long each page took to
-be back after its socket was lost (p50/p99/max), the move latency beside the steady window's, and
-how long the bots took against their bound (the pages' view and the servers' metric
-harehra_task_lateness_seconds). `DeployResult.failures` lists every must that failed.
-"""
+"""A deploy under load: the browser mix through nginx in front of scripts/prod's processes, a steady
+window, then every process restarted with SIGTERM and with kill -9; per phase the moves made, lost
+and duplicated (the pages' ledger held against the log), errors shown, pages' time back and the
+bots' lateness. `DeployResult.failures` lists every must that failed (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 

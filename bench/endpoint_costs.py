@@ -1,12 +1,6 @@
 """What one request costs, for every endpoint whose cost grows with a game's length or a request's
-size, and the cheap ones beside them for scale (docs/OPERATIONS.md, "What a request costs").
-
-A long 4-seat game is played in memory by the engine (bench/stored_games.py), written to
-the database inside a transaction with a 2-playout analysis of it, and each endpoint is asked
-`count` times in this process through Django's test client (no network, no server: the view's own
-work, middleware included), then everything is rolled back. Throttles are lifted for the run.
-Printed per endpoint: wall p50 / p95 and CPU p50 in milliseconds, and the answer's size.
-"""
+size (docs/OPERATIONS.md, "What a request costs"): asked through Django's test client on a long
+stored game, then rolled back."""
 
 from __future__ import annotations
 

@@ -1,24 +1,6 @@
-"""One client flooding the costly endpoints of a running site (scripts/prod: through nginx), and
-what a seated player sees meanwhile (docs/OPERATIONS.md, "What a request costs"; docs/ANALYSIS.md,
-"How many an hour").
-
-Phases, each `seconds` long, one after another:
-
-- `quiet`: nothing but the seated player, for comparison;
-- `import`: `connections` connections, signed out from one address, POST the export of a long
-  finished game to /api/replays/import/ back to back;
-- `frames`: the same with GET /api/replays/<id>/frames/ of that game;
-- `analysis`: `askers` accounts each ask for an analysis of a long finished game of their own
-  (POST /api/replays/<id>/analysis/), again 2 s after a refusal, and for their next game once
-  theirs is done (read from the database, so the bench's own polling adds no requests).
-
-Throughout, a seated player (signed in with a token) reads their running game,
-GET /api/games/<id>/, every 250 ms. Printed per phase: answers per minute by status (and code),
-the player's p50 / p95 / max, and for `analysis` the requested analyses queued or running (max).
-
-The games and accounts are written straight to the site's database (DATABASE_URL: its owner's, as
-scripts/prod's migrations use) and left there, named `flood-*`.
-"""
+"""One client flooding the costly endpoints of a running site (import, frames, analysis requests), a
+phase each, while a seated player reads their game every 250 ms (docs/OPERATIONS.md, "What a request
+costs"). Its games and accounts (`flood-*`) are written to the site's database and left there."""
 
 from __future__ import annotations
 

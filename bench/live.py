@@ -1,19 +1,6 @@
-"""Many live games over real websockets against real server processes.
-
-`run_live_bench` makes N four-seat games through the services (in this process, on the same
-PostgreSQL database the servers use), starts the servers with the kit's `live_stack` (bench/kit/stack.py),
-opens one websocket per seat (4 N sockets, all in this process, on asyncio) and then drives
-every game open-loop: one move per 1/R seconds on a fixed schedule, without waiting for replies.
-
-Each client keeps its own view of its game from the `state` it got on connect and the events
-that follow (its hand, damage, protection, eliminations and the awaited decision), and picks a
-legal command from that view when its seat is awaited. A tick whose game still has the previous
-move in flight (no ack yet, or its first event not yet at all four clients) sends nothing and is
-counted as late: moves of one game are serialized by the server anyway.
-
-Latency of a move: from the moment it was sent to the moment the first event it caused (seq =
-the game's seq before the move + 1) reached the last of the table's four clients.
-"""
+"""Many live games over real websockets against real server processes: one scripted socket per seat
+folding the pushed views, every game driven open loop at `rate` moves a second; a move's latency
+runs from its send to its first event at the last of the table's four clients."""
 
 from __future__ import annotations
 

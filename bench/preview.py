@@ -1,13 +1,5 @@
-"""How fast a moment's picture is served (replays/preview.py, replays/images.py): p50 and p95 of
-/replays/<id>/image.png cold (never drawn: composed with Pillow and encoded), warm (drawn before:
-from this site's cache) and revalidated (If-None-Match: 304), and the drawing's parts alone; beside
-them, back to back on the same steps, the same served by the reference renderer (the whole SVG
-rendered by resvg, as the pictures were first drawn), and the first picture of a fresh process
-(its pieces rendered by resvg once); then 60-step clips (/replays/<id>/clip.gif) cold and warm.
-
-The game is played in memory by the engine, written to the database inside a transaction, measured
-and rolled back: nothing is left behind. The throttle is lifted for the run.
-"""
+"""How fast a moment's picture is served, cold, warm and revalidated, beside the reference renderer,
+and 60-step clips; on a game written in a transaction that is rolled back."""
 
 from __future__ import annotations
 

@@ -1,19 +1,7 @@
-"""What opening a socket costs, and a reconnect storm: every page of a server coming back at once.
-
-After a server restarts, its pages reconnect to the others, each naming the last seq it saw, and
-get what they missed and the view it leads to (docs/PROTOCOL.md). This opens every page's socket
-(a few at a time, as pages load), closes them all, and opens them all again at once (or spread
-over `jitter` seconds, as the pages' backoff spreads them), and measures each page's time until
-it is back (its view arrived), the server's CPU and the shared parts' work per open.
-
-With `root` (an older checkout) it compares: that checkout's servers run beside this one's, on
-the same database and Redis, each side with games of its own, and the sides take turns phase by
-phase (old then new, then new then old, ...), so both meet the same machine. Counts per open:
-statements and transactions as each server process sends them (bench/probe/sitecustomize.py,
-which works for an older checkout too), PostgreSQL's own transaction and row counts, and Redis's
-commands by name. With `profile` each server is sampled by py-spy during each phase, and the
-functions it spent the most time in are printed per side and phase.
-"""
+"""What opening a socket costs, and a reconnect storm: every page's socket opened, all closed, then
+all reopened at once naming their last seq; each page's time back, the servers' CPU and the shared
+parts' work per open. With `root`, an older checkout's servers take turns with this one's, phase
+by phase; with `profile`, py-spy samples each server (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""How fast a long game's replay opens: the frames, the viewer page and the frames API.
-
-The game is played in memory by the engine, written to the database inside a transaction, measured
-and rolled back: nothing is left behind.
-"""
+"""How fast a long game's replay opens, on a game written in a transaction that is rolled back."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""How fast the service layer accepts commands and loads games.
-
-Everything goes through the real services (`game_command_submit`, `table_next_game`, ...) on the
-configured database. The bench makes its own users and tables under a fresh random prefix and
-leaves them behind: the event log is append-only (a database trigger refuses DELETE).
-"""
+"""How fast the service layer accepts commands and loads games, through the real services on the
+configured database; its users and tables (under a fresh prefix) are left behind."""
 
 from __future__ import annotations
 

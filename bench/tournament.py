@@ -1,21 +1,6 @@
-"""A whole arena and a whole Swiss event with 200 bot-played entrants, through the real services
-and the beat's task: how long seating takes, how many games and results, what
-a standings update costs and how many pushes a result makes, how long a free player waits for a
-table, and that `rebuild_tournament` refolds the same standings at the end.
-
-Everything runs in this process on the configured database, as the one-process site does without
-Redis: the beat is a thread calling `tournaments.tasks.tournaments_run` every `beat_seconds`; the
-"a game ended" wake-up the services send to Celery after a game ends is run by the driver at once
-(`tournaments.tasks.tournament_tick`, the task's own function), as the worker would. The entrants
-are accounts whose seats the driver plays: each decision is the bots' own choice for that seat
-(`bot_command`, of `level`), submitted as that person's command (`game_command_submit`); a bot
-the event seats moves through the bots' task service (`game_bot_move`). Nothing waits between
-decisions, so a game takes what the services cost: the timers (the shortest a table allows) never
-run out, and no worker runs in this process to fire them. Games are played by `threads` threads,
-`slice_moves` decisions of one game at a time, round the open tables.
-
-The bench leaves its users, events and games in the database (the game logs are append-only).
-"""
+"""A whole arena and Swiss event of bot-played entrants through the real services and the beat's task,
+in this process without Redis: seating times, games, results, standings updates, pushes, waits,
+and whether `rebuild_tournament` refolds the same standings (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,6 @@
-"""A scripted browser: pages that speak the pages' protocol (docs/PROTOCOL.md) over real sockets
-and keep-alive HTTP, as static/js/core/socket.js and core/gamesocket.js do: the reconnection waits
-after each kind of close, pings, commands kept and sent again until answered, resumes after a gap.
-
-The waits are read from the page scripts themselves (`page_constants`), so the pages and the
-bench have one copy; tests/test_page_copies.py runs both sides' rules and compares them.
-
-- `connect` and `messages`: one socket, its frames as lists of messages (`?batch=1` sends lists);
-- `Http`: one page's HTTP/1.1 connections, kept alive between requests; `api`: one JSON request;
-- `SocketPage`: a page's socket, open for as long as the page is, reconnecting as socket.js does;
-  `SeatPage` (the game page at one seat), `WatchPage` (a spectator), `LobbyPage` (the lobby);
-- `Run`: what the pages of one run share: their counters (`PageCounts`), the measured window.
-
-The table a page belongs to (`Table`) says what its views mean to the scenario: a bench module.
-"""
+"""A scripted browser: pages that speak the pages' protocol (docs/PROTOCOL.md) over real sockets and
+keep-alive HTTP as static/js/core/socket.js and core/gamesocket.js do, their waits read from those
+scripts (`page_constants`; tests/test_page_copies.py compares both sides' rules)."""
 
 from __future__ import annotations
 

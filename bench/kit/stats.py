@@ -1,6 +1,5 @@
-"""Figures every bench reports: percentiles, the machine's speed and wake-up jitter, CPU seconds
-by process and by part (servers, PostgreSQL, Redis, the machine), the shared parts' counters,
-and the report's lines."""
+"""Figures every bench reports: percentiles, the machine's speed and jitter, CPU by process and part,
+the shared parts' and the servers' counters, and the report's lines."""
 
 from __future__ import annotations
 
