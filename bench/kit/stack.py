@@ -493,6 +493,17 @@ class RefCode:
     here: str  # "this checkout (<short HEAD>)"
 
 
+def old_and_new(ref: str, rounds: int, write: Callable[[str], None]) -> Iterator[tuple[int, str, Path, str]]:
+    """A run of old against new: `rounds` times (round from 1, "old", REF's checkout, its label),
+    then the same of this checkout ("new"); REF's worktree is removed at the end."""
+    if rounds < 1:
+        raise ValueError("rounds is at least 1")
+    with ref_worktree(ref, write) as code:
+        for r in range(1, rounds + 1):
+            yield r, "old", code.tree, code.label
+            yield r, "new", ROOT, code.here
+
+
 @contextmanager
 def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
     """REF's code in a detached `git worktree` of its own, removed at the end (the benches that

@@ -22,9 +22,9 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[rank - 1]
 
 
-def ms(values: Sequence[float], p: float) -> str:
-    """The `p` percentile of `values` at one decimal, or "n/a" when there are none."""
-    return num(percentile(values, p), 1)
+def ms(values: Sequence[float], p: float, digits: int = 1) -> str:
+    """The `p` percentile of `values` at `digits` decimals, or "n/a" when there are none."""
+    return num(percentile(values, p), digits)
 
 
 def num(v: float, digits: int = 2) -> str:
