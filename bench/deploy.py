@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import uvloop
 
@@ -24,7 +24,6 @@ from bench.browser import BrowserConfig, BrowserGame, BrowserRun, BrowserStats, 
 from bench.kit import client
 from bench.kit.client import SEATS, LobbyPage, SocketPage, pages_open
 from bench.kit.stack import (
-    DEFAULT_REDIS_URL,
     GameSpec,
     ProdStack,
     end_bench_games,
@@ -64,52 +63,25 @@ BOT_BOUND_S = BOT_OVERDUE_S + SWEEP_EVERY_S + SWEEP_WORK_S
 
 
 @dataclass(frozen=True)
-class DeployConfig:
+class DeployConfig(BrowserConfig):
     games: int = 20
     servers: int = 2
-    mean_gap: float = 4.0  # seconds between a game's decisions, on average
-    warmup: float = 5.0
     steady: float = 20.0  # the steady window
     settle: float = 5.0  # a restart window goes on this long after every page is back
     phases: tuple[str, ...] = ("term", "kill")
     bot_every: int = 4  # a bot in the last seat of every Kth game (0: none)
-    spectator_every: int = 4
-    players_per_lobby_watcher: int = 10
     drain: float = 15.0  # at the end: how long moves in flight may take to be answered and shown
     back_wait: float = 60.0  # a restart window ends at most this long after the restart, pages back or not
     database_url: str = DEFAULT_DATABASE_URL
-    redis_url: str = DEFAULT_REDIS_URL
     port: int = 8190  # nginx; the servers take the next `servers` ports
     run_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-deploy")
     app_role: str = "harehra_bench_app"
     drain_seconds: float = 30.0  # the servers' DRAIN_SECONDS
     close_rate: float = 60.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
     restart_spread: float = client.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
-    migrate: bool = True
     jitter_seconds: float = 1.0
     connect_concurrency: int = 8  # handshakes in flight at once through nginx
-    connect_timeout: float = 180.0
-    seed: int = 1
-
-    def browser(self) -> BrowserConfig:
-        return BrowserConfig(
-            games=self.games,
-            servers=self.servers,
-            client="new",
-            mean_gap=self.mean_gap,
-            warmup=self.warmup,
-            drain=self.drain,
-            database_url=self.database_url,
-            redis_url=self.redis_url,
-            migrate=self.migrate,
-            connect_concurrency=self.connect_concurrency,
-            connect_timeout=self.connect_timeout,
-            seed=self.seed,
-            spectator_every=self.spectator_every,
-            players_per_lobby_watcher=self.players_per_lobby_watcher,
-            log_dir=self.run_dir,
-            http_db="persistent",
-        )
+    http_db: Literal["close", "persistent"] = "persistent"
 
 
 # --- what a phase saw ----------------------------------------------------------------------------------
@@ -263,8 +235,7 @@ class _Driven:
 async def _drive(
     cfg: DeployConfig, specs: list[GameSpec], stack: ProdStack, write: Callable[[str], None]
 ) -> _Driven:
-    bcfg = cfg.browser()
-    ctx = BrowserRun(bcfg, BrowserStats())
+    ctx = BrowserRun(cfg, BrowserStats())
     ctx.ledger = Ledger()
     nginx = (stack.ws_url, stack.http_url)
     master = random.Random(cfg.seed)
@@ -278,7 +249,7 @@ async def _drive(
         )
         for g, spec in enumerate(specs)
     ]
-    lobbies = [LobbyPage(ctx, *nginx) for _ in range(bcfg.lobby_watchers)]
+    lobbies = [LobbyPage(ctx, *nginx) for _ in range(cfg.lobby_watchers)]
     pages: list[SocketPage] = [p for g in games for p in g.pages]
     everyone: list[SocketPage | LobbyPage] = [*pages, *lobbies]
     sem = asyncio.Semaphore(cfg.connect_concurrency)
@@ -442,11 +413,9 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
         raise ValueError("at least one game and one server")
     for phase in cfg.phases:
         parse_phase(phase, cfg.servers)
-    raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.browser().lobby_watchers))
+    raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
     client.RESTART_SPREAD_S = cfg.restart_spread  # the pages' own wait after a 1012
-    prepared = prepare_games(
-        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, cfg.jitter_seconds, cfg.bot_every
-    )
+    prepared = prepare_games(cfg, write, bot_every=cfg.bot_every)
     game_ids = [s.game_id for s in prepared.specs]
     stack = ProdStack(
         cfg, write, BOT_DELAY_SECONDS=f"{BOT_DELAY_S:g}", BOT_OVERDUE_SECONDS=f"{BOT_OVERDUE_S:g}"
@@ -478,11 +447,11 @@ def _dist(values: Sequence[float], scale: float = 1.0, digits: int = 1) -> str:
 
 def format_report(r: DeployResult) -> list[str]:
     cfg = r.config
-    lobby = cfg.browser().lobby_watchers
+    lobby = cfg.lobby_watchers
     bots = len(range(0, cfg.games, cfg.bot_every)) if cfg.bot_every > 0 else 0
     lines = [
         f"bench_deploy: {cfg.games} games ({bots} with a bot in seat {SEATS - 1}), "
-        f"{cfg.browser().spectators} watch pages, {lobby} lobby pages, through nginx on :{cfg.port} to "
+        f"{cfg.spectators} watch pages, {lobby} lobby pages, through nginx on :{cfg.port} to "
         f"{cfg.servers} servers, a worker and beat (scripts/prod); a decision per game every "
         f"{cfg.mean_gap:g} s on average; DRAIN_SECONDS {cfg.drain_seconds:g}, DRAIN_CLOSE_RATE "
         f"{cfg.close_rate:g}; pages wait 0.25-{0.25 + cfg.restart_spread:g} s after a 1012; "

@@ -41,6 +41,7 @@ class ReconnectConfig:
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str = DEFAULT_REDIS_URL
     migrate: bool = True
+    jitter_seconds: float = 1.0  # how long the machine's wake-up jitter is timed first
     timeout: float = 120.0
     seed: int = 1
     log_dir: Path = Path("/tmp/harehra-bench-reconnect")
@@ -268,7 +269,7 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
 
     roots = [("old", cfg.root), ("new", ROOT)] if cfg.root else [("this checkout", ROOT)]
     raise_file_limit(cfg.games * 4 * len(roots) * 2)
-    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games * len(roots), cfg.migrate, write, 1.0)
+    prepared = prepare_games(cfg, write, cfg.games * len(roots))
     counts = cfg.log_dir / "counts"
     counts.mkdir(parents=True, exist_ok=True)
     for old in counts.iterdir():

@@ -405,31 +405,36 @@ class Prepared:
     jitter_ms: tuple[float, float, float, float]
 
 
+class BenchConfig(Protocol):
+    """What `prepare_games` and `prepared_stack` read of a live bench's configuration."""
+
+    database_url: str
+    redis_url: str
+    games: int
+    migrate: bool
+    jitter_seconds: float
+
+
 def prepare_games(
-    database_url: str,
-    redis_url: str,
-    games: int,
-    migrate_first: bool,
-    write: Callable[[str], None],
-    jitter_seconds: float = 3.0,
-    bot_every: int = 0,
+    cfg: BenchConfig, write: Callable[[str], None], games: int | None = None, bot_every: int = 0
 ) -> Prepared:
     """What every live bench does before its servers start: check it runs on loopback, time the
     machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
-    and set up `games` fresh ones. Leaves no database connection open (the servers do the rest)."""
+    and set up `games` (else `cfg.games`) fresh ones. Leaves no database connection open."""
     from django.db import connection
 
-    check_loopback(database_url)
-    check_loopback(redis_url)
+    url, games = cfg.database_url, cfg.games if games is None else games
+    check_loopback(url)
+    check_loopback(cfg.redis_url)
     reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms(jitter_seconds)
-    if migrate_first:
-        ensure_database(database_url)
-        write(f"migrating {database_url} ...")
-        migrate(database_url)
+    jitter_ms = wake_jitter_ms(cfg.jitter_seconds)
+    if cfg.migrate:
+        ensure_database(url)
+        write(f"migrating {url} ...")
+        migrate(url)
     write("vacuuming ...")
-    vacuum(database_url)
-    flush_redis(redis_url)
+    vacuum(url)
+    flush_redis(cfg.redis_url)
     left = end_bench_games(None)
     if left:
         write(f"aborted {left} games left running by an earlier bench")
@@ -444,32 +449,20 @@ def prepare_games(
 
 @contextmanager
 def prepared_stack(
-    *,
-    database_url: str,
-    redis_url: str,
-    games: int,
-    migrate_first: bool,
-    jitter_seconds: float,
-    servers: int,
-    worker: bool,
-    log_dir: Path,
-    write: Callable[[str], None],
-    code: str = "",
-    root: Path = ROOT,
-    server_env: dict[str, str] | None = None,
+    cfg: Any, write: Callable[[str], None], code: str = "", server_env: dict[str, str] | None = None
 ) -> Iterator[tuple[Prepared, Any]]:
     """What every live bench does around its drive: prepare the games (`prepare_games`), start
-    the servers and a worker from the checkout at `root` (`code` says which, in the log), and,
-    once the drive is over and the processes stopped, end the games it set up."""
-    prepared = prepare_games(database_url, redis_url, games, migrate_first, write, jitter_seconds)
-    write(f"set up in {prepared.setup_s:.1f} s; starting {servers} server(s) and a worker{code} ...")
+    `cfg.servers` servers and a worker from the checkout at `cfg.code_root` (`code` says which, in
+    the log), and, once the drive is over and the processes stopped, end the games it set up."""
+    prepared = prepare_games(cfg, write)
+    write(f"set up in {prepared.setup_s:.1f} s; starting {cfg.servers} server(s) and a worker{code} ...")
     with live_stack(
-        database_url=database_url,
-        redis_url=redis_url,
-        servers=servers,
-        worker=worker,
-        log_dir=log_dir,
-        root=root,
+        database_url=cfg.database_url,
+        redis_url=cfg.redis_url,
+        servers=cfg.servers,
+        worker=cfg.worker,
+        log_dir=cfg.log_dir,
+        root=cfg.code_root,
         **(server_env or {}),
     ) as stack:
         yield prepared, stack
