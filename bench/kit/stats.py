@@ -281,6 +281,15 @@ def counts(counter: dict[str, int] | dict[int, int], empty: str = "none") -> str
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items())) or empty
 
 
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Columns padded to their widest cell, a rule under the header."""
+    widths = [max(len(row[i]) for row in [*rows, header]) for i in range(len(header))]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    return lines
+
+
 def write_report(lines: Sequence[str], write: Callable[[str], None]) -> None:
     """A report's lines, after a blank line (what a run or a comparison of runs ends with)."""
     write("")
