@@ -13,39 +13,22 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
 from analysis.services import analysis_run
-from bench.stored_games import long_game, store_game
+from bench.kit.stats import percentile
+from bench.stored_games import long_game, rolled_back, store_game
 from games import eventlog, selectors
 from replays.images import CLIP_MAX_STEPS
 
 PASSWORD = "correct-horse-battery"
 
 
-class _Rollback(Exception):
-    pass
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
-
-
 def run_endpoint_costs(events_wanted: int, seed: int, count: int, write: Callable[[str], None]) -> None:
     events = long_game(events_wanted, seed)
-    rates = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = dict.fromkeys(rates)  # every scope: no limit
-    try:
-        with transaction.atomic():
-            _measure(events, seed, count, write)
-            raise _Rollback
-    except _Rollback:
-        pass
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = rates
+    with rolled_back(dict.fromkeys(SimpleRateThrottle.THROTTLE_RATES)):  # every scope: no limit
+        _measure(events, seed, count, write)
 
 
 def _measure(events: list[dict[str, Any]], seed: int, count: int, write: Callable[[str], None]) -> None:
@@ -119,7 +102,7 @@ def _measure(events: list[dict[str, Any]], seed: int, count: int, write: Callabl
             assert r.status_code in (200, 204), (label, r.status_code, r.content[:200])
             size = len(r.content)
         write(
-            f"{label:48s} {statistics.median(wall):8.1f} {_pct(wall, 0.95):8.1f} "
+            f"{label:48s} {statistics.median(wall):8.1f} {percentile(wall, 95):8.1f} "
             f"{statistics.median(cpu):8.1f} {size / 1024:7.0f} KiB"
         )
 

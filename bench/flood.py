@@ -15,6 +15,8 @@ from typing import Any
 
 import requests
 
+from bench.kit.stats import percentile
+
 PHASES = ("quiet", "import", "frames", "analysis")
 
 
@@ -208,15 +210,10 @@ def _phase(cfg: FloodConfig, ctx: dict[str, Any], name: str) -> PhaseResult:
     return result
 
 
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, round(q * (len(values) - 1)))] if values else float("nan")
-
-
 def format_phase(r: PhaseResult) -> str:
     per_minute = ", ".join(f"{code}: {n * 60 / r.seconds:.0f}/min" for code, n in sorted(r.answers.items()))
     p = r.player_ms
-    p50, p95, top = _pct(p, 0.5), _pct(p, 0.95), max(p, default=float("nan"))
+    p50, p95, top = percentile(p, 50), percentile(p, 95), max(p, default=float("nan"))
     line = (
         f"{r.name:9s} {r.seconds:5.0f} s  flood answers: {per_minute or '-'}\n"
         f"          seated player's GET /api/games/<id>/: p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
@@ -237,12 +234,6 @@ def run_flood(cfg: FloodConfig, write: Callable[[str], None] = print) -> list[Ph
         r = _phase(cfg, ctx, name)
         write(format_phase(r))
         results.append(r)
-    write(
-        json.dumps(
-            {
-                r.name: {"per_minute": {k: round(v * 60 / r.seconds) for k, v in r.answers.items()}}
-                for r in results
-            }
-        )
-    )
+    per_minute = {r.name: {k: round(v * 60 / r.seconds) for k, v in r.answers.items()} for r in results}
+    write(json.dumps({name: {"per_minute": answers} for name, answers in per_minute.items()}))
     return results
