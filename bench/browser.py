@@ -162,9 +162,6 @@ class BrowserRun(Run):
         self.ledger: Ledger | None = None
 
 
-# --- one game: its pages, its schedule and its moves in flight -----------------------------------------
-
-
 @dataclass
 class BrowserMove:
     cmd_id: str
@@ -345,9 +342,6 @@ class BrowserGame:
         self.queue.clear()  # the window is over: nothing more is sent
 
 
-# --- the run -------------------------------------------------------------------------------------------
-
-
 async def _drive_all(
     cfg: BrowserConfig, specs: list[GameSpec], stack: Any, write: Callable[[str], None]
 ) -> tuple[BrowserStats, float, float, dict[str, float]]:
@@ -429,9 +423,6 @@ def run_browser_compare(
         results.append(run_browser_bench(run_cfg, write))
     write_report(format_comparison(results), write)
     return results
-
-
-# --- reports -------------------------------------------------------------------------------------------
 
 
 def must_lines() -> list[str]:

@@ -30,7 +30,7 @@ from bench.kit.stack import (
     prepare_games,
     raise_file_limit,
 )
-from bench.kit.stats import Scrape, percentile, reported
+from bench.kit.stats import Scrape, cpu_snapshot, ms, percentile, reported
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_deploy"
 # The restarts a run may make after its steady window: NAME (every server, then the worker and
@@ -82,9 +82,6 @@ class DeployConfig(BrowserConfig):
     jitter_seconds: float = 1.0
     connect_concurrency: int = 8  # handshakes in flight at once through nginx
     http_db: Literal["close", "persistent"] = "persistent"
-
-
-# --- what a phase saw ----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -172,9 +169,6 @@ class DeployResult:
             if p.name != "steady" and not back:
                 out.append(f"{p.title}: no page lost its socket: nothing was restarted under it")
         return out
-
-
-# --- the run -------------------------------------------------------------------------------------------
 
 
 def _scrape(stack: ProdStack) -> Scrape:
@@ -271,7 +265,7 @@ async def _drive(
         async def begin(name: str) -> Phase:
             scraped[name] = await asyncio.to_thread(_scrape, stack)
             pids = stack.pids()
-            cpu_at[name] = (pids, stack.cpu(pids))
+            cpu_at[name] = (pids, cpu_snapshot(pids))
             phase = Phase(name, BrowserStats(), time.monotonic(), time.time())
             ctx.stats, ctx.window = phase.stats, (phase.started, math.inf)
             phases.append(phase)
@@ -283,7 +277,7 @@ async def _drive(
             phase.not_back = _out_pages(everyone)
             pids, cpu_before = cpu_at[phase.name]
             if pids == stack.pids():  # the same processes throughout: their CPU is the phase's
-                cpu_after = stack.cpu(pids)
+                cpu_after = cpu_snapshot(pids)
                 phase.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
             phase.metrics = _metric_deltas(scraped[phase.name], await asyncio.to_thread(_scrape, stack))
 
@@ -293,7 +287,9 @@ async def _drive(
         for name in cfg.phases:
             await finish(phase)
             phase = await begin(name)
-            args = stack.restart_args(*parse_phase(name, cfg.servers))
+            kill, server = parse_phase(name, cfg.servers)
+            only = ["--only", str(cfg.port + server)] if server else []
+            args = ["--restart", *(["--kill"] if kill else []), *only]
             write(f"{phase.title}: scripts/prod {' '.join(args)} ...")
             await stack.restart(args, phase.started, phase.restart_lines)
             for line in phase.restart_lines:
@@ -435,9 +431,6 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     return reported(result, format_report(result), write)
 
 
-# --- the report ----------------------------------------------------------------------------------------
-
-
 def _dist(values: Sequence[float], scale: float = 1.0, digits: int = 1) -> str:
     if not values:
         return "n/a"
@@ -511,7 +504,10 @@ def format_report(r: DeployResult) -> list[str]:
     row("server CPU per move, ms (all servers)", lambda p: _per_move(p, "servers"))
     row("worker CPU per move, ms", lambda p: _per_move(p, "worker"))
     row("nginx CPU per move, ms", lambda p: _per_move(p, "nginx"))
-    row("machine CPU per move less the bench's clients, ms (PostgreSQL, Redis and all)", _all_in)
+    row(
+        "machine CPU per move less the bench's clients, ms (PostgreSQL, Redis and all)",
+        lambda p: _per_move(p, "machine", "bench clients (this)"),
+    )
     row(
         "machine busy (100% = one core)",
         lambda p: f"{100 * p.cpu['machine'] / p.seconds:.0f}%" if p.cpu else "n/a",
@@ -546,18 +542,14 @@ def format_report(r: DeployResult) -> list[str]:
         for p in r.phases:
             if p is not steady:
                 lines.append(
-                    f"move p99 in the {p.title} window: {_p(p.stats.latencies_ms, 99)} ms "
-                    f"(steady: {_p(steady.stats.latencies_ms, 99)} ms)"
+                    f"move p99 in the {p.title} window: {ms(p.stats.latencies_ms, 99)} ms "
+                    f"(steady: {ms(steady.stats.latencies_ms, 99)} ms)"
                 )
     if r.anomalies:
         lines += ["", "the log and the pages disagree:"] + [f"  {a}" for a in r.anomalies[:20]]
     failures = r.failures
     lines += ["", "verdict: " + ("every must met" if not failures else "FAILED: " + "; ".join(failures))]
     return lines
-
-
-def _p(values: Sequence[float], q: float) -> str:
-    return "n/a" if not values else f"{percentile(values, q):.1f}"
 
 
 # The requests a page shows the failure of: loading the page itself (bench.browser's kind "page").
@@ -581,19 +573,12 @@ def _unshown(s: BrowserStats) -> str:
     return f"({', '.join(items)})" if items else ""
 
 
-def _per_move(p: Phase, part: str) -> str:
-    """CPU ms per move of one part. A move here is a person's command applied or a bot's move."""
+def _per_move(p: Phase, part: str, less: str = "") -> str:
+    """CPU ms per move of one part (less another). A move is a person's command applied or a bot's."""
     moves = p.moves + len(p.bot_gaps_s)
     if not p.cpu or not moves:
         return "n/a"
-    return f"{1000 * p.cpu[part] / moves:.2f}"
-
-
-def _all_in(p: Phase) -> str:
-    moves = p.moves + len(p.bot_gaps_s)
-    if not p.cpu or not moves:
-        return "n/a"
-    return f"{1000 * (p.cpu['machine'] - p.cpu['bench clients (this)']) / moves:.2f}"
+    return f"{1000 * (p.cpu[part] - p.cpu.get(less, 0.0)) / moves:.2f}"
 
 
 def _tasks(p: Phase, task: str) -> str:

@@ -122,13 +122,6 @@ def _make_users(n: int) -> list[Any]:
     return User.objects.bulk_create([User(username=f"{prefix}-{i}", password=unusable) for i in range(n)])
 
 
-def _staff() -> Any:
-    User = get_user_model()
-    return User.objects.create(
-        username=f"btstaff{secrets.token_hex(3)}", password=make_password(None), is_staff=True
-    )
-
-
 class _EventRun:
     def __init__(self, cfg: TournamentBenchConfig, fmt: str, users: list[Any], staff: Any) -> None:
         self.cfg, self.fmt = cfg, fmt
@@ -164,10 +157,9 @@ class _EventRun:
         self.rng = random.Random(cfg.seed)
         self.seats: dict[int, dict[int, tuple[int | None, bool]]] = {}  # game -> seat -> (user, bot)
 
-    # --- seating: the beat's task and the wake-up, one at a time (the event's row lock would
-    # serialize them anyway), so each call's tables are its own ---------------------------------
-
     def seat(self, by: str) -> None:
+        """The beat's task or the wake-up, one at a time (the event's row lock would serialize them
+        anyway), so each call's tables are its own."""
         with self.seat_lock:
             before = EventTable.objects.filter(tournament=self.t).count()
             round_before = Tournament.objects.values_list("current_round", flat=True).get(pk=self.t.pk)
@@ -193,8 +185,6 @@ class _EventRun:
                 self.seat("beat")
         finally:
             connection.close()
-
-    # --- playing -----------------------------------------------------------------------------
 
     def _seat_rows(self, game_id: int) -> dict[int, tuple[int | None, bool]]:
         rows = self.seats.get(game_id)
@@ -256,8 +246,6 @@ class _EventRun:
         finally:
             close_old_connections()
             connection.close()
-
-    # --- the run -----------------------------------------------------------------------------
 
     def run(self, say: Callable[[str], None]) -> EventFigures:
         Tournament.objects.filter(pk=self.t.pk).update(starts_at=timezone.now())
@@ -345,7 +333,7 @@ def _arena_waits(t: Tournament) -> list[float]:
 
 def run_tournament_bench(cfg: TournamentBenchConfig, say: Callable[[str], None]) -> list[EventFigures]:
     users = _make_users(cfg.players)
-    staff = _staff()
+    staff = get_user_model().objects.create(username=f"btstaff{secrets.token_hex(3)}", is_staff=True)
     out = []
     for fmt in cfg.formats:
         run = _EventRun(cfg, fmt, users, staff)

@@ -46,9 +46,6 @@ PING_S, RESEND_S, RESUME_RETRY_S = (
 )
 
 
-# --- one socket ------------------------------------------------------------------------------------
-
-
 async def connect(url: str, **options: Any) -> Any:
     """A websocket as the bench's pages open it: no compression (the servers decline
     permessage-deflate), no library pings (the pages send their own), no queue bound."""
@@ -99,9 +96,6 @@ def api(base: str, path: str, data: dict[str, Any] | None = None, token: str | N
         raise RuntimeError(f"{req.method} {path}: {e.code} {e.read()[:300]!r}") from None
 
 
-# --- what the pages of a run count -----------------------------------------------------------------
-
-
 @dataclass
 class PageCounts:
     """The counters the pages keep, in the measured window unless said."""
@@ -145,14 +139,6 @@ class Run:
     def in_window(self, now: float | None = None) -> bool:
         t = time.monotonic() if now is None else now
         return self.window[0] <= t < self.window[1]
-
-    def count_http(self, kind: str) -> None:
-        if self.in_window():
-            self.stats.http[kind] += 1
-
-    def count_connection(self) -> None:
-        if self.in_window():
-            self.stats.http_connections += 1
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -198,15 +184,9 @@ def after_close(
     return True, backoff_delay(at, rand), False
 
 
-# --- HTTP/1.1 with keep-alive, as a browser page keeps its connection --------------------------------
-
-
 class Http:
-    """One page's HTTP connections to one server: reused while the server keeps them open.
-
-    A page has at most a couple of requests in flight (its refresh and a heartbeat), so it opens a
-    second connection only while the first is busy, as a browser would.
-    """
+    """One page's HTTP connections to one server, reused while the server keeps them open; a second
+    one opened only while the first is busy, as a browser would."""
 
     def __init__(self, run: Run, base_url: str, headers: dict[str, str]) -> None:
         parsed = urlparse(base_url)
@@ -221,7 +201,8 @@ class Http:
     async def request(
         self, method: str, path: str, kind: str, body: bytes | None = None, headers: str = ""
     ) -> tuple[int, bytes]:
-        self.run.count_http(kind)
+        if self.run.in_window():
+            self.run.stats.http[kind] += 1
         extra = headers
         if body is not None:
             extra += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
@@ -247,7 +228,8 @@ class Http:
         raise AssertionError("unreachable")
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        self.run.count_connection()
+        if self.run.in_window():
+            self.run.stats.http_connections += 1
         return await asyncio.open_connection(self.host, self.port)
 
     def close(self) -> None:
@@ -291,9 +273,6 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool
     if length is not None:
         return status, await reader.readexactly(length), keep
     return status, await reader.read(), False
-
-
-# --- pages ---------------------------------------------------------------------------------------------
 
 
 class Table(Protocol):
@@ -385,7 +364,6 @@ class SocketPage(_Page):
 
     async def fetch(self) -> None:
         """One request that brings the page up to date."""
-        raise NotImplementedError
 
     async def refresh(self) -> None:
         """`fetch`, one at a time: a refresh asked for while one runs makes it fetch once more when

@@ -27,7 +27,6 @@ from urllib.parse import urlparse
 
 from bench.kit.stats import (
     Scrape,
-    cpu_snapshot,
     pids_named,
     reference_loop_ms,
     scrape_metrics,
@@ -247,9 +246,6 @@ def forget_site_state(redis_url: str) -> None:
         r.delete(*doomed)
 
 
-# --- the database and Redis of a bench ------------------------------------------------------
-
-
 def check_loopback(url: str) -> None:
     host = urlparse(url).hostname or ""
     if host not in LOOPBACK:
@@ -313,9 +309,6 @@ def use_database(url: str) -> None:
     parsed["OPTIONS"] = parsed.get("OPTIONS") or {}  # not the SQLite options of the default
     connections.settings["default"] = {**connections.settings["default"], **parsed}
     del connections["default"]  # made afresh, with the right backend, on next use
-
-
-# --- the bench's games, set up through the services ---------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -515,9 +508,6 @@ def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-# --- the production shape, through scripts/prod -----------------------------------------------------
-
-
 class ProdConfig(Protocol):
     """What `ProdStack` reads of a bench's configuration."""
 
@@ -536,6 +526,7 @@ class ProdStack:
 
     def __init__(self, cfg: ProdConfig, write: Callable[[str], None], **extra_env: str) -> None:
         self.cfg, self.write = cfg, write
+        self.http_url, self.ws_url = f"http://127.0.0.1:{cfg.port}", f"ws://127.0.0.1:{cfg.port}"
         self.run_dir = cfg.run_dir.resolve()
         self.metrics_token = secrets.token_urlsafe(16)
         env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
@@ -555,14 +546,6 @@ class ProdStack:
             "NGINX_REPLAYS_RATE": "100000r/s",
             **extra_env,
         }
-
-    @property
-    def http_url(self) -> str:
-        return f"http://127.0.0.1:{self.cfg.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.cfg.port}"
 
     def _prod(self, *args: str, check: bool = True) -> str:
         done = subprocess.run(
@@ -590,11 +573,6 @@ class ProdStack:
 
     def stop(self) -> None:
         self._prod("--stop", check=False)
-
-    def restart_args(self, kill: bool, server: int | None) -> list[str]:
-        """scripts/prod's arguments to restart every server (`server` None) or the `server`th."""
-        only = ["--only", str(self.cfg.port + server)] if server else []
-        return ["--restart", *(["--kill"] if kill else []), *only]
 
     async def restart(self, args: list[str], started: float, lines: list[str]) -> None:
         """`scripts/prod --restart [--kill] [--only PORT]`, its lines kept with their time since
@@ -637,10 +615,6 @@ class ProdStack:
             "nginx": pids_named("nginx"),
             "bench clients (this)": [os.getpid()],
         }
-
-    def cpu(self, pids: dict[str, list[int]]) -> dict[str, float]:
-        """Busy CPU seconds so far of `pids`' processes, Redis and the whole machine."""
-        return cpu_snapshot(pids)
 
     def metrics(self) -> Scrape:
         """The servers' scrape, from a server directly (nginx does not pass /metrics on)."""

@@ -10,8 +10,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
-# --- distributions -------------------------------------------------------------------------------
-
 
 def percentile(values: Sequence[float], p: float) -> float:
     """Nearest-rank percentile (p in 0..100); NaN when there are no values."""
@@ -39,9 +37,6 @@ def median(values: Sequence[float]) -> float:
 
 def mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
-
-
-# --- the machine ---------------------------------------------------------------------------------
 
 
 def reference_loop_ms() -> float:
@@ -80,9 +75,6 @@ def jitter_lines(jitter_ms: Sequence[float]) -> list[str]:
         "machine wake-up jitter before the run: a {:.1f} ms loop run every 20 ms took "
         "p50 {:.1f}  p99 {:.1f}  max {:.1f} ms".format(*jitter_ms)
     ]
-
-
-# --- CPU -----------------------------------------------------------------------------------------
 
 
 def read_process_cpu_seconds(pid: int) -> float | None:
@@ -187,9 +179,6 @@ def cpu_line(cpu_s: dict[str, float], window_s: float) -> str:
     return f"CPU in the window (100% = one core): {cpu}"
 
 
-# --- the shared parts' own counters --------------------------------------------------------------
-
-
 def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
     """What the shared parts have done so far, counted by the parts themselves: the bench
     database's transactions and rows (PostgreSQL's statistics, flushed within a second), the
@@ -243,8 +232,6 @@ def shared_lines(start: dict[str, float], end: dict[str, float], moves: int) -> 
     ]
 
 
-# --- the servers' own metrics --------------------------------------------------------------------
-
 Scrape = dict[tuple[str, tuple[tuple[str, str], ...]], float]  # (sample, labels) -> value
 
 
@@ -271,9 +258,6 @@ def scrape_metrics(urls: Sequence[str], token: str, timeout: float = 10) -> Scra
         for family in text_string_to_metric_families(text)
         for s in family.samples
     }
-
-
-# --- reports -------------------------------------------------------------------------------------
 
 
 def counts(counter: dict[str, int] | dict[int, int], empty: str = "none") -> str:
