@@ -342,8 +342,6 @@ class SocketPage(_Page):
         self.seq = -1  # the seq of the view this page holds
         self.event_seq: int | None = None  # the last event seq on the socket
         self.resume_asked_at = -math.inf
-        self.refreshing = False
-        self.refresh_again = False
         self.lost: tuple[float, Any] | None = None  # when its socket was lost while playing, the counts then
         self.opened_at = math.nan  # when its latest socket opened
 
@@ -361,25 +359,6 @@ class SocketPage(_Page):
 
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         raise NotImplementedError
-
-    async def fetch(self) -> None:
-        """One request that brings the page up to date."""
-
-    async def refresh(self) -> None:
-        """`fetch`, one at a time: a refresh asked for while one runs makes it fetch once more when
-        it ends, so the page ends holding the latest."""
-        if self.refreshing:
-            self.refresh_again = True
-            return
-        self.refreshing = True
-        try:
-            while True:
-                self.refresh_again = False
-                await self.fetch()
-                if not self.refresh_again or self.closing:
-                    break
-        finally:
-            self.refreshing = False
 
     async def run_page(self, sem: asyncio.Semaphore) -> None:
         """Open the socket and keep it open as core/socket.js does: after a loss, wait as
@@ -592,6 +571,7 @@ class WatchPage(SocketPage):
         self.frames = 0
         self.over = False
         self.client_id = secrets.token_hex(16)
+        self.refreshing = self.refresh_again = False
 
     @property
     def frames_url(self) -> str:
@@ -640,10 +620,23 @@ class WatchPage(SocketPage):
         elif kind not in ("deadline", "presence", "pong", "ack", "error", "watchers"):
             self.run.stats.other_messages[f"watch:{kind}"] += 1
 
-    async def fetch(self) -> None:
-        d = await self.get(f"{self.frames_url}&from={self.frames}", "frames")
-        if d is not None:
-            self.add_frames(d["frames"], time.monotonic())
+    async def refresh(self) -> None:
+        """The frames from the count it has, one request at a time: a refresh asked for while one
+        runs makes it ask once more when it ends, so the page ends holding the latest."""
+        if self.refreshing:
+            self.refresh_again = True
+            return
+        self.refreshing = True
+        try:
+            while True:
+                self.refresh_again = False
+                d = await self.get(f"{self.frames_url}&from={self.frames}", "frames")
+                if d is not None:
+                    self.add_frames(d["frames"], time.monotonic())
+                if not self.refresh_again or self.closing:
+                    break
+        finally:
+            self.refreshing = False
 
     async def heartbeats(self) -> None:
         """The page beats over its socket while it is open, else over HTTP."""
