@@ -51,16 +51,8 @@ async def connect(url: str, **options: Any) -> Any:
     permessage-deflate), no library pings (the pages send their own), no queue bound."""
     from websockets.asyncio.client import connect as ws_connect
 
-    kwargs: dict[str, Any] = {
-        "compression": None,
-        "ping_interval": None,
-        "open_timeout": 60,
-        "close_timeout": 2,
-        "max_queue": None,
-        "proxy": None,
-        **options,
-    }
-    return await ws_connect(url, **kwargs)
+    fixed = {"compression": None, "ping_interval": None, "open_timeout": 60, "max_queue": None}
+    return await ws_connect(url, **{**fixed, "close_timeout": 2, "proxy": None, **options})
 
 
 async def messages(ws: Any) -> AsyncIterator[tuple[float, list[dict[str, Any]]]]:
