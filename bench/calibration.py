@@ -98,17 +98,9 @@ class Calibration:
             predicted = statistics.fmean(self.predicted[i] for i in idx)
             observed = statistics.fmean(self.won[i] for i in idx)
             se = math.sqrt(max(observed * (1 - observed), 1e-9) / n)
-            out.append(
-                {
-                    "low": low,
-                    "high": high,
-                    "n": n,
-                    "predicted": predicted,
-                    "observed": observed,
-                    "se": se,
-                    "within": abs(observed - predicted) <= 0.05,
-                }
-            )
+            within = abs(observed - predicted) <= 0.05
+            row = {"n": n, "predicted": predicted, "observed": observed, "se": se, "within": within}
+            out.append({"low": low, "high": high, **row})
         return out
 
     def lines(self) -> list[str]:
@@ -171,6 +163,10 @@ def calibrate(
     return out
 
 
+def _luck_parts() -> dict[str, list[float]]:
+    return {"decisions": [], "draws": [], "others": []}
+
+
 @dataclass
 class SeedAgreement:
     games: int = 0
@@ -183,15 +179,9 @@ class SeedAgreement:
     z: list[float] = field(default_factory=list)  # drop difference over its standard error
     drop_diffs: list[float] = field(default_factory=list)
     drop_ses: list[float] = field(default_factory=list)
-    luck_diffs: dict[str, list[float]] = field(
-        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
-    )
-    luck_ses: dict[str, list[float]] = field(
-        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
-    )
-    luck_z: dict[str, list[float]] = field(
-        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
-    )
+    luck_diffs: dict[str, list[float]] = field(default_factory=lambda: _luck_parts())
+    luck_ses: dict[str, list[float]] = field(default_factory=lambda: _luck_parts())
+    luck_z: dict[str, list[float]] = field(default_factory=lambda: _luck_parts())
     seconds: list[float] = field(default_factory=list)  # CPU per analysis
 
     def lines(self) -> list[str]:
