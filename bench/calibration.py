@@ -179,9 +179,9 @@ class SeedAgreement:
     z: list[float] = field(default_factory=list)  # drop difference over its standard error
     drop_diffs: list[float] = field(default_factory=list)
     drop_ses: list[float] = field(default_factory=list)
-    luck_diffs: dict[str, list[float]] = field(default_factory=lambda: _luck_parts())
-    luck_ses: dict[str, list[float]] = field(default_factory=lambda: _luck_parts())
-    luck_z: dict[str, list[float]] = field(default_factory=lambda: _luck_parts())
+    luck_diffs: dict[str, list[float]] = field(default_factory=_luck_parts)
+    luck_ses: dict[str, list[float]] = field(default_factory=_luck_parts)
+    luck_z: dict[str, list[float]] = field(default_factory=_luck_parts)
     seconds: list[float] = field(default_factory=list)  # CPU per analysis
 
     def lines(self) -> list[str]:
