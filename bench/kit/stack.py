@@ -508,23 +508,11 @@ def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-class ProdConfig(Protocol):
-    """What `ProdStack` reads of a bench's configuration."""
-
-    port: int  # nginx's; the servers take the next `servers` ports
-    servers: int
-    run_dir: Path
-    database_url: str  # the owner's: scripts/prod grants `app_role` on it
-    app_role: str
-    redis_url: str
-    drain_seconds: float
-    close_rate: float
-
-
 class ProdStack:
-    """`scripts/prod` on the bench's own run directory, port, database and Redis."""
+    """`scripts/prod` on the bench's own run directory, port (nginx's; the servers take the next
+    ones), database (the owner's: scripts/prod grants `app_role` on it) and Redis: a DeployConfig."""
 
-    def __init__(self, cfg: ProdConfig, write: Callable[[str], None], **extra_env: str) -> None:
+    def __init__(self, cfg: Any, write: Callable[[str], None], **extra_env: str) -> None:
         self.cfg, self.write = cfg, write
         self.http_url, self.ws_url = f"http://127.0.0.1:{cfg.port}", f"ws://127.0.0.1:{cfg.port}"
         self.run_dir = cfg.run_dir.resolve()
@@ -548,14 +536,8 @@ class ProdStack:
         }
 
     def _prod(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run(
-            ["bash", "scripts/prod", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        command = ["bash", "scripts/prod", *args]
+        done = subprocess.run(command, cwd=ROOT, env=self.env, capture_output=True, text=True, check=False)
         if check and done.returncode != 0:
             raise RuntimeError(f"scripts/prod {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
         return done.stdout
