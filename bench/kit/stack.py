@@ -77,16 +77,14 @@ class Stack:
         self.servers.append(self._server(worker))
         return len(self.servers) - 1
 
+    def _spawn(self, log_name: str, command: list[str]) -> subprocess.Popen[bytes]:
+        log = open(self.log_dir / log_name, "wb")  # noqa: SIM115
+        return subprocess.Popen(command, cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
     def _server(self, worker: str) -> tuple[subprocess.Popen[bytes], int]:
         port = free_port()
-        log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--port", str(port), "--worker", worker],
-            cwd=self.root,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        serve = [sys.executable, "manage.py", "serve", "--port", str(port), "--worker", worker]
+        proc = self._spawn(f"server-{port}.log", serve)
         _wait_http(f"http://127.0.0.1:{port}/api/tables/", proc)
         return proc, port
 
@@ -111,18 +109,9 @@ class Stack:
 
     def _celery(self, name: str, args: list[str]) -> None:
         """A Celery worker process with `args`, logging to `<name>-<k>.log`."""
-        log = open(self.log_dir / f"{name}-{len(self.workers)}.log", "wb")  # noqa: SIM115
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *args,
-                "--loglevel", "WARNING", "--without-mingle", "--without-gossip",
-            ],
-            cwd=self.root,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        self.workers.append(proc)
+        celery = [sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *args]
+        quiet = ["--loglevel", "WARNING", "--without-mingle", "--without-gossip"]
+        self.workers.append(self._spawn(f"{name}-{len(self.workers)}.log", [*celery, *quiet]))
 
     def dump_tasks(self) -> None:
         """Have every live server log its tasks' and threads' stacks (for a test that timed out)."""
