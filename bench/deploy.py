@@ -178,12 +178,9 @@ def _scrape(stack: ProdStack) -> Scrape:
         return {}
 
 
-def _metric_deltas(
-    before: Scrape,
-    after: Scrape,
-) -> dict[str, float]:
+def _metric_deltas(before: Scrape, after: Scrape) -> dict[str, float]:
     """The figures a phase reports from the servers' metrics: bot and timer tasks (all, and those
-    that started more than 5 s and 10 s late), command outcomes, push gaps and failures."""
+    that started more than 5 s and 10 s late), push gaps and failures."""
     if not before or not after:
         return {}
 
@@ -200,14 +197,10 @@ def _metric_deltas(
         count = delta("harehra_task_lateness_seconds_count", task=task)
         out[f"{task} tasks"] = count
         for le in ("5.0", "10.0"):
-            out[f"{task} later than {float(le):g} s"] = count - delta(
-                "harehra_task_lateness_seconds_bucket", task=task, le=le
-            )
-    out["commands ok"] = delta("harehra_commands_total", outcome="ok")
-    out["commands duplicate"] = delta("harehra_commands_total", outcome="duplicate")
-    out["push gaps"] = delta("harehra_push_gaps_total")
-    out["push failures"] = delta("harehra_push_failures_total")
-    out["channel send failures"] = delta("harehra_channel_send_failures_total")
+            within = delta("harehra_task_lateness_seconds_bucket", task=task, le=le)
+            out[f"{task} later than {float(le):g} s"] = count - within
+    for name in ("push gaps", "push failures", "channel send failures"):
+        out[name] = delta(f"harehra_{name.replace(' ', '_')}_total")
     return out
 
 
