@@ -184,17 +184,24 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
     )
 
 
-def scrape(base: str) -> dict[tuple[str, str], Histogram]:
-    """The servers' histograms by (metric, label value): the bot tasks' lateness and their moves'
-    time to the push."""
-    wanted = {"harehra_task_lateness_seconds": "task", "harehra_move_push_seconds": "source"}
-    out: dict[tuple[str, str], Histogram] = {}
+def scrape(base: str) -> dict[str, Histogram]:
+    """The servers' histograms of bots: their tasks' lateness ("lateness") and their moves' time
+    from the task's start to the push ("work")."""
+    wanted = {
+        "harehra_task_lateness_seconds": ("task", "lateness"),
+        "harehra_move_push_seconds": ("source", "work"),
+    }
+    out: dict[str, Histogram] = {}
     for (name, labels), value in scrape_metrics([base + "/metrics"], METRICS_TOKEN, timeout=30).items():
         family, _, part = name.rpartition("_")
         by = dict(labels)
-        if family not in wanted or part not in ("bucket", "count", "sum"):
+        if (
+            family not in wanted
+            or part not in ("bucket", "count", "sum")
+            or by.get(wanted[family][0]) != "bot"
+        ):
             continue
-        h = out.setdefault((family, by.get(wanted[family], "")), Histogram())
+        h = out.setdefault(wanted[family][1], Histogram())
         if part == "bucket":
             h.buckets[float(by["le"])] = value
         elif part == "count":
@@ -527,13 +534,8 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
             asyncio.run(drive.run(tables, askers, analysed))
             result.load = (load_start, os.getloadavg()[0])
             if drive.measuring:
-                after = scrape(base)
-                for key, attr in (
-                    (("harehra_task_lateness_seconds", "bot"), "lateness"),
-                    (("harehra_move_push_seconds", "bot"), "work"),
-                ):
-                    if key in after:
-                        setattr(result, attr, after[key].minus(drive.baseline.get(key, Histogram())))
+                for attr, h in scrape(base).items():
+                    setattr(result, attr, h.minus(drive.baseline.get(attr, Histogram())))
             result.window_s = drive.window[-1] - drive.window[0] if len(drive.window) > 1 else 0.0
             result.games_played = drive.games_played
             game_ids = {t.game_id for t in drive.tables}
