@@ -67,6 +67,10 @@ class BrowserConfig(LiveConfig):
     # shim, see HTTP_DB_SHIM); "persistent": the servers exactly as configured (CONN_MAX_AGE=60).
     http_db: Literal["close", "persistent"] = "close"
 
+    def watched(self, g: int) -> bool:
+        """Whether game `g` has a watch page."""
+        return self.spectator_every > 0 and g % self.spectator_every == 0
+
     @property
     def spectators(self) -> int:
         return len(range(0, self.games, self.spectator_every)) if self.spectator_every > 0 else 0
@@ -353,12 +357,9 @@ async def _drive_all(
     dbname = urlparse(cfg.database_url).path.lstrip("/")
     games = []
     for g, spec in enumerate(specs):
-        watch = (
-            servers[g % len(servers)] if cfg.spectator_every > 0 and g % cfg.spectator_every == 0 else None
-        )
-        games.append(
-            BrowserGame(ctx, spec, cfg.seat_servers(g, servers), watch, random.Random(master.random()))
-        )
+        watch = servers[g % len(servers)] if cfg.watched(g) else None
+        rng = random.Random(master.random())
+        games.append(BrowserGame(ctx, spec, cfg.seat_servers(g, servers), watch, rng))
     lobbies = [LobbyPage(ctx, *servers[i % len(servers)]) for i in range(cfg.lobby_watchers)]
     pages = [p for g in games for p in g.pages]
     sems = {ws: asyncio.Semaphore(cfg.connect_concurrency) for ws, _ in servers}

@@ -226,14 +226,9 @@ async def _drive(
     ctx.ledger = Ledger()
     nginx = (stack.ws_url, stack.http_url)
     master = random.Random(cfg.seed)
+    rngs = [random.Random(master.random()) for _ in specs]
     games = [
-        BrowserGame(
-            ctx,
-            spec,
-            [nginx] * SEATS,
-            nginx if cfg.spectator_every > 0 and g % cfg.spectator_every == 0 else None,
-            random.Random(master.random()),
-        )
+        BrowserGame(ctx, spec, [nginx] * SEATS, nginx if cfg.watched(g) else None, rngs[g])
         for g, spec in enumerate(specs)
     ]
     lobbies = [LobbyPage(ctx, *nginx) for _ in range(cfg.lobby_watchers)]
