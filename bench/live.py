@@ -187,8 +187,6 @@ class Client(SocketPage):
     def send(self, data: dict[str, Any]) -> bool:
         return self.connected.is_set() and super().send(data)
 
-    # -- messages --
-
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "event":
@@ -225,11 +223,6 @@ class Client(SocketPage):
         self.awaiting = (awaiting["seat"], awaiting["kind"]) if awaiting else None
         self.legal = list(msg.get("legal") or [])
         self.over = bool(view["over"]) or msg.get("status") != "running"
-
-    def choose(self, rng: random.Random) -> dict[str, Any]:
-        """One of the legal commands the server sent for this seat's decision."""
-        assert self.awaiting is not None and self.legal
-        return dict(rng.choice(self.legal))
 
 
 class GameRun:
@@ -278,7 +271,7 @@ class GameRun:
                 self.stats.late += 1
             return
         self.moves += 1
-        command = client.choose(self.rng)
+        command = dict(self.rng.choice(client.legal))  # one the server sent for this seat
         cmd_id = f"{self.game_id}-{self.moves}"
         move = Move(cmd_id, client.seat, now, client.last_seq + 1, in_window)
         if not client.send({"type": "command", "cmd_id": cmd_id, **command}):
