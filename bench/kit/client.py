@@ -191,13 +191,11 @@ class Http:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def request(
-        self, method: str, path: str, kind: str, body: bytes | None = None, headers: str = ""
+        self, method: str, path: str, kind: str, body: bytes | None = None
     ) -> tuple[int, bytes]:
         if self.run.in_window():
             self.run.stats.http[kind] += 1
-        extra = headers
-        if body is not None:
-            extra += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        extra = "" if body is None else f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         data = f"{method} {path} HTTP/1.1\r\n{self.head}{extra}\r\n".encode("latin-1") + (body or b"")
         for attempt in range(2):
             reused = attempt == 0 and bool(self.idle)
@@ -296,11 +294,11 @@ class _Page:
         self.http.close()
 
     async def request(
-        self, method: str, path: str, kind: str, body: bytes | None = None, headers: str = ""
+        self, method: str, path: str, kind: str, body: bytes | None = None
     ) -> tuple[int, bytes] | None:
         """One HTTP request of the page; None when it failed (counted by kind)."""
         try:
-            status, payload = await self.http.request(method, path, kind, body, headers)
+            status, payload = await self.http.request(method, path, kind, body)
         except (OSError, asyncio.IncompleteReadError, ValueError, TimeoutError) as e:
             if self.counts_failures():
                 self.run.stats.http_errors[f"{kind} {type(e).__name__}"] += 1
