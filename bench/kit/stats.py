@@ -77,14 +77,24 @@ def jitter_lines(jitter_ms: Sequence[float]) -> list[str]:
     ]
 
 
+def _proc(pid: int | str, name: str) -> bytes:
+    """/proc/<pid>/<name>; empty when the process has gone."""
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _stat_fields(pid: int) -> list[bytes]:
+    """/proc/<pid>/stat's fields after the command's name (in parentheses, which may hold spaces)."""
+    return _proc(pid, "stat").rsplit(b")", 1)[-1].split()
+
+
 def read_process_cpu_seconds(pid: int) -> float | None:
     """CPU seconds (user and system) a process on this machine has used; None if it can't be read."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
+    fields = _stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if len(fields) > 12 else None
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -93,16 +103,9 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def pids_named(name: str) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/comm") as f:
-                    if f.read().strip().startswith(name):
-                        out.append(int(entry))
-            except OSError:
-                continue
-    return out
+    wanted = name.encode()
+    pids = [e for e in os.listdir("/proc") if e.isdigit()]
+    return [int(e) for e in pids if _proc(e, "comm").strip().startswith(wanted)]
 
 
 def _machine_busy_seconds() -> float:
@@ -126,16 +129,8 @@ def cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
 
 def _postgres_backends(dbname: str) -> list[int]:
     """PIDs of PostgreSQL backends connected to `dbname` (their title names it: `postgres: ... db ...`)."""
-    out = []
     needle = f" {dbname} ".encode()
-    for pid in pids_named("postgres"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if needle in f.read():
-                    out.append(pid)
-        except OSError:
-            continue
-    return out
+    return [pid for pid in pids_named("postgres") if needle in _proc(pid, "cmdline")]
 
 
 def _postmaster_children_seconds() -> float:
@@ -143,11 +138,7 @@ def _postmaster_children_seconds() -> float:
     database: with HTTP requests closing their connections, a backend lives for one request."""
     pids = set(pids_named("postgres"))
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
+        fields = _stat_fields(pid)
         if len(fields) > 14 and int(fields[1]) not in pids:  # the postmaster: its parent is no postgres
             return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
     return 0.0
