@@ -178,7 +178,7 @@ def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
     import psycopg
     import redis
 
-    snap: dict[str, float] = {}
+    keys = ("transactions", "rollbacks", "rows read", "rows inserted", "rows updated", "rows deleted")
     with psycopg.connect(database_url, autocommit=True) as conn:
         row = conn.execute(
             "SELECT xact_commit, xact_rollback, tup_fetched, tup_inserted, tup_updated, tup_deleted, "
@@ -186,13 +186,8 @@ def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
             "FROM pg_stat_database WHERE datname = current_database()"
         ).fetchone()
     assert row is not None
-    for key, value in zip(
-        ("pg transactions", "pg rollbacks", "pg rows read", "pg rows inserted", "pg rows updated",
-         "pg rows deleted", "pg WAL bytes (cluster)"),
-        row,
-        strict=True,
-    ):  # fmt: skip
-        snap[key] = float(value)
+    names = [f"pg {k}" for k in keys] + ["pg WAL bytes (cluster)"]
+    snap = {name: float(value) for name, value in zip(names, row, strict=True)}
     r = redis.Redis.from_url(redis_url)
     stats = r.info("stats")
     snap["redis bytes in"] = float(stats["total_net_input_bytes"])
