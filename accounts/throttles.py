@@ -240,3 +240,9 @@ def too_many_page(request: HttpRequest, wait: int) -> HttpResponse:
     response = render(request, "429.html", {"words": words}, status=429)
     response["Retry-After"] = str(wait)
     return response
+
+
+class PushSubscriptionThrottle(_PerPerson):
+    """Push subscriptions (webpush/): each subscribing browser is a row the worker posts to."""
+
+    scope = "push_subscription"

@@ -21,10 +21,12 @@ from accounts.throttles import wait_words
 from games.access import AnyUser
 from games.models import Game, GameStatus
 from games.selectors import game_finished_log
+from harehra import StoredEvent
 from harehra.analysis import ANALYSIS_VERSION, DEFAULT_PLAYOUTS
 from notifications.models import Kind
 from notifications.services import notification_send
 from plumbing.errors import ServiceError
+from plumbing.replica import primary_needed, replica_read
 from replays.access import ReplayGrant
 
 from .access import access_analysis_request
@@ -49,6 +51,13 @@ class AnalysisRefused(Exception):
         return {"code": self.code, "detail": self.detail}
 
 
+def _finished_log(game_id: int) -> list[StoredEvent] | None:
+    events = game_finished_log(game_id)
+    if events is None:
+        primary_needed()  # on a replica the game may not have ended yet: the primary says
+    return events
+
+
 def analysis_run(
     game_id: int,
     *,
@@ -62,7 +71,7 @@ def analysis_run(
         found = GameAnalysis.objects.filter(game_id=game_id, version=ANALYSIS_VERSION).first()
         if found is not None:
             return found
-    events = game_finished_log(game_id)
+    events = replica_read(_finished_log, game_id)
     if events is None:
         raise AnalysisRefused("game_not_finished", "only a game that ended with a win or a draw is analysed")
     budget = playouts or getattr(settings, "ANALYSIS_PLAYOUTS", DEFAULT_PLAYOUTS)

@@ -1,6 +1,14 @@
-"""Does the replay analysis mean anything (docs/ANALYSIS.md, "Calibration" and "Two seeds"): bot
-games' public win chances set against who won, by decile, with the Brier score; and whole games
-analysed with two salts, how far the runs lie apart."""
+"""Does the replay analysis mean anything? (docs/ANALYSIS.md, "Calibration" and "Two seeds")
+
+- **Calibration.** Bots of mixed levels play games through the engine (no database); at a few
+  steps of each (where a seat decides) every seat's public win chance is estimated as the
+  analysis estimates it (`harehra.analysis.public_chances`), and set against who won. Grouped by
+  decile of the predicted chance, a calibrated estimate wins as often as it says; the Brier score
+  (mean squared error of the chance against 1 won / 0 not) is compared with always saying 1/N.
+- **Two seeds.** Whole games analysed twice with two salts: how many labels agree, how far the
+  chances, placings and luck parts of the two runs lie apart, and whether the drops' differences
+  stay within their standard errors (|z| > 2 about one time in twenty if the errors are honest).
+"""
 
 from __future__ import annotations
 
@@ -12,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harehra import legal_commands, replay, step, view_for
-from harehra.analysis import DEFAULT_PLAYOUTS, analyse, public_chances
+from harehra.analysis import DEFAULT_PLAYOUTS, analyse, command_of, judge, public_chances
 from harehra.bots import Bot, SearchBot, get_bot
 from harehra.decide import start_game
-from harehra.events import StoredEvent
+from harehra.events import DECISION_EVENTS, StoredEvent
 from harehra.fold import apply
 from harehra.ruleset import make_ruleset
 from harehra.simulation import rng_shuffle
@@ -70,9 +78,36 @@ class Calibration:
     players: list[int] = field(default_factory=list)  # per sample: the table size
     predicted: list[float] = field(default_factory=list)  # per sample (a seat at a step)
     won: list[int] = field(default_factory=list)
+    game: list[int] = field(default_factory=list)  # per sample: the game it was taken in
     games: int = 0
     steps: int = 0
     draws: int = 0  # games that ended at the turn limit (nobody won)
+
+    def samples(self) -> dict[str, Any]:
+        """The samples, to be pooled with other runs' (`pooled`)."""
+        return {
+            "players": self.players,
+            "predicted": self.predicted,
+            "won": self.won,
+            "game": self.game,
+            "games": self.games,
+            "steps": self.steps,
+            "draws": self.draws,
+        }
+
+    @classmethod
+    def pooled(cls, runs: Sequence[dict[str, Any]]) -> Calibration:
+        """One calibration of several runs' samples (runs of other seeds: other games)."""
+        out = cls()
+        for run in runs:
+            out.players += run["players"]
+            out.predicted += run["predicted"]
+            out.won += run["won"]
+            out.game += run["game"]
+            out.games += run["games"]
+            out.steps += run["steps"]
+            out.draws += run["draws"]
+        return out
 
     def brier(self) -> float:
         return statistics.fmean((p - y) ** 2 for p, y in zip(self.predicted, self.won, strict=True))
@@ -83,8 +118,10 @@ class Calibration:
 
     def rows(self) -> list[dict[str, Any]]:
         """Per decile of the predicted chance: samples, mean predicted, observed win rate and its
-        standard error (binomial, as if the samples were independent: steps of one game are not, so
-        the true error is somewhat larger), and whether it lies within 5 points."""
+        standard error (binomial, as if the samples were independent), the gap (observed less
+        predicted) with its standard error counted by game (the seats and steps of one game are
+        not independent: the error of a mean over clusters, `_clustered_se`), and whether the gap
+        lies within 5 points."""
         out = []
         for b in range(BUCKETS):
             low, high = b / BUCKETS, (b + 1) / BUCKETS
@@ -98,16 +135,29 @@ class Calibration:
             predicted = statistics.fmean(self.predicted[i] for i in idx)
             observed = statistics.fmean(self.won[i] for i in idx)
             se = math.sqrt(max(observed * (1 - observed), 1e-9) / n)
-            within = abs(observed - predicted) <= 0.05
-            row = {"n": n, "predicted": predicted, "observed": observed, "se": se, "within": within}
-            out.append({"low": low, "high": high, **row})
+            gaps = [self.won[i] - self.predicted[i] for i in idx]
+            gap_se = _clustered_se(gaps, [self.game[i] for i in idx]) if self.game else se
+            out.append(
+                {
+                    "low": low,
+                    "high": high,
+                    "n": n,
+                    "predicted": predicted,
+                    "observed": observed,
+                    "se": se,
+                    "gap": observed - predicted,
+                    "gap_se": gap_se,
+                    "within": abs(observed - predicted) <= 0.05,
+                }
+            )
         return out
 
     def lines(self) -> list[str]:
         out = [
             f"calibration: {self.games} games, {self.steps} steps, {len(self.predicted)} samples "
             f"(a seat at a step), {self.draws} drawn games",
-            "predicted     samples  mean predicted  observed win rate (± s.e.)  within 5 points",
+            "predicted     samples  mean predicted  observed win rate (± s.e.)  gap (± s.e. by game)  "
+            "within 5 points",
         ]
         for r in self.rows():
             span = f"{100 * r['low']:3.0f}–{100 * r['high']:3.0f}%"
@@ -117,13 +167,29 @@ class Calibration:
             judged = ("yes" if r["within"] else "NO") if r["n"] >= ENOUGH else "(few samples)"
             out.append(
                 f"{span}  {r['n']:>9}  {100 * r['predicted']:13.1f}%  "
-                f"{100 * r['observed']:10.1f}% ± {100 * r['se']:4.1f}      {judged}"
+                f"{100 * r['observed']:10.1f}% ± {100 * r['se']:4.1f}      "
+                f"{100 * r['gap']:+5.1f} ± {100 * r['gap_se']:3.1f}          {judged}"
             )
         out.append(
             f"Brier score {self.brier():.4f}; saying 1/N for every seat: {self.brier_uniform():.4f} "
             f"(lower is better)"
         )
         return out
+
+
+def _clustered_se(values: Sequence[float], clusters: Sequence[int]) -> float:
+    """The standard error of the mean of `values` when those of one cluster (a game) may be
+    correlated: the spread of the clusters' sums of deviations (the sandwich estimator, with the
+    small-sample factor G/(G-1)). Equal to the plain error when every value is its own cluster."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    sums: dict[int, float] = {}
+    for v, c in zip(values, clusters, strict=True):
+        sums[c] = sums.get(c, 0.0) + v - mean
+    g = len(sums)
+    if g < 2:
+        return 0.0
+    return math.sqrt(g / (g - 1) * sum(x * x for x in sums.values())) / n
 
 
 def calibrate(
@@ -158,13 +224,10 @@ def calibrate(
                 out.players.append(n)
                 out.predicted.append(p)
                 out.won.append(1 if s == winner else 0)
+                out.game.append(seed * 1_000_003 + g)
         if progress is not None:
             progress(g + 1, games)
     return out
-
-
-def _luck_parts() -> dict[str, list[float]]:
-    return {"decisions": [], "draws": [], "others": []}
 
 
 @dataclass
@@ -179,9 +242,15 @@ class SeedAgreement:
     z: list[float] = field(default_factory=list)  # drop difference over its standard error
     drop_diffs: list[float] = field(default_factory=list)
     drop_ses: list[float] = field(default_factory=list)
-    luck_diffs: dict[str, list[float]] = field(default_factory=_luck_parts)
-    luck_ses: dict[str, list[float]] = field(default_factory=_luck_parts)
-    luck_z: dict[str, list[float]] = field(default_factory=_luck_parts)
+    luck_diffs: dict[str, list[float]] = field(
+        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
+    )
+    luck_ses: dict[str, list[float]] = field(
+        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
+    )
+    luck_z: dict[str, list[float]] = field(
+        default_factory=lambda: {"decisions": [], "draws": [], "others": []}
+    )
     seconds: list[float] = field(default_factory=list)  # CPU per analysis
 
     def lines(self) -> list[str]:
@@ -271,4 +340,139 @@ def compare_seeds(
                     out.luck_z[k].append((la[k] - lb[k]) / math.hypot(sa[k], sb[k]))
         if progress is not None:
             progress(g + 1, games)
+    return out
+
+
+# --- Against a reference: the default budget's labels beside those of 16 times its worlds -------
+
+BANDS: dict[str | None, int] = {None: 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
+REFERENCE_FACTOR = 16
+
+
+def judged_decisions(events: Sequence[StoredEvent], playouts: int, salt: str) -> list[dict[str, Any]]:
+    """The `decisions` of `analyse(events, playouts, salt=salt)`, alone: each decision judged as
+    the analysis judges it (the same seeds), without the chances, placings and luck, which cost
+    as much again and are not labels."""
+    out = []
+    state: GameState | None = None
+    for i, e in enumerate(events):
+        before, state = state, apply(state, e)
+        if e["type"] in DECISION_EVENTS and before is not None:
+            seat = e["seat"]
+            if before.awaiting is not None and before.awaiting.seat == seat:
+                judged = judge(before, seat, command_of(e), playouts, salt, i)
+                if judged is not None:
+                    out.append({"step": i, **judged})
+    return out
+
+
+@dataclass
+class LabelPair:
+    """Two label sets of the same decisions: `a` (the default analysis) against `b` (the
+    reference, or a second seed)."""
+
+    judged: int = 0
+    alike: int = 0  # the same label, or none in both
+    labelled: int = 0  # labelled in either
+    labelled_alike: int = 0
+    far: int = 0  # two or more bands apart (none against mistake or blunder, inaccuracy against blunder)
+    b_serious: int = 0  # `b` says mistake or blunder ...
+    b_serious_labelled: int = 0  # ... and `a` gives a label
+    matrix: dict[tuple[int, int], int] = field(default_factory=dict)  # (band in a, band in b) -> count
+
+    def add(self, a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> None:
+        for da, db in zip(a, b, strict=True):
+            assert da["step"] == db["step"]
+            x, y = BANDS[da["label"]], BANDS[db["label"]]
+            self.judged += 1
+            self.alike += x == y
+            if x or y:
+                self.labelled += 1
+                self.labelled_alike += x == y
+            self.far += abs(x - y) >= 2
+            if y >= 2:
+                self.b_serious += 1
+                self.b_serious_labelled += x >= 1
+            self.matrix[(x, y)] = self.matrix.get((x, y), 0) + 1
+
+    def lines(self, a: str, b: str) -> list[str]:
+        def pct(k: int, n: int) -> str:
+            return f"{k} of {n} ({100 * k / max(1, n):.1f}%)"
+
+        names = ["none", "inaccuracy", "mistake", "blunder"]
+        out = [
+            f"  judged decisions alike: {pct(self.alike, self.judged)}; labelled in either, alike: "
+            f"{pct(self.labelled_alike, self.labelled)}",
+            f"  two or more bands apart: {pct(self.far, self.judged)}",
+            f"  {b} says mistake or blunder, {a} gives a label: "
+            f"{pct(self.b_serious_labelled, self.b_serious)}",
+            f"  labels ({a} down, {b} across): " + "  ".join(f"{n:>10}" for n in names),
+        ]
+        for x, name in enumerate(names):
+            out.append(
+                f"  {name:>27}: " + "  ".join(f"{self.matrix.get((x, y), 0):>10}" for y in range(len(names)))
+            )
+        return out
+
+
+@dataclass
+class ReferenceAgreement:
+    games: int = 0
+    playouts: int = DEFAULT_PLAYOUTS
+    reference: LabelPair = field(default_factory=LabelPair)  # the default (seed A) against the reference
+    seeds: LabelPair = field(default_factory=LabelPair)  # seed A against seed B, both at the default
+    seconds: list[float] = field(default_factory=list)  # CPU per game: judging its decisions at the default
+    reference_seconds: list[float] = field(default_factory=list)  # ... at the reference's budget
+
+    def lines(self) -> list[str]:
+        r = self.reference
+        far_ok = r.far <= 0.01 * r.judged
+        serious_ok = r.b_serious_labelled >= 0.95 * r.b_serious
+        return [
+            f"reference: {self.games} games, {r.judged} judged decisions; the default budget "
+            f"({self.playouts} worlds) against the reference ({REFERENCE_FACTOR * self.playouts})",
+            *r.lines("default", "reference"),
+            f"  must, at most 1% two or more bands apart: {'met' if far_ok else 'NOT met'}; "
+            f"must, at least 95% of the reference's mistakes and blunders labelled: "
+            f"{'met' if serious_ok else 'NOT met'}; goal, 90% alike: "
+            f"{100 * r.alike / max(1, r.judged):.1f}%",
+            f"two seeds at the default budget ({self.playouts} worlds):",
+            *self.seeds.lines("seed A", "seed B"),
+            f"CPU per game, the decisions judged: {statistics.fmean(self.seconds):.1f} s at the default "
+            f"(each seed), {statistics.fmean(self.reference_seconds):.1f} s at the reference",
+        ]
+
+
+def compare_reference(
+    games: int,
+    *,
+    players: int = 4,
+    levels: Sequence[str] = ("easy", "normal"),
+    playouts: int = DEFAULT_PLAYOUTS,
+    hard_playouts: int | None = 100,
+    seed: int = 0,
+    first: int = 0,
+    progress: Progress | None = None,
+    clock: Callable[[], float] | None = None,
+) -> ReferenceAgreement:
+    """Judge every decision of `games` bot games (from the `first`) at `playouts` with two salts
+    and at REFERENCE_FACTOR times `playouts` with a third, and compare the labels."""
+    out = ReferenceAgreement(playouts=playouts)
+    for k, g in enumerate(range(first, first + games)):
+        events, _ = bot_game(seed * 1_000_003 + g, players, levels, hard_playouts)
+        runs = []
+        for salt, budget in ((f"seed A game {g}", playouts), (f"seed B game {g}", playouts)):
+            start = clock() if clock else 0.0
+            runs.append(judged_decisions(events, budget, salt))
+            if clock:
+                out.seconds.append(clock() - start)
+        start = clock() if clock else 0.0
+        reference = judged_decisions(events, REFERENCE_FACTOR * playouts, f"reference game {g}")
+        if clock:
+            out.reference_seconds.append(clock() - start)
+        out.games += 1
+        out.reference.add(runs[0], reference)
+        out.seeds.add(runs[0], runs[1])
+        if progress is not None:
+            progress(k + 1, games)
     return out

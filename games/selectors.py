@@ -19,7 +19,7 @@ from . import sql
 from .access import AnyUser, access_game_view, games_viewable
 from .eventlog import events_with_seq, load_state
 from .labels import seat_name
-from .models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
+from .models import Game, GameEvent, GameSeat, GameStatus, Table, TableStatus, Visibility
 
 # Ratings to show beside players' names: {user id: rating} for the user ids it is sent (the
 # ratings app subscribes; with none, names show alone).
@@ -342,12 +342,20 @@ def game_outcome(game_id: int) -> Outcome:
 
 def game_finished_log(game_id: int) -> list[StoredEvent] | None:
     """A game's whole log if it ended by the rules (a win or a draw), else None (running,
-    aborted or unknown): what an analysis of the game reads."""
+    aborted or unknown): what an analysis of the game reads. Through the ORM, so that a read on a
+    replica (plumbing/replica.py) reads both the game and its log there."""
     finished = Game.objects.filter(pk=game_id, status=GameStatus.FINISHED)
     last_seq = finished.values_list("last_seq", flat=True).first()
     if last_seq is None:
         return None
-    events = sql.events_between(game_id, 0, last_seq)
+    rows = (
+        GameEvent.objects.filter(game_id=game_id, seq__lte=last_seq)
+        .order_by("seq")
+        .values_list("type", "version", "payload")
+    )
+    events: list[StoredEvent] = [
+        {**payload, "type": kind, "version": version} for kind, version, payload in rows
+    ]
     return events if events and events[-1]["type"] == "GameEnded" else None
 
 

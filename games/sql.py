@@ -9,6 +9,7 @@ PostgreSQL and on the embedded SQLite, where the write runs as its three parts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -418,10 +419,14 @@ def write_move(
         for one in statements:
             _run(db, one)
     except IntegrityError as e:
-        # PostgreSQL names the constraint; SQLite names its columns.
-        if not any(name in str(e) for name in ("gameevent_unique_seq", "games_gameevent.seq")):
+        if not SEQ_TAKEN.search(str(e)):
             raise
         raise LogOutOfStep(f"game {game.pk}: seq {first_seq} is taken") from e
+
+
+# A seq already in the log: PostgreSQL names the constraint, the log's or a partition's (each named
+# `<partition>_unique_seq`, games/partitions.py); SQLite names its columns.
+SEQ_TAKEN = re.compile(r"gameevent\w*_unique_seq|games_gameevent\.seq")
 
 
 def _mark_watched_sql(db: BaseDatabaseWrapper) -> str:

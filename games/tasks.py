@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from plumbing import metrics
 
+from .partitions import event_log_partitions_ensure as partitions_ensure
 from .services.autoplay import BotChoice, game_bot_move, game_bot_play, game_bot_think, game_timer_fired
 from .services.presence import seat_mark_away
 from .services.sweep import sweep_run
@@ -88,6 +89,14 @@ def sweep_deadlines() -> None:
     metrics.sweep_done(report.done, report.failed, report.unread, len(report.set_aside))
     if report.failed or report.unread:
         log.warning("sweep: %s", report.line())
+
+
+@shared_task(ignore_result=True)
+def event_log_partitions_ensure() -> None:
+    """The event log's next partitions, made long before a game needs one (games/partitions.py)."""
+    made = partitions_ensure()
+    if made:
+        log.info("event log: %d partitions made ahead", made)
 
 
 @shared_task(ignore_result=True)

@@ -64,6 +64,27 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Harehra Online <norep
 EMAIL_LINK_SECONDS = 3 * 24 * 3600
 PASSWORD_RESET_TIMEOUT = EMAIL_LINK_SECONDS
 
+# Web push (webpush/, docs/OPERATIONS.md "Web push"): the site's VAPID key pair, base64url (the
+# public key an uncompressed P-256 point, the private key its 32-byte scalar: `python manage.py
+# vapid_keys` makes a pair), and the contact push services see in every message's VAPID header
+# (a mailto: or https: URL). Without both keys push is off and the switch is not shown.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
+# The push services the worker posts to, by host (".example.com": any host under it): the
+# browsers' own (Chrome's, Firefox's, Edge's, Safari's). The worker posts to whatever endpoint a
+# browser gave, so any other host is refused when a browser subscribes.
+PUSH_SERVICE_HOSTS = [
+    h.strip()
+    for h in os.environ.get(
+        "PUSH_SERVICE_HOSTS",
+        "fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,.push.apple.com",
+    ).split(",")
+    if h.strip()
+]
+# Endpoints over plain HTTP are refused, but where tests and benches run a push service of their own.
+PUSH_SERVICE_HTTP = env_bool("PUSH_SERVICE_HTTP", False)
+
 # HTTPS=1: the site is served over HTTPS (behind a proxy that sets X-Forwarded-Proto): plain HTTP
 # is redirected, cookies are Secure, and browsers are told to use HTTPS only (HSTS).
 #
@@ -119,6 +140,7 @@ INSTALLED_APPS = [
     "accounts",
     "relations",
     "notifications",
+    "webpush",
     "games",
     "replays",
     "moderation",
@@ -165,6 +187,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.unread",
+                "webpush.context_processors.push",
             ],
             # `{{ moment|when }}` on every page: moments in the reader's own time zone
             # (plumbing/templatetags/times.py, static/js/core/times.js).
@@ -192,6 +215,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if DB_POOL_SIZE > 0:
         DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 2, "max_size": DB_POOL_SIZE, "timeout": 20}
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pooled connection goes back after each use
+# A streaming replica of the primary for the reads that tolerate lag (replays, profiles, the
+# leaderboard, finished events' standings, the analysis's input): plumbing/replica.py says which and
+# how a person's own writes are read from the primary. Without it every read goes to the primary.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+REPLICA_MAX_LAG_SECONDS = float(os.environ.get("REPLICA_MAX_LAG_SECONDS", "5"))
+REPLICA_CHECK_SECONDS = float(os.environ.get("REPLICA_CHECK_SECONDS", "1"))
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "10"))
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=0)
+    replica_options = DATABASES["replica"].setdefault("OPTIONS", {})
+    replica_options["prepare_threshold"] = 5
+    # A replica that went away holds a page at most a second (the pool's wait for a connection; the
+    # connection's own bound when there is no pool), once a REPLICA_RETRY_SECONDS: then the primary.
+    replica_options["connect_timeout"] = 2
+    replica_pool = int(os.environ.get("DB_POOL_SIZE", "16"))
+    if replica_pool > 0:
+        replica_options["pool"] = {"min_size": 0, "max_size": replica_pool, "timeout": 1}
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # tests read "the replica" from their database
+    DATABASE_ROUTERS = ["plumbing.replica.ReplicaRouter"]
+    MIDDLEWARE.append("plumbing.replica.ReadYourWritesMiddleware")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several ASGI threads and the in-process worker share one file: wait for locks, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -261,6 +304,7 @@ REST_FRAMEWORK = {
         # Mail a person asks for: links to reset a password (per address) or verify an address.
         "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "5/hour"),
         "email": os.environ.get("THROTTLE_EMAIL", "5/hour"),
+        "push_subscription": os.environ.get("THROTTLE_PUSH_SUBSCRIPTION", "30/hour"),
     },
 }
 
@@ -293,6 +337,10 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Each channel-layer connection: a dead server (a host gone, not a refused port) is given up on
+# within these seconds, so a move's push to it fails soon instead of holding the move's answer
+# (plumbing/publish.py: a failed push is logged, the pages catch up from the log).
+LAYER_REDIS_OPTIONS = {"socket_connect_timeout": 2.0, "socket_timeout": 5.0}
 
 # Django's cache holds what every process must share and may lose: throttle counters, sign-in
 # lockouts and the presence of sockets. Redis when there is one, else this process's memory (the
@@ -308,17 +356,31 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-if REDIS_URL:
+# The channel layer's Redis servers: CHANNEL_LAYER_REDIS_URLS, comma-separated, else REDIS_URL
+# alone. With several, each group (a game's, a user's, a table chat's) lives on one of them, by a
+# hash of its name (plumbing/channellayer.py); the cache and the broker stay where they are.
+CHANNEL_LAYER_REDIS_URLS = [
+    url.strip() for url in os.environ.get("CHANNEL_LAYER_REDIS_URLS", "").split(",") if url.strip()
+] or ([REDIS_URL] if REDIS_URL else [])
+if CHANNEL_LAYER_REDIS_URLS:
     # Redis pub/sub: a push to a game is one PUBLISH, read once by each server process with a
     # socket at that game, which hands it to its own sockets. At most once, like any channel
     # layer: clients check seq continuity and resume on a gap.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "plumbing.channellayer.ConfirmedPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [{"address": url, **LAYER_REDIS_OPTIONS} for url in CHANNEL_LAYER_REDIS_URLS]
+            },
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+if REDIS_URL:
+    # The broker: its own Redis when CELERY_BROKER_URL names one (a queue's backlog then never
+    # slows the pushes' Redis), else REDIS_URL's.
+    CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
     # A task a killed worker had taken (acknowledged late: below) stays in Redis's unacknowledged
     # set until it is this old, then goes back to the queue (kombu's default: an hour). Longer
     # than any task waits in a live worker's hands, or a task still waiting there would be handed
@@ -332,10 +394,12 @@ if REDIS_URL:
         "visibility_timeout": float(os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(20 * 60)))
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # The memory transport ignores the host, but kombu warns "No hostname was supplied" at
     # every connection made without one: the host it would fall back to is named here.
     CELERY_BROKER_URL = "memory://localhost/"
+    # kombu's memory transport with each queue served by priority, as Redis serves it: an
+    # analysis asked for overtakes the automatic ones waiting (harehra_site/memory_broker.py).
+    CELERY_BROKER_TRANSPORT = "harehra_site.memory_broker:Transport"
     # The memory transport polls; poll often so bots and timers answer promptly.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
 
@@ -352,11 +416,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # so a bot's move or a timer never waits behind one.
 CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
 # Queue a rated game's analysis when it ends, while fewer than ANALYSIS_AUTOMATIC_MAX_PENDING
-# analyses are queued or running (docs/ANALYSIS.md "Automatic analyses"). Off by default: on a
-# machine it shares with live play an analysis makes bot moves later (docs/ANALYSIS.md "Where
-# analyses run"); turn it on where the analyst has cores of its own. And the budget of each
-# analysis: worlds per step and per option (harehra/analysis.py).
-ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", False)
+# analyses are queued or running, at the lowest priority: after every analysis someone asked for
+# (docs/ANALYSIS.md "Automatic analyses"). On by default, wherever an analyst runs (the Procfile's
+# `analyst`, the embedded server's own); ANALYSIS_AUTOMATIC=0 turns it off, as where no analyst
+# runs or live play must not share its cores with one. And the budget of each analysis: worlds
+# per step and per option (harehra/analysis.py).
+ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", True)
 ANALYSIS_AUTOMATIC_MAX_PENDING = int(os.environ.get("ANALYSIS_AUTOMATIC_MAX_PENDING", "2"))
 # Requested analyses queued or running at once, over every account (each account: one): a request
 # beyond it is refused, `analysis_queue_full` (docs/ANALYSIS.md, "How many an hour").
@@ -409,7 +474,12 @@ BOT_THINK_PROCESSES = int(os.environ.get("BOT_THINK_PROCESSES", "1"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
     "tournaments": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},
+    "event-log-partitions": {"task": "games.tasks.event_log_partitions_ensure", "schedule": 300.0},
 }
+# The event log's partitions (games/partitions.py): game ids per partition, and how many
+# partitions past the newest game the beat keeps made (headroom if the beat stops: their product).
+EVENT_LOG_GAMES_PER_PARTITION = int(os.environ.get("EVENT_LOG_GAMES_PER_PARTITION", "50000"))
+EVENT_LOG_PARTITIONS_AHEAD = int(os.environ.get("EVENT_LOG_PARTITIONS_AHEAD", "4"))
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every

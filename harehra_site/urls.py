@@ -36,6 +36,7 @@ urlpatterns = [
     path("api/ratings/", include("ratings.api_urls")),
     path("api/relations/", include("relations.api_urls")),
     path("api/notifications/", include("notifications.api_urls")),
+    path("api/push/", include("webpush.api_urls")),
     path("api/moderation/", include("moderation.api_moderation_urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
     path("api/", include("chat.api_urls")),
@@ -52,6 +53,7 @@ urlpatterns = [
     path("", include("profiles.urls")),
     path("", include("relations.urls")),
     path("", include("notifications.urls")),
+    path("", include("webpush.urls")),
     path("", include("games.urls")),
 ]
 

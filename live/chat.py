@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from chat.publish import chat_group
 from chat.selectors import chat_channel_of_id, chat_open
 from chat.services import chat_post, chat_set_enabled
-from live.sockets import SocketFeatures
+from live.sockets import SocketFeatures, rejoin_when_back
+from plumbing.channellayer import ShardDown
 from plumbing.dbthreads import db
 from plumbing.errors import ServiceError
 from plumbing.health import is_draining
@@ -44,6 +45,15 @@ class ChatSocketMixin(SocketFeatures):
     async def leave_more(self) -> None:
         await self.chat_leave()
         await super().leave_more()
+
+    async def group_lost_more(self, group: str) -> bool:
+        if group != self.chat_joined:
+            return await super().group_lost_more(group)
+        # Lost with its channel-layer shard: joined again once the shard answers, and the
+        # history sent again then (the page drops what it has, by id).
+        self.chat_joined = None
+        rejoin_when_back(self, group, then=self.chat_join)
+        return True
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         await super().table_changed(message)  # type: ignore[misc]
@@ -80,6 +90,9 @@ class ChatSocketMixin(SocketFeatures):
             data = await db(chat_open)(table_id, self.user, self.chat_invite)
         except ServiceError as e:
             await self.send_json({"type": "chat_error", "code": e.code, "detail": e.detail})
+            return
+        except ShardDown:  # the chat's channel-layer shard is down: joined once it answers
+            rejoin_when_back(self, chat_group(table_id, channel), then=self.chat_join)
             return
         if data["channel"] != channel:  # seated or left in between
             await self._chat_group(chat_group(table_id, data["channel"]))

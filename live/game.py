@@ -27,17 +27,20 @@ from games.services.seats import seat_reclaim
 from live.dispatch import DirectDispatch
 from live.sockets import (
     CLOSE_REFUSED,
+    CLOSE_RESTART,
     CLOSE_TOO_MANY,
     LimitedSocket,
     Notified,
     SocketFeatures,
     push_delivered,
+    rejoin_when_back,
     socket_register,
     socket_unregister,
     valid_cmd_id,
 )
 from live.ws_auth import signed_out_by
 from plumbing import jsontext, metrics
+from plumbing.channellayer import ShardDown
 from plumbing.dbthreads import db
 from plumbing.errors import ServiceError
 from plumbing.health import is_draining
@@ -113,8 +116,15 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
         groups = [game_group(game_id)]
         if self.user.is_authenticated:
             groups.append(user_group(self.user.pk))
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        added: list[str] = []
+        try:
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+                added.append(group)
+        except ShardDown:  # turned away with CLOSE_LATER (LimitedSocket): the page tries again
+            for group in added:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            raise
         # Read after joining the groups, so no move falls between the read and the first push;
         # the read also decides whether the socket may open at all (one trip to the database
         # thread for both: a restarted server's pages all open at once).
@@ -139,6 +149,20 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             await self.resume(after, joined["caught"])  # a reconnecting page: what it missed
         if joined["presence"] is not None:
             await self.send_json({"type": "presence", "seats": joined["presence"]})
+
+    async def layer_lost(self, message: dict[str, Any]) -> None:
+        """A group of this socket was lost with its channel-layer shard (plumbing/channellayer.py).
+        The game's: its pushes are gone, so the socket closes with 1012 and the page reconnects
+        and resumes from the log, as after a server's restart. The user's: joined again once the
+        shard answers (a notification or sign-out said meanwhile is missed; the bell's count comes
+        with the next). A feature's (the table chat): the feature's own."""
+        group = message["group"]
+        if group == game_group(self.game.pk):
+            await self.close(code=CLOSE_RESTART)
+        elif group in self.joined:
+            rejoin_when_back(self, group)
+        else:
+            await self.group_lost_more(group)
 
     async def disconnect(self, code: int) -> None:
         socket_unregister(self)

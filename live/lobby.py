@@ -20,6 +20,7 @@ from live.dispatch import DirectDispatch
 from live.sockets import CLOSE_REFUSED, LimitedSocket, Notified, SocketFeatures
 from live.ws_auth import signed_out_by
 from plumbing import jsontext
+from plumbing.channellayer import ShardDown
 from plumbing.dbthreads import db
 from plumbing.errors import ServiceError
 from plumbing.health import is_draining
@@ -32,9 +33,18 @@ class PushConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
     groups_joined: list[str]
 
     async def join(self, groups: list[str]) -> None:
-        self.groups_joined = groups
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        """Join `groups`; when one's shard is down, leave those joined and raise ShardDown (the
+        socket is turned away: LimitedSocket.websocket_connect)."""
+        self.groups_joined = []
+        try:
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.groups_joined.append(group)
+        except ShardDown:
+            for group in self.groups_joined:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            self.groups_joined = []
+            raise
 
     async def disconnect(self, code: int) -> None:
         await self.leave_more()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import re
 import threading
 import time
@@ -21,6 +22,7 @@ from channels.exceptions import StopConsumer
 from django.conf import settings
 
 from plumbing import jsontext, metrics
+from plumbing.channellayer import ShardDown
 from plumbing.logs import log_socket
 from plumbing.publish import sends_to_loop
 
@@ -36,6 +38,11 @@ CLOSE_REFUSED = 4403  # not allowed to see this (an unknown game or table, a pri
 # Signed out by a suspension or a ban: the `sanctioned` message just before it says why (its
 # reason and end), and the page says so at once (docs/PROTOCOL.md).
 CLOSE_SANCTIONED = 4401
+# The channel layer's server a group of the socket lives on does not answer (a lost shard,
+# plumbing/channellayer.py): 1012 closes a socket whose pushes were lost (its page reconnects soon
+# and reads what it missed), 1013 turns away one that could not join (its page tries again later).
+CLOSE_RESTART = 1012
+CLOSE_LATER = 1013
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -108,6 +115,11 @@ class SocketFeatures:
     async def leave_more(self) -> None:
         """The socket is closing."""
 
+    async def group_lost_more(self, group: str) -> bool:
+        """The subscription of `group` was lost with its channel-layer shard (LimitedSocket's
+        layer_lost); True once a feature took it (it joins the group again itself)."""
+        return False
+
 
 class Notified:
     """What every socket of a signed-in person does with a notification said to their group
@@ -152,6 +164,20 @@ class LimitedSocket:
             self.opened_at = time.monotonic()
             metrics.socket_opened(self.socket_kind)
         await super().accept(subprotocol, headers)  # type: ignore[misc]
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """Channels' own; a socket that could not join its groups (ShardDown: the consumer left
+        the ones it had joined) is turned away with CLOSE_LATER."""
+        try:
+            await super().websocket_connect(message)  # type: ignore[misc]
+        except ShardDown:
+            await self.refuse(CLOSE_LATER)
+
+    async def layer_lost(self, message: dict[str, Any]) -> None:
+        """A group of this socket lived on a channel-layer shard that was lost: what was pushed to
+        it meanwhile is gone. Closed with CLOSE_RESTART: the page comes back and reads it all anew.
+        (The game socket keeps itself open when the group lost is not its game's: live/game.py.)"""
+        await self.close(code=CLOSE_RESTART)
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -228,6 +254,40 @@ class LimitedSocket:
         async def send_json(self, data: dict[str, Any]) -> None: ...
 
         async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
+
+
+REJOIN_EVERY_S = 1.0  # how often a socket tries again to join a group whose shard was lost
+
+
+def rejoin_when_back(consumer: Any, group: str, then: Any = None) -> asyncio.Task[None]:
+    """Join `group` again once its channel-layer shard answers (tried every REJOIN_EVERY_S, spread
+    a little), for as long as the socket is open; then await `then()` when given (the table
+    chat sends its history again)."""
+
+    async def again() -> None:
+        while True:
+            await asyncio.sleep(REJOIN_EVERY_S * (0.5 + random.random()))
+            task = getattr(consumer, "socket_task", None)
+            if task is not None and task.done():
+                return
+            try:
+                await consumer.channel_layer.group_add(group, consumer.channel_name)
+            except ShardDown:
+                continue
+            if task is not None and task.done():  # closed meanwhile: its leaving is done
+                await consumer.channel_layer.group_discard(group, consumer.channel_name)
+                return
+            if then is not None:
+                await then()
+            return
+
+    task = asyncio.get_running_loop().create_task(again())
+    _rejoining.add(task)  # held until done: the loop keeps only a weak reference
+    task.add_done_callback(_rejoining.discard)
+    return task
+
+
+_rejoining: set[asyncio.Task[None]] = set()
 
 
 # Messages being handled now, by any socket of the process: a stopping server lets the ones in

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.access import AnyUser, access_signed_in
 
+from .hooks import notification_sent
 from .models import Kind, Notification
 from .publish import publish_notified
 
@@ -17,6 +18,7 @@ def notification_send(*, user_id: int, kind: Kind, data: dict[str, Any]) -> Noti
     """Keep a notification for `user_id`; `data` holds names and ids, never hidden information."""
     notification = Notification.objects.create(user_id=user_id, kind=kind, data=data)
     publish_notified(notification)
+    notification_sent.send(notification)
     return notification
 
 

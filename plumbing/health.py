@@ -3,7 +3,9 @@
 - `/healthz` (liveness): the process answers. Nothing else is asked (no database), so a
   restart is never ordered because PostgreSQL or Redis is down.
 - `/readyz` (readiness): PostgreSQL, Redis and the channel layer answer, no migration is left
-  unapplied, and the process is not draining. Each check is bounded (CHECK_SECONDS, and the
+  unapplied, and the process is not draining. With a replica configured it also reports the
+  replica's state and lag (`"replica": {"state": "ok", "lag_seconds": 0.0, ...}`), which never
+  makes the process unready (plumbing/replica.py). Each check is bounded (CHECK_SECONDS, and the
   library adds a second for the check's own client to report first), all run at once, so an
   answer comes within 1.5 s however the services hang. A failed check answers 503.
 
@@ -160,13 +162,42 @@ _executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="readyz")
 
 async def readiness() -> tuple[int, dict[str, Any]]:
     checks = readiness_checks()
+    replica_task = asyncio.ensure_future(_replica())  # beside the checks, in the same bound
     results: list[HealthCheckResult] = await asyncio.gather(
         *(check.get_result(_executor) for check in checks.values())
     )
     answers = {name: str(r.error) if r.error else "OK" for name, r in zip(checks, results, strict=True)}
     failed = [name for name, answer in answers.items() if answer != "OK"]
     body = {"status": "unready" if failed else "ready", "checks": answers, "failed": failed}
+    replica = await replica_task
+    if replica is not None:
+        body["replica"] = replica
     return (503 if failed else 200), body
+
+
+def _replica_report() -> dict[str, Any]:
+    from django.db import connections
+
+    from .replica import replica_report
+
+    try:
+        return replica_report()
+    finally:
+        connections.close_all()  # this thread's borrowed connections go back to their pools
+
+
+async def _replica() -> dict[str, Any] | None:
+    """The replica's state and lag, reported beside the checks, never one of them: a lagging or
+    lost replica sends reads to the primary, so the server stays ready (plumbing/replica.py)."""
+    from .replica import configured
+
+    if not configured():
+        return None
+    loop = asyncio.get_running_loop()
+    try:
+        return await asyncio.wait_for(loop.run_in_executor(_executor, _replica_report), CHECK_SECONDS + 0.5)
+    except TimeoutError:
+        return {"state": "unknown", "error": f"no answer within {CHECK_SECONDS + 0.5} s"}
 
 
 # --- the ASGI edge ------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from plumbing import metrics
+from plumbing.channellayer import ShardDown
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ async def sends_made(held: list[tuple[str, dict[str, Any]]]) -> None:
             await layer.group_send(group, message)
         except Exception as e:  # a lost push is recovered by the clients' seq check and resume
             _failed(group, e)
-            log.exception("could not publish to %s", group)
+            _log_lost(group, e)
 
 
 def sends_made_sync(held: list[tuple[str, dict[str, Any]]]) -> None:
@@ -150,10 +151,18 @@ def _failed(group: str, error: BaseException | None) -> None:
     metrics.channel_send_failed(group, reason)
 
 
+def _log_lost(group: str, error: BaseException) -> None:
+    if isinstance(error, ShardDown):  # said once per push, without a trace: an outage makes many
+        log.warning("could not publish to %s: %s", group, error)
+    else:
+        log.error("could not publish to %s", group, exc_info=error)
+
+
 def _log_failure(future: Future[Any], group: str) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        _failed(group, future.exception())
-        log.error("could not publish to %s", group, exc_info=future.exception())
+    error = future.exception() if not future.cancelled() else None
+    if error is not None:
+        _failed(group, error)
+        _log_lost(group, error)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
@@ -189,5 +198,5 @@ def _hand(layer: Any, group: str, message: dict[str, Any]) -> Future[Any] | None
         async_to_sync(layer.group_send)(group, message)
     except Exception as e:  # a lost push is recovered by the clients' seq check and resume
         _failed(group, e)
-        log.exception("could not publish to %s", group)
+        _log_lost(group, e)
     return None

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.shortcuts import get_object_or_404
+from django.http import Http404
+from django.utils.decorators import method_decorator
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from accounts.access import access_signed_in
 from analysis.selectors import user_analysis_averages
 from games.selectors import user_game_stats, user_games
+from plumbing.replica import primary_needed, replica_view
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
 from tournaments.selectors import user_tournament_results
 
@@ -73,6 +75,11 @@ class MeView(APIView):
 
 class ProfileView(APIView):
     @extend_schema(responses={200: OpenApiResponse(description="a player's profile")})
+    @method_decorator(replica_view)
     def get(self, request: Request, username: str) -> Response:
-        user = get_object_or_404(get_user_model(), username=username)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None or user.pk == request.user.pk:
+            primary_needed()  # as the profile page: someone new, or the person's own (MeView's)
+        if user is None:
+            raise Http404
         return Response(profile(user, request.user))

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from analysis.selectors import user_analysis_averages
 from games.models import GameStatus
 from games.selectors import user_game_stats, user_games, user_recent_games
+from plumbing.replica import primary_needed, replica_view
 from plumbing.share import share_tags
 from ratings.chart import rating_chart
 from ratings.selectors import places_of, rating_history, user_placing_stats, user_ratings
@@ -19,8 +20,13 @@ from relations.selectors import follow_counts, relation_between
 from tournaments.selectors import user_tournament_results
 
 
+@replica_view
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_user_model().objects.filter(username=username).first()
+    if player is None or player.pk == request.user.pk:
+        # Someone just registered is not on the replica yet; and a person's own profile shows
+        # what they just did (a game they just finished, a follow): both are the primary's.
+        primary_needed()
     if player is None:
         raise Http404(_("No such player"))
     games = user_recent_games(player, viewer=request.user)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.decorators import method_decorator
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -9,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from plumbing.errors import ServiceError
+from plumbing.replica import replica_view
 
 from .models import Pool
 from .selectors import leaderboard, leaderboard_min_games
@@ -52,6 +54,7 @@ class LeaderboardView(APIView):
             )
         ],
     )
+    @method_decorator(replica_view)
     def get(self, request: Request) -> Response:
         pool = pool_from(request.query_params.get("pool"))
         return Response({"pool": pool, "min_games": leaderboard_min_games(), "results": leaderboard(pool)})

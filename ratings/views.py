@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from plumbing.errors import ServiceError
+from plumbing.replica import replica_view
 from plumbing.share import share_tags
 
 from .api import pool_from
@@ -15,6 +16,7 @@ from .rating import PROVISIONAL_GAMES
 from .selectors import BOARD_POOLS, leaderboard, leaderboard_min_games
 
 
+@replica_view  # a board a few seconds old is as good
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     try:
         pool = pool_from(request.GET.get("pool"))

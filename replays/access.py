@@ -12,6 +12,7 @@ URL scheme (see replays/urls.py):
   invite, as a `?invite=` or as the browser's session remembers it: games/invites.py).
 Both are the one rule of games.access.access_game_view, which the game page and the live socket
 ask too. Every refusal is a 404 `not_found`, so a replay's existence is never revealed.
+Read on a replica (plumbing/replica.py), a running game, or a refusal, is read again on the primary.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from games.frames import ALL, SPECTATOR
 from games.models import Game, GameStatus
 from plumbing.errors import ServiceError
 from plumbing.params import is_count
+from plumbing.replica import primary_needed
 
 
 @dataclass(frozen=True)
@@ -86,5 +88,12 @@ def game_for_ref(ref: str) -> tuple[Game, str | None]:
 def open_replay(ref: str, user: AnyUser, invite_of: Callable[[int], str | None] | None = None) -> ReplayGrant:
     """The replay `ref` names, as `user` may see it; `invite_of(table_id)`: the table's invite the
     request carries (games.invites.request_invite), if any."""
-    game, key = game_for_ref(ref)
-    return access_replay(game, user, key, invite_of(game.table_id) if invite_of else None)
+    try:
+        game, key = game_for_ref(ref)
+        grant = access_replay(game, user, key, invite_of(game.table_id) if invite_of else None)
+    except ServiceError:
+        primary_needed()  # read on a replica: a game (or a right to it) just made may not be there yet
+        raise
+    if grant.live:
+        primary_needed()  # a running game's log grows with every move: the primary's
+    return grant

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -16,6 +17,7 @@ from games.frames import build_frames
 from games.invites import request_invite
 from plumbing.client_address import client_address
 from plumbing.params import parse_count
+from plumbing.replica import replica_view
 from plumbing.schema import count_parameter
 
 from .access import is_key_ref, open_replay
@@ -156,6 +158,7 @@ class ReplayListView(APIView):
             )
         },
     )
+    @method_decorator(replica_view)
     def get(self, request: Request) -> Response:
         games = replay_list_public(request.query_params.get("player") or None)
         limit = min(100, _int_param(request, "limit", 50) or 50)
@@ -167,6 +170,7 @@ class ReplayDetailView(APIView):
     @extend_schema(
         summary="A replay's metadata and players", description=REF_NOTE, responses={200: META, 404: ERROR}
     )
+    @method_decorator(replica_view)
     def get(self, request: Request, ref: str) -> Response:
         grant = _open(request, ref)
         return Response(replay_meta(grant, is_key_ref(ref)))
@@ -185,6 +189,7 @@ class ReplayFramesView(APIView):
         ],
         responses={200: FRAMES, 400: ERROR, 404: ERROR},
     )
+    @method_decorator(replica_view)
     def get(self, request: Request, ref: str) -> Response:
         grant = _open(request, ref)
         first = _int_param(request, "from", 0) or 0
@@ -230,6 +235,7 @@ class ReplayExportView(APIView):
             409: ERROR,
         },
     )
+    @method_decorator(replica_view)
     def get(self, request: Request, ref: str) -> Response:
         grant = _open(request, ref)
         response = Response(replay_export(grant))

@@ -33,6 +33,7 @@ from games.invites import invite_remember, request_invite
 from games.models import GameStatus
 from plumbing.errors import ServiceError
 from plumbing.params import is_count
+from plumbing.replica import replica_view
 from plumbing.share import share_tags
 
 from .access import ReplayGrant, is_key_ref, open_replay
@@ -168,6 +169,7 @@ def _replay_boot(request: HttpRequest, ref: str, grant: ReplayGrant) -> dict[str
 
 
 @_frames_throttled
+@replica_view
 def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
     grant = _grant(ref, request)
     if grant.live:
@@ -191,6 +193,7 @@ def replay_view(request: HttpRequest, ref: str) -> HttpResponse:
 @csp_replace({"frame-ancestors": ["*"]})
 @xframe_options_exempt
 @_frames_throttled
+@replica_view
 def replay_embed(request: HttpRequest, ref: str) -> HttpResponse:
     """/embed/replays/<ref>/?step=&perspective=: the replay viewer alone, for other sites' frames,
     with a link back to the full replay. The replay page's access: a refusal is the same 404."""
@@ -208,6 +211,7 @@ def replay_embed(request: HttpRequest, ref: str) -> HttpResponse:
     return render(request, "replays/embed.html", context)
 
 
+@replica_view
 def replay_list(request: HttpRequest) -> HttpResponse:
     player = (request.GET.get("player") or "").strip()[:150]
     page = Paginator(replay_list_public(player or None), 30).get_page(request.GET.get("page"))
@@ -235,6 +239,7 @@ def replay_import(request: HttpRequest) -> HttpResponse:
 
 
 @_frames_throttled
+@replica_view
 def watch_view(request: HttpRequest, game_id: int) -> HttpResponse:
     grant = _grant(str(game_id), request)
     meta = replay_meta(grant)
@@ -336,11 +341,13 @@ def _picture(request: HttpRequest, ref: str, step: str | None, perspective: str 
         )
 
 
+@replica_view
 def replay_image(request: HttpRequest, ref: str) -> HttpResponse:
     """/replays/<ref>/image.png?step=&perspective=&lang=: a replay's step (default: the last)."""
     return _picture(request, ref, request.GET.get("step"), request.GET.get("perspective"))
 
 
+@replica_view
 def watch_image(request: HttpRequest, game_id: int) -> HttpResponse:
     """/watch/<id>/image.png: a watched game as it stands now, as a spectator sees it."""
     return _picture(request, str(game_id), None, "spectator")
@@ -350,6 +357,7 @@ def watch_image(request: HttpRequest, game_id: int) -> HttpResponse:
 replay_image.throttle_classes = watch_image.throttle_classes = [PreviewThrottle]  # type: ignore[attr-defined]
 
 
+@replica_view
 def replay_clip(request: HttpRequest, ref: str) -> HttpResponse:
     """/replays/<ref>/clip.gif?from=&to=&perspective=&lang=: steps `from` to `to` (at most
     CLIP_MAX_STEPS) as an animated GIF; the picture's access, throttle (its own rate) and caching."""

@@ -15,6 +15,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import redis
 
 
 def redis_url(db: int) -> str:
@@ -25,7 +28,6 @@ def redis_url(db: int) -> str:
 def private_server() -> Iterator[str]:
     """A Redis server of its own on a free loopback port, with nothing saved to disk, for as
     long as the context lasts; yields its host:port."""
-    import redis
 
     from tests.support.stack import free_port
 
@@ -55,3 +57,60 @@ def private_server() -> Iterator[str]:
         finally:
             proc.terminate()
             proc.wait(10)
+
+
+class KillableRedis:
+    """A redis-server of the test's own on a fixed port, which it can kill -9 and start again."""
+
+    def __init__(self, where: Path) -> None:
+        from tests.support.stack import free_port
+
+        self.port = free_port()
+        self.where = where
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", str(self.where)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def subscribers(self, group: str) -> int:
+        return int(redis.Redis(port=self.port).pubsub_numsub(f"asgi__group__{group}")[0][1])
+
+
+@contextmanager
+def killable_servers(n: int) -> Iterator[list[KillableRedis]]:
+    """`n` Redis servers of the test's own (a sharded channel layer's), stopped at the end."""
+    with tempfile.TemporaryDirectory(prefix="harehra-shards-") as where:
+        made: list[KillableRedis] = []
+        try:
+            for _ in range(n):
+                made.append(KillableRedis(Path(where)))
+            yield made
+        finally:
+            for server in made:
+                if server.proc is not None and server.proc.poll() is None:
+                    server.kill()

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -15,9 +17,16 @@ from rest_framework.views import APIView
 
 from plumbing.api_errors import validated_body
 from plumbing.errors import ServiceError
+from plumbing.replica import replica_view
 
 from .models import Entry, Tournament
-from .selectors import entry_result_rows, tournament_detail, tournament_list_rows, tournament_rows
+from .selectors import (
+    entry_result_rows,
+    tournament_detail,
+    tournament_list_rows,
+    tournament_rows,
+    tournament_to_show,
+)
 from .serializers import (
     PlayerResultsSerializer,
     TournamentCreateSerializer,
@@ -65,8 +74,12 @@ class TournamentListView(APIView):
 
 class TournamentDetailView(APIView):
     @extend_schema(responses=TournamentDetailSerializer, summary="A tournament, its rules and standings")
+    @method_decorator(replica_view)
     def get(self, request: Request, pk: int) -> Response:
-        return _detail(request, get_object_or_404(Tournament, pk=pk))
+        t = tournament_to_show(pk)
+        if t is None:
+            raise Http404
+        return _detail(request, t)
 
 
 class TournamentActionView(APIView):

@@ -11,11 +11,21 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.access import AnyUser
+from plumbing.replica import primary_needed
 
 from .models import Entry, EventSeat, EventTable, Format, Result, Status, Tournament
 from .scoring import POINTS, Line, Standing, standings
 
 log = logging.getLogger(__name__)
+
+
+def tournament_to_show(pk: int) -> Tournament | None:
+    """The event for its page. Read on a replica (plumbing/replica.py), only one that is over is
+    kept: its standings change no more; one still running, or not there yet, is the primary's."""
+    t = Tournament.objects.filter(pk=pk).first()
+    if t is None or t.status not in (Status.FINISHED, Status.CANCELLED):
+        primary_needed()
+    return t
 
 
 def tournament_standings(t: Tournament) -> list[Standing]:

@@ -13,12 +13,19 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import is_moderator
 from plumbing.errors import ServiceError
+from plumbing.replica import replica_view
 
 from . import limits
 from .forms import TournamentCreateForm
 from .models import Status, Tournament
 from .publish import GAMES_ASKED_AT_MOST
-from .selectors import entry_state, tournament_detail, tournament_list_rows, tournament_results_by_entry
+from .selectors import (
+    entry_state,
+    tournament_detail,
+    tournament_list_rows,
+    tournament_results_by_entry,
+    tournament_to_show,
+)
 from .services import TOURNAMENT_ACTIONS as ACTIONS
 from .services import tournament_create
 
@@ -50,8 +57,11 @@ def _limits() -> dict[str, int]:
     return {"at_once": limits.PLAYER_EVENTS_AT_ONCE, "per_day": limits.PLAYER_EVENTS_PER_DAY}
 
 
+@replica_view
 def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
-    t = get_object_or_404(Tournament, pk=pk)
+    t = tournament_to_show(pk)
+    if t is None:
+        raise Http404
     detail = tournament_detail(t, request.user)
     results = tournament_results_by_entry(t)
     for row in detail["standings"]:

@@ -121,3 +121,20 @@ def test_a_person_asking_for_a_waiting_automatic_one_joins_it_at_the_requested_p
     with django_capture_on_commit_callbacks(execute=True):
         asked = eve.post(f"/api/replays/{other.pk}/analysis/")
     assert asked.status_code == 202, asked.json()
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, "True"), ("0", "False"), ("1", "True")])
+def test_on_by_default_and_turned_off_by_the_setting(value: str | None, expected: str) -> None:
+    """The site's settings as a process reads them from its environment (the tests' own settings
+    have it off: tests/conftest.py)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "ANALYSIS_AUTOMATIC"}
+    if value is not None:
+        env["ANALYSIS_AUTOMATIC"] = value
+    env["DJANGO_SETTINGS_MODULE"] = "harehra_site.settings"
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.ANALYSIS_AUTOMATIC)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == expected

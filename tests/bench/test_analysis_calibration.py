@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import json
+import math
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bench.calibration import Calibration
+from bench.calibration import Calibration, LabelPair, _clustered_se
 
 
 def test_the_table_groups_by_decile_and_scores_against_saying_one_in_n() -> None:
@@ -36,6 +39,39 @@ def test_the_table_groups_by_decile_and_scores_against_saying_one_in_n() -> None
     assert "NO" in text and "yes" in text and "Brier score" in text
 
 
+def test_the_gaps_error_counts_each_game_once_when_its_samples_agree() -> None:
+    # 10 games of 10 samples said 50%: five games won at every sample, five lost at every one.
+    # As independent samples the error would be 5 points; they are ten, so about 16.
+    gaps = [(1.0 if g < 5 else 0.0) - 0.5 for g in range(10) for _ in range(10)]
+    games = [g for g in range(10) for _ in range(10)]
+    assert _clustered_se(gaps, games) == pytest.approx(math.sqrt(10 / 9 * 10 * 5**2) / 100)
+    alone = _clustered_se(gaps, list(range(100)))  # every sample its own game: the plain error
+    assert alone == pytest.approx(math.sqrt(100 / 99) * 0.05)
+    cal = Calibration(
+        players=[4] * 100, predicted=[0.5] * 100, won=[int(g + 0.5 > 0) for g in gaps], game=games
+    )
+    row = cal.rows()[5]
+    assert row["gap"] == pytest.approx(0) and row["gap_se"] == pytest.approx(_clustered_se(gaps, games))
+    assert row["se"] == pytest.approx(0.05)
+
+
+def test_label_pairs_count_bands_apart_and_the_references_serious_labels() -> None:
+    def ds(*labels: str | None) -> list[dict[str, object]]:
+        return [{"step": i, "label": x} for i, x in enumerate(labels)]
+
+    pair = LabelPair()
+    pair.add(
+        ds(None, "inaccuracy", None, "inaccuracy", "blunder", None, "mistake"),
+        ds(None, "inaccuracy", "mistake", "blunder", "mistake", "inaccuracy", "blunder"),
+    )
+    assert (pair.judged, pair.alike, pair.labelled, pair.labelled_alike) == (7, 2, 6, 1)
+    assert pair.far == 2  # none against mistake, inaccuracy against blunder
+    assert (pair.b_serious, pair.b_serious_labelled) == (4, 3)
+    assert pair.matrix[(0, 2)] == 1 and pair.matrix[(3, 2)] == 1
+    text = "\n".join(pair.lines("default", "reference"))
+    assert "two or more bands apart: 2 of 7" in text and "3 of 4" in text
+
+
 def test_the_command_plays_samples_and_compares_two_seeds() -> None:
     out = StringIO()
     call_command(
@@ -51,3 +87,31 @@ def test_the_command_plays_samples_and_compares_two_seeds() -> None:
     assert "two seeds: 1 games" in text and "labels:" in text and "luck per seat" in text
     with pytest.raises(CommandError):
         call_command("analysis_calibration", "--games", "-1", stdout=out)
+
+
+def test_the_command_compares_against_a_reference_and_pools_saved_runs(tmp_path: Path) -> None:
+    out = StringIO()
+    call_command(
+        "analysis_calibration",
+        *("--games", "0", "--playouts", "2", "--players", "2", "--reference", "1"),
+        stdout=out,
+        stderr=StringIO(),
+    )
+    text = out.getvalue()
+    assert "reference: 1 games" in text and "the reference (32)" in text
+    assert "two or more bands apart" in text and "two seeds at the default budget" in text
+    files = []
+    for seed in (1, 2):
+        files.append(str(tmp_path / f"run{seed}.json"))
+        call_command(
+            "analysis_calibration",
+            *("--games", "1", "--steps", "2", "--playouts", "2", "--players", "3", "--seed", str(seed)),
+            *("--save", files[-1]),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+    runs = [json.loads(Path(f).read_text()) for f in files]
+    assert runs[0]["game"][0] != runs[1]["game"][0]  # games of two seeds are other games
+    out = StringIO()
+    call_command("analysis_calibration", "--pool", *files, stdout=out)
+    assert "calibration: 2 games, 4 steps" in out.getvalue()

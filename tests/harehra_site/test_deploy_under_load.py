@@ -2,7 +2,9 @@
 shape that scripts/prod starts (nginx in front of two servers, a worker, beat), the browser mix's
 pages of 10 games through nginx (one with a bot), then one server restarted with
 SIGTERM (it drains and closes its sockets with 1012) and then the other killed with SIGKILL,
-each replaced while the games go on. Every must of the bench holds: no move lost or applied
+each replaced while the games go on. On the sharded shape (`scripts/prod --shards 2`): the
+channel layer on two Redis servers of its own and the broker on a third, the cache on the test's
+Redis. Every must of the bench holds: no move lost or applied
 twice (the pages' answers checked against the log), no error shown to a page, every page back
 within 5 s at p99, no bot late beyond its bound."""
 
@@ -40,11 +42,19 @@ def _free_ports(n: int) -> int:
     raise RuntimeError("no free ports")
 
 
-def test_a_restart_and_a_crash_under_load_lose_nothing(tmp_path: Path) -> None:
+def test_a_restart_and_a_crash_under_load_lose_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the servers share the test database: PostgreSQL only")
     if shutil.which("nginx") is None:
         pytest.skip("needs Debian's nginx (bash scripts/prod installs it)")
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs Debian's redis-server (scripts/prod --shards starts its own)")
+    port = _free_ports(6)  # nginx, two servers, then two channel-layer Redis and the broker's
+    # scripts/prod reads these from the environment the bench hands it (its own, with these).
+    monkeypatch.setenv("PROD_SHARDS", "2")
+    monkeypatch.setenv("PROD_REDIS_PORT", str(port + 3))
     cfg = DeployConfig(
         games=10,
         servers=2,
@@ -56,7 +66,7 @@ def test_a_restart_and_a_crash_under_load_lose_nothing(tmp_path: Path) -> None:
         bot_every=10,
         database_url=database_url(connection.settings_dict),
         redis_url=redis_url(2),
-        port=_free_ports(3),
+        port=port,
         run_dir=tmp_path / "prod",
         migrate=False,  # pytest-django made and migrated the test database
         jitter_seconds=0.2,
@@ -85,5 +95,9 @@ def test_a_restart_and_a_crash_under_load_lose_nothing(tmp_path: Path) -> None:
     assert len(term.stats.back_s) >= 10 and len(kill.stats.back_s) >= 20, report
     assert not result.anomalies, report
     assert result.failures == [], report  # pages back within BACK_BOUND_S at p99 among them
+    # It ran on the sharded shape (scripts/prod says so as it starts the Redis servers).
+    shards = [line for line in report.splitlines() if "redis: channel layer" in line]
+    assert shards and f"127.0.0.1:{port + 3}/0,redis://127.0.0.1:{port + 4}/0" in shards[0], report
+    assert f"broker redis://127.0.0.1:{port + 5}/0" in shards[0], report
     # The bench leaves no game running for bots to play out later.
     assert not Game.objects.filter(status=GameStatus.RUNNING).exists()

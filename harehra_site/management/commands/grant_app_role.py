@@ -2,7 +2,9 @@
 after every `migrate`): rows of every table, but only SELECT and INSERT on the logs
 (plumbing.append_only.APPEND_ONLY_LOGS), and nothing an owner or superuser has: no DDL,
 no TRUNCATE, no turning triggers off (`ALTER TABLE ... DISABLE TRIGGER`,
-`session_replication_role`)."""
+`session_replication_role`). A log's partitions are reached through the log only: the role gets
+nothing on them directly. It may call the one function that makes the event log's next
+partitions (games/partitions.py), which runs with the owner's rights."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from psycopg import sql
 
+from games.partitions import MAKER
 from plumbing.append_only import APPEND_ONLY_LOGS
 
 
@@ -49,6 +52,15 @@ class Command(BaseCommand):
                         t=sql.Identifier(table), r=r
                     )
                 )
+                cur.execute(
+                    "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                    "WHERE i.inhparent = %s::regclass",
+                    [table],
+                )
+                for (partition,) in cur.fetchall():
+                    revoke = sql.SQL("REVOKE ALL ON {t} FROM {r}")
+                    cur.execute(revoke.format(t=sql.Identifier(partition), r=r))
+            cur.execute(sql.SQL(f"GRANT EXECUTE ON FUNCTION {MAKER} TO {{r}}").format(r=r))
         self.stdout.write(
             f"{role}: rows of every table; SELECT and INSERT only on {', '.join(APPEND_ONLY_LOGS)}"
         )
