@@ -1,35 +1,7 @@
-"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it.
-
-`run_bot_delay` starts real server processes, either
-
-- embedded: one `manage.py serve` without REDIS_URL, whose Celery worker runs in-process on the
-  memory broker (harehra_site/embedded.py), on a scratch SQLite file or on PostgreSQL; or
-- redis: one `manage.py serve` and one `celery worker -B` on Redis and PostgreSQL, as deployed,
-
-then sets up tables of one person and three bots through the REST API (register, create, add-bot,
-start; the next game through next-game when one ends), and plays each person's seat with a
-websocket client that acts at once on every view that asks it to (`?batch=1`, as the game page).
-
-For every bot decision it measures, at the client, the time from the push that made the bot's
-decision due (the push whose view awaits a bot's seat) to the push carrying the bot's move, less
-BOT_DELAY_SECONDS: how late the bot's move reached the page. Beside it, from the server:
-
-- the gap between the two moves' events in the log (`created_at`) less the delay: how late the bot
-  moved on the server, its task's wait and its move's work together;
-- the bot tasks' lateness (the task's start against its due time) and the bot moves' time from
-  the task's start to the push, from the servers' Prometheus metrics (histograms: their buckets
-  and means);
-- the "event loop was held" lines the servers logged.
-
-With `analyses` N, analyses are kept running on the "analysis" queue in alternate phases of the
-measured window: N people ask for the analyses of finished 4-seat games through the replay's API
-(the "Analyse" button's service), each asking for the next once theirs is done, for `phase`
-seconds; then they stop asking, and once the last is done no analysis runs for `phase` seconds;
-and again. They are served by the embedded analyst (embedded mode) or by an analyst process as the
-Procfile's (redis mode). Each bot move is counted with analyses when one was pending at its due
-push and at its move, without when none was, and the report sets the two side by side, with the
-analyses completed in the window.
-"""
+"""How punctually bots move against BOT_DELAY_SECONDS, as a page sees it: tables of one person and
+three bots on real servers (embedded, or on Redis as deployed), each bot move timed from the push
+that made it due to the push that carried it, less the delay, beside the servers' own figures;
+optionally with analyses kept pending in alternate phases (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
@@ -50,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from django.db import connections
+
 from bench.kit.client import api, connect, messages
 from bench.kit.stack import (
     DEFAULT_REDIS_URL,
@@ -61,11 +35,11 @@ from bench.kit.stack import (
     flush_redis,
     live_stack,
     migrate,
-    ref_worktree,
+    old_and_new,
     use_database,
     vacuum,
 )
-from bench.kit.stats import percentile, reported, scrape_metrics, write_report
+from bench.kit.stats import ms, percentile, reported, scrape_metrics, write_report
 
 Mode = Literal["embedded", "redis"]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_botdelay"
@@ -125,9 +99,6 @@ class Histogram:
             self.sum - other.sum,
         )
 
-    def share_within(self, bound: float) -> float:
-        return self.buckets.get(bound, math.nan) / self.count if self.count else math.nan
-
     def quantile(self, q: float) -> float:
         """Prometheus' histogram_quantile: linear within the bucket that holds the rank."""
         if not self.count:
@@ -171,29 +142,24 @@ class BotDelayResult:
         return [s.late_ms for s in self.samples if s.analyses == phase]
 
 
-# --- the servers ---------------------------------------------------------------------------------------
-
-
 def _database(cfg: BotDelayConfig, scratch: Path, write: Callable[[str], None]) -> str:
     """The database the servers use, migrated: a new SQLite file in `scratch`, or PostgreSQL."""
-    if cfg.mode == "embedded" and cfg.sqlite:
-        url = f"sqlite:///{scratch / 'bench.sqlite3'}"
-        write(f"migrating {url} ...")
-        migrate(url)
-        return url
-    check_loopback(cfg.database_url)
-    ensure_database(cfg.database_url)
-    write(f"migrating {cfg.database_url} ...")
-    migrate(cfg.database_url)
-    vacuum(cfg.database_url)
-    return cfg.database_url
+    sqlite = cfg.mode == "embedded" and cfg.sqlite
+    url = f"sqlite:///{scratch / 'bench.sqlite3'}" if sqlite else cfg.database_url
+    if not sqlite:
+        check_loopback(url)
+        ensure_database(url)
+    write(f"migrating {url} ...")
+    migrate(url)
+    if not sqlite:
+        vacuum(url)
+    return url
 
 
 def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
     """The stack's context manager, with its servers (and worker) started."""
     env = {
-        # Fast password hashes for the registrations (the site's settings otherwise).
-        "DJANGO_SETTINGS_MODULE": SERVER_SETTINGS,
+        "DJANGO_SETTINGS_MODULE": SERVER_SETTINGS,  # fast password hashes for the registrations
         "BOT_DELAY_SECONDS": repr(cfg.delay),
         "METRICS_TOKEN": METRICS_TOKEN,
         "PROMETHEUS_MULTIPROC_DIR": str(scratch / "metrics"),
@@ -218,20 +184,24 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
     )
 
 
-# --- HTTP ------------------------------------------------------------------------------------------------
-
-
-def scrape(base: str) -> dict[tuple[str, str], Histogram]:
-    """The servers' histograms by (metric, label value): the bot tasks' lateness and their moves'
-    time to the push."""
-    wanted = {"harehra_task_lateness_seconds": "task", "harehra_move_push_seconds": "source"}
-    out: dict[tuple[str, str], Histogram] = {}
+def scrape(base: str) -> dict[str, Histogram]:
+    """The servers' histograms of bots: their tasks' lateness ("lateness") and their moves' time
+    from the task's start to the push ("work")."""
+    wanted = {
+        "harehra_task_lateness_seconds": ("task", "lateness"),
+        "harehra_move_push_seconds": ("source", "work"),
+    }
+    out: dict[str, Histogram] = {}
     for (name, labels), value in scrape_metrics([base + "/metrics"], METRICS_TOKEN, timeout=30).items():
         family, _, part = name.rpartition("_")
         by = dict(labels)
-        if family not in wanted or part not in ("bucket", "count", "sum"):
+        if (
+            family not in wanted
+            or part not in ("bucket", "count", "sum")
+            or by.get(wanted[family][0]) != "bot"
+        ):
             continue
-        h = out.setdefault((family, by.get(wanted[family], "")), Histogram())
+        h = out.setdefault(wanted[family][1], Histogram())
         if part == "bucket":
             h.buckets[float(by["le"])] = value
         elif part == "count":
@@ -239,9 +209,6 @@ def scrape(base: str) -> dict[tuple[str, str], Histogram]:
         else:
             h.sum = value
     return out
-
-
-# --- the person's client ---------------------------------------------------------------------------------
 
 
 class Table:
@@ -252,8 +219,7 @@ class Table:
         self.table_id, self.game_id = table_id, game_id
         self.seat: int | None = None
         self.seq = 0
-        self.pending: tuple[float, int, bool] | None = None  # (arrival, seq, analyses pending) of
-        # the push a bot is due at
+        self.pending: tuple[float, int, bool] | None = None  # the due push: arrival, seq, analyses pending
         self.bot_moves = 0  # seen at this table, warm-up included
         self.rng = random.Random(run.cfg.seed * 1000 + index)
 
@@ -262,10 +228,8 @@ class Table:
             await self.play_game()
             if self.run.done.is_set():
                 return
-            table = await asyncio.to_thread(
-                api, self.run.base, f"/api/tables/{self.table_id}/next-game/", {}, self.token
-            )
-            self.game_id = table["current_game"]
+            path = f"/api/tables/{self.table_id}/next-game/"
+            self.game_id = (await asyncio.to_thread(api, self.run.base, path, {}, self.token))["current_game"]
 
     async def play_game(self) -> None:
         self.seq, self.pending = 0, None
@@ -306,16 +270,10 @@ class Table:
                 self.pending = None
                 self.bot_moves += 1
                 if self.bot_moves > self.run.cfg.warmup_moves or self.run.measuring:
-                    busy_now = self.run.analyses_pending()
+                    late_ms = (now - due_at - self.run.cfg.delay) * 1000
+                    phase = self.run.phase_of(busy_then, self.run.analyses_pending())
                     self.run.record(
-                        Sample(
-                            self.index,
-                            self.game_id,
-                            due_seq,
-                            events[0]["seq"],
-                            (now - due_at - self.run.cfg.delay) * 1000,
-                            _phase(self.run.cfg, busy_then, busy_now),
-                        )
+                        Sample(self.index, self.game_id, due_seq, events[0]["seq"], late_ms, phase)
                     )
             self.seq = events[-1]["seq"]
         last = next((m for m in reversed(messages) if m["type"] in ("view", "state")), None)
@@ -335,21 +293,9 @@ class Table:
                 command = {k: v for k, v in self.rng.choice(last["legal"]).items() if k != "seat"}
                 cmd = {"type": "command", "cmd_id": secrets.token_hex(6), "expected_seq": self.seq}
                 await ws.send(json.dumps({**cmd, **command}))
-        elif events and last["type"] == "view":
-            self.pending = (
-                now,
-                last["seq"],
-                self.run.analyses_pending(),
-            )  # this push made a bot's decision due
+        elif events and last["type"] == "view":  # this push made a bot's decision due
+            self.pending = (now, last["seq"], self.run.analyses_pending())
         return False
-
-
-def _phase(cfg: BotDelayConfig, busy_then: bool, busy_now: bool) -> str:
-    if not cfg.analyses:
-        return "-"
-    if busy_then and busy_now:
-        return "with"
-    return "mixed" if busy_then or busy_now else "without"
 
 
 class Asker:
@@ -365,7 +311,7 @@ class Asker:
     async def ask(self) -> None:
         run = self.run
         while not run.done.is_set():
-            if not run.analyses_wanted():
+            if run.phase != "with":  # analyses are asked for in the measured window's "with" phases
                 await asyncio.sleep(0.2)
                 continue
             game = self.games[self.turn % len(self.games)]
@@ -420,10 +366,6 @@ class Drive:
     async def in_db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
 
-    def analyses_wanted(self) -> bool:
-        """In the measured window's "with" phase: analyses are asked for."""
-        return self.phase == "with"
-
     def advance_phase(self) -> None:
         """with (`phase` s, asking) -> drain (until the last is done) -> without (`phase` s) -> with."""
         now = time.monotonic()
@@ -436,6 +378,14 @@ class Drive:
 
     def analyses_pending(self) -> bool:
         return any(a.pending for a in self.askers)
+
+    def phase_of(self, busy_then: bool, busy_now: bool) -> str:
+        """A bot move's analyses: pending at its due push and at its move, at neither, or mixed."""
+        if not self.cfg.analyses:
+            return "-"
+        if busy_then and busy_now:
+            return "with"
+        return "mixed" if busy_then or busy_now else "without"
 
     def record(self, sample: Sample) -> None:
         if not self.measuring:
@@ -483,14 +433,13 @@ class Drive:
             self.done.set()
             self.window.append(time.monotonic())
             await asyncio.gather(*plays, return_exceptions=True)
-            await self.in_db(_close_connections)
+            await self.in_db(connections.close_all)
             self.db.shutdown()
 
 
-def _close_connections() -> None:
-    from django.db import connections
-
-    connections.close_all()
+def _register(base: str, name: str) -> str:
+    """A person registered through the API: their token."""
+    return str(api(base, "/api/accounts/register/", {"username": name, "password": PASSWORD})["token"])
 
 
 def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]:
@@ -498,8 +447,7 @@ def _set_up_tables(cfg: BotDelayConfig, base: str) -> list[tuple[str, int, int]]
     tag = secrets.token_hex(3)
     out = []
     for i in range(cfg.games):
-        name = f"bench-botdelay-{tag}-{i}"
-        token = api(base, "/api/accounts/register/", {"username": name, "password": PASSWORD})["token"]
+        token = _register(base, f"bench-botdelay-{tag}-{i}")
         table = api(base, "/api/tables/", {"seats": SEATS}, token)
         for _ in range(BOTS):
             api(base, f"/api/tables/{table['id']}/add-bot/", {"level": cfg.bot_level}, token)
@@ -523,19 +471,6 @@ def _finished_games(cfg: BotDelayConfig) -> list[int]:
         game = finished_game([host], bots=BOTS, seed=cfg.seed * 100 + i, rated=False, replay_access="public")
         games.append(game.pk)
     return games
-
-
-def _askers(cfg: BotDelayConfig, base: str) -> list[str]:
-    """The people who ask for analyses, registered through the API: their tokens."""
-    tag = secrets.token_hex(3)
-    body = {"password": PASSWORD}
-    return [
-        api(base, "/api/accounts/register/", {**body, "username": f"bench-asker-{tag}-{i}"})["token"]
-        for i in range(cfg.analyses)
-    ]
-
-
-# --- the run ---------------------------------------------------------------------------------------------
 
 
 def _server_gaps(samples: Sequence[Sample], delay: float) -> list[float]:
@@ -563,8 +498,8 @@ def _held(log_dir: Path) -> tuple[list[float], list[float]]:
     held: list[float] = []
     cpu: list[float] = []
     for path in sorted(log_dir.glob("server-*.log")):
-        for ms, used in HELD.findall(path.read_text(errors="replace")):
-            held.append(float(ms))
+        for took, used in HELD.findall(path.read_text(errors="replace")):
+            held.append(float(took))
             if used:
                 cpu.append(float(used))
     return held, cpu
@@ -572,8 +507,6 @@ def _held(log_dir: Path) -> tuple[list[float], list[float]]:
 
 def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> BotDelayResult:
     """Start the servers, play, measure, stop; report (`format_report`)."""
-    from django.db import connections
-
     if cfg.games < 1 or cfg.delay < 0 or (cfg.moves <= 0 and cfg.duration <= 0):
         raise ValueError("games is at least 1, delay not negative, and --moves or --duration is set")
     scratch = Path(tempfile.mkdtemp(prefix="harehra-bench-bot-delay-"))
@@ -592,7 +525,8 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
                 stack.start_server("embedded")
             base = stack.url(0)
             tables = _set_up_tables(cfg, base)
-            askers = _askers(cfg, base) if cfg.analyses else []
+            tag = secrets.token_hex(3)
+            askers = [_register(base, f"bench-asker-{tag}-{i}") for i in range(cfg.analyses)]
             connections.close_all()
             write(f"playing {cfg.games} table(s) of one person and {BOTS} {cfg.bot_level} bots ...")
             drive = Drive(cfg, base, stack.ws_url(0), result)
@@ -600,13 +534,8 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
             asyncio.run(drive.run(tables, askers, analysed))
             result.load = (load_start, os.getloadavg()[0])
             if drive.measuring:
-                after = scrape(base)
-                for key, attr in (
-                    (("harehra_task_lateness_seconds", "bot"), "lateness"),
-                    (("harehra_move_push_seconds", "bot"), "work"),
-                ):
-                    if key in after:
-                        setattr(result, attr, after[key].minus(drive.baseline.get(key, Histogram())))
+                for attr, h in scrape(base).items():
+                    setattr(result, attr, h.minus(drive.baseline.get(attr, Histogram())))
             result.window_s = drive.window[-1] - drive.window[0] if len(drive.window) > 1 else 0.0
             result.games_played = drive.games_played
             game_ids = {t.game_id for t in drive.tables}
@@ -632,22 +561,19 @@ def run_compare(
     write: Callable[[str], None] = print,
     rounds: int = 1,
 ) -> list[BotDelayResult]:
-    """`rounds` times, for each mode: REF's code (from a detached worktree, removed at the end),
-    then this checkout's, back to back; then each run's summary and, per mode and code, all of
-    their bot moves together (the machine's load drifts from one run to the next)."""
-    if rounds < 1:
-        raise ValueError("rounds is at least 1")
+    """Old against new (`old_and_new`), each mode in turn; then each run's summary and, per mode
+    and code, all of their bot moves together (the machine's load drifts from one run to the next)."""
     results = []
-    with ref_worktree(ref, write) as ref_code:
-        for r in range(rounds):
-            for mode in modes:
-                codes = (("old", ref_code.tree, ref_code.label), ("new", ROOT, ref_code.here))
-                for role, root, label in codes:
-                    write("")
-                    write(f"=== round {r + 1} of {rounds}, {mode}: {label} ===")
-                    log_dir = cfg.log_dir / f"round{r + 1}-{mode}-{role}"
-                    run_cfg = replace(cfg, mode=mode, code_root=root, code_label=label, log_dir=log_dir)
-                    results.append(run_bot_delay(run_cfg, write))
+    for r, role, root, label in old_and_new(ref, rounds, write):
+        for mode in modes:
+            write("")
+            write(f"=== round {r} of {rounds}, {mode}: {label} ===")
+            log_dir = cfg.log_dir / f"round{r}-{mode}-{role}"
+            results.append(
+                run_bot_delay(
+                    replace(cfg, mode=mode, code_root=root, code_label=label, log_dir=log_dir), write
+                )
+            )
     write_report(format_comparison(results), write)
     return results
 
@@ -664,27 +590,19 @@ def format_comparison(results: Sequence[BotDelayResult]) -> list[str]:
         s = [v for r in runs for v in r.server_late_ms]
         held = [v for r in runs for v in r.loop_held_ms]
         lines.append(
-            f"  {mode:8} {label:32} page p50 {_ms(c, 50)} p95 {_ms(c, 95)} p99 {_ms(c, 99)} max "
-            f"{_ms(c, 100)} ms (n={len(c)}); log p50 {_ms(s, 50)} p95 {_ms(s, 95)} ms; loop held "
+            f"  {mode:8} {label:32} page p50 {ms(c, 50, 0)} p95 {ms(c, 95, 0)} p99 {ms(c, 99, 0)} max "
+            f"{ms(c, 100, 0)} ms (n={len(c)}); log p50 {ms(s, 50, 0)} p95 {ms(s, 95, 0)} ms; loop held "
             f"{len(held)} times"
         )
     return lines
-
-
-# --- reports ---------------------------------------------------------------------------------------------
-
-
-def _ms(values: Sequence[float], p: float) -> str:
-    v = percentile(values, p)
-    return "n/a" if math.isnan(v) else f"{v:.0f}"
 
 
 def summary_line(r: BotDelayResult) -> str:
     c, s = r.client_ms, r.server_late_ms
     ok = bool(c) and percentile(c, 95) <= GOAL_P95_MS
     return (
-        f"{r.config.mode:8} {r.config.code_label:32} late at the page p50 {_ms(c, 50)} p95 {_ms(c, 95)} "
-        f"max {_ms(c, 100)} ms (n={len(c)}); in the log p50 {_ms(s, 50)} p95 {_ms(s, 95)} ms; "
+        f"{r.config.mode:8} {r.config.code_label:32} late at the page p50 {ms(c, 50, 0)} p95 {ms(c, 95, 0)} "
+        f"max {ms(c, 100, 0)} ms (n={len(c)}); in the log p50 {ms(s, 50, 0)} p95 {ms(s, 95, 0)} ms; "
         f"goal p95 <= {GOAL_P95_MS:g} ms {'met' if ok else 'not met'}"
     )
 
@@ -717,10 +635,10 @@ def format_report(r: BotDelayResult) -> list[str]:
         f"BOT_DELAY_SECONDS={cfg.delay:g}; {cfg.games} table(s) of "
         f"1 person + {BOTS} {cfg.bot_level} bots; {r.games_played} games; {r.window_s:.0f} s measured; "
         f"{os.cpu_count()} CPUs; server env {dict(cfg.server_env) or '-'}",
-        f"bot move late at the page (ms): p50 {_ms(c, 50)}  p95 {_ms(c, 95)}  p99 {_ms(c, 99)}  "
-        f"max {_ms(c, 100)}  min {_ms(c, 0)}  (n={len(c)})",
-        f"bot move late in the log (ms):  p50 {_ms(s, 50)}  p95 {_ms(s, 95)}  p99 {_ms(s, 99)}  "
-        f"max {_ms(s, 100)}  (n={len(s)})",
+        f"bot move late at the page (ms): p50 {ms(c, 50, 0)}  p95 {ms(c, 95, 0)}  p99 {ms(c, 99, 0)}  "
+        f"max {ms(c, 100, 0)}  min {ms(c, 0, 0)}  (n={len(c)})",
+        f"bot move late in the log (ms):  p50 {ms(s, 50, 0)}  p95 {ms(s, 95, 0)}  p99 {ms(s, 99, 0)}  "
+        f"max {ms(s, 100, 0)}  (n={len(s)})",
         _hist_line("bot task start - due", r.lateness),
         _hist_line("bot task start -> push", r.work),
         "event loop held (server log): "
@@ -732,8 +650,8 @@ def format_report(r: BotDelayResult) -> list[str]:
             else ""
         ),
         f"machine: load average {r.load[0]:.1f} at the start, {r.load[1]:.1f} at the end; this process's "
-        f"0.1 s sleeps overslept p50 {_ms(r.wake_late_ms, 50)} p95 {_ms(r.wake_late_ms, 95)} max "
-        f"{_ms(r.wake_late_ms, 100)} ms",
+        f"0.1 s sleeps overslept p50 {ms(r.wake_late_ms, 50, 0)} p95 {ms(r.wake_late_ms, 95, 0)} max "
+        f"{ms(r.wake_late_ms, 100, 0)} ms",
         f"errors: {dict(r.errors) or 'none'}; seq gaps: {r.gaps}",
         f"goal (p95 at the page <= {GOAL_P95_MS:g} ms): "
         + ("met" if c and percentile(c, 95) <= GOAL_P95_MS else "not met"),
@@ -754,9 +672,9 @@ def analysis_lines(r: BotDelayResult) -> list[str]:
     for phase in ("with", "without"):
         c, s = r.phase_ms(phase), r.phase_server_late_ms.get(phase, [])
         lines.append(
-            f"  {phase + ' analyses':17} late at the page p50 {_ms(c, 50)} p95 {_ms(c, 95)} "
-            f"max {_ms(c, 100)} ms "
-            f"(n={len(c)}); in the log p50 {_ms(s, 50)} p95 {_ms(s, 95)} max {_ms(s, 100)} ms"
+            f"  {phase + ' analyses':17} late at the page p50 {ms(c, 50, 0)} p95 {ms(c, 95, 0)} "
+            f"max {ms(c, 100, 0)} ms "
+            f"(n={len(c)}); in the log p50 {ms(s, 50, 0)} p95 {ms(s, 95, 0)} max {ms(s, 100, 0)} ms"
         )
     took = r.analysis_seconds
     lines.append(

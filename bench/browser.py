@@ -1,25 +1,7 @@
-"""bench_live's realistic browser mix (`--mix browser`): clients that do what the site's pages do.
-
-The scripted mode (`live.py`) folds events into a private view and never touches HTTP. Here every
-client is one open browser page of the kit's (bench/kit/client.py):
-
-- a game page per seat (4 per game): its socket (`?batch=1`, a ping every 20 s, the history GET on
-  every `state`) and per move the pushed `view` message;
-- a watch page on every fourth game (anonymous: the tables are public): the frames it starts from,
-  its socket, and per move the `view` message with `frames` (`?batch=1&frames=1`); a watchers
-  heartbeat every 10 s;
-- a lobby page per ten players: `/ws/lobby/`.
-
-Each game is driven open loop: decisions are scheduled with exponential gaps (mean `mean_gap`),
-independent of the server's answers. A scheduled decision is sent by the seat whose latest view
-says it must decide, chosen at random from that view's `legal`, once that seat's page holds a view
-as new as everything the game has pushed (a person can't answer a turn they haven't seen). Until
-then the decision waits ("wait" in the report); decisions due meanwhile queue behind it, so the
-schedule's rate is kept as long as the server keeps up.
-
-Latency of a move: from its send to the moment the last page of its table (4 seats, and the watch
-page if any) holds a view at least as new as the move's first event.
-"""
+"""bench_live's browser mix (`--mix browser`): every client is one open page of the kit's (game
+pages, a watch page on every fourth game, a lobby page per ten players), each game driven open
+loop with exponential gaps between decisions; a move's latency runs from its send until every page
+of its table holds a view at least as new as its first event (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
@@ -28,22 +10,17 @@ import gc
 import math
 import os
 import random
-import tempfile
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
-
-import uvloop
 
 from bench.kit.client import (
     LATE_ANSWER_S,
     SEATS,
     LobbyPage,
-    PageCounts,
     Run,
     SeatPage,
     SocketPage,
@@ -51,13 +28,9 @@ from bench.kit.client import (
     pages_open,
 )
 from bench.kit.stack import (
-    DEFAULT_DATABASE_URL,
-    DEFAULT_REDIS_URL,
     ROOT,
     GameSpec,
-    prepared_stack,
-    raise_file_limit,
-    ref_worktree,
+    old_and_new,
     stack_processes,
 )
 from bench.kit.stats import (
@@ -65,7 +38,6 @@ from bench.kit.stats import (
     cpu_line,
     cpu_reading,
     cpu_window,
-    jitter_lines,
     median,
     ms,
     num,
@@ -73,6 +45,7 @@ from bench.kit.stats import (
     reported,
     write_report,
 )
+from bench.live import LiveConfig, LiveResult, Stats, run_on_stack
 
 Client = Literal["new"]
 
@@ -84,32 +57,19 @@ MUST_SENT_SHARE = 0.98  # of the scheduled decisions; a few queued at the window
 
 
 @dataclass(frozen=True)
-class BrowserConfig:
-    games: int = 10
-    servers: int = 1
+class BrowserConfig(LiveConfig):
     client: Client = "new"  # the pages as they are (the only client there is)
     mean_gap: float = 4.0  # seconds between a game's decisions, on average (exponential gaps)
     duration: float = 20.0  # measured seconds
-    warmup: float = 5.0  # driven but not measured
-    drain: float = 5.0  # after the window: wait this long at most for moves in flight
-    jitter_seconds: float = 3.0  # how long the machine's wake-up jitter is timed before the run
-    database_url: str = DEFAULT_DATABASE_URL
-    redis_url: str = DEFAULT_REDIS_URL
-    migrate: bool = True
-    worker: bool = True
-    connect_concurrency: int = 4  # websocket handshakes in flight at once, per server
-    connect_timeout: float = 180.0
-    seed: int = 1
-    route: Literal["seat", "game"] = "seat"
     spectator_every: int = 4  # a watch page on games 0, 4, 8, ...
     players_per_lobby_watcher: int = 10
-    server_env: tuple[tuple[str, str], ...] = ()
-    log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-live")
-    code_root: Path = ROOT  # the checkout the servers run
-    code_label: str = "this checkout"
     # "close": the servers' HTTP requests close their database connection when they end (a settings
     # shim, see HTTP_DB_SHIM); "persistent": the servers exactly as configured (CONN_MAX_AGE=60).
     http_db: Literal["close", "persistent"] = "close"
+
+    def watched(self, g: int) -> bool:
+        """Whether game `g` has a watch page."""
+        return self.spectator_every > 0 and g % self.spectator_every == 0
 
     @property
     def spectators(self) -> int:
@@ -122,39 +82,15 @@ class BrowserConfig:
 
 
 @dataclass
-class BrowserStats(PageCounts):
-    latencies_ms: list[float] = field(default_factory=list)  # send -> last page of the table holds it
-    ack_ms: list[float] = field(default_factory=list)
+class BrowserStats(Stats):
     wait_ms: list[float] = field(default_factory=list)  # scheduled -> sent (the mover's view came late)
     scheduled: int = 0  # decisions due in the window (games still running)
-    sent: int = 0  # in the window
-    acked: int = 0
-    completed: int = 0
-    sent_total: int = 0
     left_queued: int = 0  # due in the window, still waiting for their mover when it ended
     late_answers: int = 0  # commands answered more than LATE_ANSWER_S after they were first sent
-    errors: Counter[str] = field(default_factory=Counter)  # refused commands, by code
-    games_ended: int = 0
-    unfinished: int = 0  # sent in the window, not held by every page of the table after the drain
-    unfinished_total: int = 0
     bot_wait_s: list[float] = field(default_factory=list)  # a bot's turn shown -> its move shown
 
 
-@dataclass
-class BrowserResult:
-    config: BrowserConfig
-    stats: BrowserStats
-    setup_s: float
-    connect_s: float
-    window_s: float
-    cpu_s: dict[str, float]
-    lines: list[str]
-    reference_ms: float = math.nan
-    jitter_ms: tuple[float, ...] = ()
-
-    def per_second(self, n: int) -> float:
-        return n / self.window_s if self.window_s else 0.0
-
+class BrowserResult(LiveResult):
     def cpu_ms_per_move(self, *labels: str) -> float:
         """CPU ms per move sent in the window, summed over the labels that start with any of `labels`."""
         if not self.stats.sent:
@@ -228,9 +164,6 @@ class BrowserRun(Run):
         self.cfg: BrowserConfig = cfg
         self.stats: BrowserStats = stats
         self.ledger: Ledger | None = None
-
-
-# --- one game: its pages, its schedule and its moves in flight -----------------------------------------
 
 
 @dataclass
@@ -413,30 +346,20 @@ class BrowserGame:
         self.queue.clear()  # the window is over: nothing more is sent
 
 
-# --- the run -------------------------------------------------------------------------------------------
-
-
 async def _drive_all(
-    cfg: BrowserConfig,
-    specs: list[GameSpec],
-    servers: list[tuple[str, str]],
-    named: dict[str, list[int]],
-    dbname: str,
-    write: Callable[[str], None],
+    cfg: BrowserConfig, specs: list[GameSpec], stack: Any, write: Callable[[str], None]
 ) -> tuple[BrowserStats, float, float, dict[str, float]]:
     stats = BrowserStats()
     ctx = BrowserRun(cfg, stats)
     master = random.Random(cfg.seed)
+    servers = [(stack.ws_url(i), stack.url(i)) for i in range(len(stack.servers))]
+    named = stack_processes(stack)
+    dbname = urlparse(cfg.database_url).path.lstrip("/")
     games = []
     for g, spec in enumerate(specs):
-        if cfg.route == "game":
-            seat_servers = [servers[g % len(servers)]] * SEATS
-        else:
-            seat_servers = [servers[(g + s) % len(servers)] for s in range(SEATS)]
-        watch = (
-            servers[g % len(servers)] if cfg.spectator_every > 0 and g % cfg.spectator_every == 0 else None
-        )
-        games.append(BrowserGame(ctx, spec, seat_servers, watch, random.Random(master.random())))
+        watch = servers[g % len(servers)] if cfg.watched(g) else None
+        rng = random.Random(master.random())
+        games.append(BrowserGame(ctx, spec, cfg.seat_servers(g, servers), watch, rng))
     lobbies = [LobbyPage(ctx, *servers[i % len(servers)]) for i in range(cfg.lobby_watchers)]
     pages = [p for g in games for p in g.pages]
     sems = {ws: asyncio.Semaphore(cfg.connect_concurrency) for ws, _ in servers}
@@ -470,78 +393,37 @@ async def _drive_all(
 
 def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) -> BrowserResult:
     """Set up fresh games, start the servers from `cfg.code_root`, open every page, drive, report."""
-    from django.db import connection
-
-    if cfg.games < 1 or cfg.servers < 1 or cfg.mean_gap <= 0 or cfg.duration <= 0:
-        raise ValueError("games and servers are at least 1; mean gap and duration are positive")
-    # Sockets and keep-alive connections: about three per page, at both ends of loopback.
-    raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
-    with prepared_stack(
-        database_url=cfg.database_url,
-        redis_url=cfg.redis_url,
-        games=cfg.games,
-        migrate_first=cfg.migrate,
-        jitter_seconds=cfg.jitter_seconds,
-        servers=cfg.servers,
-        worker=cfg.worker,
-        log_dir=cfg.log_dir,
-        write=write,
+    if cfg.mean_gap <= 0:
+        raise ValueError("the mean gap is positive")
+    result = run_on_stack(
+        cfg,
+        write,
+        lambda specs, stack: _drive_all(cfg, specs, stack, write),
+        # Sockets and keep-alive connections: about three per page, at both ends of loopback.
+        6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers),
+        BrowserResult,
         code=f" from {cfg.code_label}, {cfg.client} browser client",
-        root=cfg.code_root,
-        server_env={**http_db_env(cfg), **dict(cfg.server_env)},
-    ) as (prepared, stack):
-        servers = [(stack.ws_url(i), stack.url(i)) for i in range(len(stack.servers))]
-        named = stack_processes(stack)
-        dbname = urlparse(cfg.database_url).path.lstrip("/")
-        drive = _drive_all(cfg, prepared.specs, servers, named, dbname, write)
-        stats, connect_s, window_s, cpu = uvloop.run(drive)
-    connection.close()
-    result = BrowserResult(
-        cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
+        server_env=http_db_env(cfg),
     )
     return reported(result, format_browser_report(result), write)
 
 
-# --- old against new, alternating ----------------------------------------------------------------------
-
-
 def run_browser_compare(
-    cfg: BrowserConfig,
-    ref: str,
-    rounds: int,
-    write: Callable[[str], None] = print,
-    ref_client: Client = "new",
+    cfg: BrowserConfig, ref: str, rounds: int, write: Callable[[str], None] = print
 ) -> list[BrowserResult]:
-    """`rounds` times: REF's code, then this checkout's, under the same pages: two versions of
-    the server compared.
-
-    REF runs from a detached `git worktree` (removed at the end) on the same database, Redis and
-    virtualenv; the database is migrated with this checkout's migrations, which include REF's.
-    Each run sets up fresh games.
-    """
-    if rounds < 1:
-        raise ValueError("rounds is at least 1")
+    """Old against new (`old_and_new`) under the same pages, each run on fresh games; the database
+    is migrated once, with this checkout's migrations (which include REF's)."""
     results: list[BrowserResult] = []
-    with ref_worktree(ref, write) as ref_code:
-        for r in range(rounds):
-            for role in ("old", "new"):
-                client: Client = ref_client if role == "old" else "new"
-                run_cfg = replace(
-                    cfg,
-                    client=client,
-                    migrate=cfg.migrate and not results,
-                    code_root=ref_code.tree if role == "old" else ROOT,
-                    code_label=ref_code.label if role == "old" else ref_code.here,
-                    log_dir=cfg.log_dir / f"round{r + 1}-{role}",
-                )
-                write("")
-                write(f"=== round {r + 1} of {rounds}: {role} code, {client} client ===")
-                results.append(run_browser_bench(run_cfg, write))
+    for r, role, root, label in old_and_new(ref, rounds, write):
+        log_dir = cfg.log_dir / f"round{r}-{role}"
+        run_cfg = replace(
+            cfg, migrate=cfg.migrate and not results, code_root=root, code_label=label, log_dir=log_dir
+        )
+        write("")
+        write(f"=== round {r} of {rounds}: {role} code, {cfg.client} client ===")
+        results.append(run_browser_bench(run_cfg, write))
     write_report(format_comparison(results), write)
     return results
-
-
-# --- reports -------------------------------------------------------------------------------------------
 
 
 def must_lines() -> list[str]:
@@ -571,9 +453,7 @@ def format_browser_report(r: BrowserResult) -> list[str]:
             else "persistent database connections, as configured (Django's ASGI makes one per request)"
         ),
         *must_lines(),
-        f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s; reference loop {r.reference_ms:.1f} ms "
-        "before the run (this machine's speed drifts: compare runs with it in view)",
-        *jitter_lines(r.jitter_ms),
+        *r.machine_lines(),
         f"moves scheduled: {s.scheduled} ({r.per_second(s.scheduled):.1f}/s; "
         f"{cfg.games / cfg.mean_gap:.1f}/s expected)",
         f"moves sent:      {s.sent} ({r.per_second(s.sent):.1f}/s); still queued at the end: {s.left_queued}",

@@ -1,27 +1,7 @@
-"""A deploy under load: the browser mix through nginx while every process is restarted.
-
-`run_deploy_bench` sets up N games as the live benches do (`bench.kit.stack.prepare_games`; every Kth
-game has a bot in its last seat), starts the production shape with `scripts/prod` itself (nginx
-in front of the servers, a worker, beat; its own run directory, port, database and Redis), opens
-the browser mix's pages (`bench.browser`: 4 game pages a game, less a bot's seat, a watch page on
-every 4th game, a lobby page per 10 players), all through nginx, and drives the games. Then:
-
-1. steady: a window of play, nothing restarted;
-2. SIGTERM: `scripts/prod --restart`, every server one at a time (each drains and closes its
-   sockets with 1012; a new one takes its port), then the worker and beat; the window lasts
-   until every page is back and a few seconds more;
-3. kill -9: `scripts/prod --restart --kill`, the same with SIGKILL.
-
-The pages do what the site's pages do (core/socket.js, core/gamesocket.js): reconnect with the
-same backoff, resume after their last seq, send a command that got no answer again with its
-cmd_id and the seq it was made at. Each phase reports the moves made, the moves lost (answered
-but not in the log; never answered and not in the log; or never shown on every page of the
-table), the moves applied twice (a cmd_id acknowledged as new twice, or a person's move in the
-log that no command record accounts for), the errors shown to a page, how long each page took to
-be back after its socket was lost (p50/p99/max), the move latency beside the steady window's, and
-how long the bots took against their bound (the pages' view and the servers' metric
-harehra_task_lateness_seconds). `DeployResult.failures` lists every must that failed.
-"""
+"""A deploy under load: the browser mix through nginx in front of scripts/prod's processes, a steady
+window, then every process restarted with SIGTERM and with kill -9; per phase the moves made, lost
+and duplicated (the pages' ledger held against the log), errors shown, pages' time back and the
+bots' lateness. `DeployResult.failures` lists every must that failed (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
@@ -36,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import uvloop
 
@@ -44,14 +24,13 @@ from bench.browser import BrowserConfig, BrowserGame, BrowserRun, BrowserStats, 
 from bench.kit import client
 from bench.kit.client import SEATS, LobbyPage, SocketPage, pages_open
 from bench.kit.stack import (
-    DEFAULT_REDIS_URL,
     GameSpec,
     ProdStack,
     end_bench_games,
     prepare_games,
     raise_file_limit,
 )
-from bench.kit.stats import Scrape, percentile, reported
+from bench.kit.stats import Scrape, cpu_snapshot, ms, percentile, reported
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_deploy"
 # The restarts a run may make after its steady window: NAME (every server, then the worker and
@@ -84,55 +63,25 @@ BOT_BOUND_S = BOT_OVERDUE_S + SWEEP_EVERY_S + SWEEP_WORK_S
 
 
 @dataclass(frozen=True)
-class DeployConfig:
+class DeployConfig(BrowserConfig):
     games: int = 20
     servers: int = 2
-    mean_gap: float = 4.0  # seconds between a game's decisions, on average
-    warmup: float = 5.0
     steady: float = 20.0  # the steady window
     settle: float = 5.0  # a restart window goes on this long after every page is back
     phases: tuple[str, ...] = ("term", "kill")
     bot_every: int = 4  # a bot in the last seat of every Kth game (0: none)
-    spectator_every: int = 4
-    players_per_lobby_watcher: int = 10
     drain: float = 15.0  # at the end: how long moves in flight may take to be answered and shown
     back_wait: float = 60.0  # a restart window ends at most this long after the restart, pages back or not
     database_url: str = DEFAULT_DATABASE_URL
-    redis_url: str = DEFAULT_REDIS_URL
     port: int = 8190  # nginx; the servers take the next `servers` ports
     run_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-deploy")
     app_role: str = "harehra_bench_app"
     drain_seconds: float = 30.0  # the servers' DRAIN_SECONDS
     close_rate: float = 60.0  # the servers' DRAIN_CLOSE_RATE (sockets closed a second while draining)
     restart_spread: float = client.RESTART_SPREAD_S  # the pages' wait after a 1012: 0.25 s + up to this
-    migrate: bool = True
     jitter_seconds: float = 1.0
     connect_concurrency: int = 8  # handshakes in flight at once through nginx
-    connect_timeout: float = 180.0
-    seed: int = 1
-
-    def browser(self) -> BrowserConfig:
-        return BrowserConfig(
-            games=self.games,
-            servers=self.servers,
-            client="new",
-            mean_gap=self.mean_gap,
-            warmup=self.warmup,
-            drain=self.drain,
-            database_url=self.database_url,
-            redis_url=self.redis_url,
-            migrate=self.migrate,
-            connect_concurrency=self.connect_concurrency,
-            connect_timeout=self.connect_timeout,
-            seed=self.seed,
-            spectator_every=self.spectator_every,
-            players_per_lobby_watcher=self.players_per_lobby_watcher,
-            log_dir=self.run_dir,
-            http_db="persistent",
-        )
-
-
-# --- what a phase saw ----------------------------------------------------------------------------------
+    http_db: Literal["close", "persistent"] = "persistent"
 
 
 @dataclass
@@ -222,9 +171,6 @@ class DeployResult:
         return out
 
 
-# --- the run -------------------------------------------------------------------------------------------
-
-
 def _scrape(stack: ProdStack) -> Scrape:
     try:
         return stack.metrics()
@@ -232,12 +178,9 @@ def _scrape(stack: ProdStack) -> Scrape:
         return {}
 
 
-def _metric_deltas(
-    before: Scrape,
-    after: Scrape,
-) -> dict[str, float]:
+def _metric_deltas(before: Scrape, after: Scrape) -> dict[str, float]:
     """The figures a phase reports from the servers' metrics: bot and timer tasks (all, and those
-    that started more than 5 s and 10 s late), command outcomes, push gaps and failures."""
+    that started more than 5 s and 10 s late), push gaps and failures."""
     if not before or not after:
         return {}
 
@@ -254,14 +197,10 @@ def _metric_deltas(
         count = delta("harehra_task_lateness_seconds_count", task=task)
         out[f"{task} tasks"] = count
         for le in ("5.0", "10.0"):
-            out[f"{task} later than {float(le):g} s"] = count - delta(
-                "harehra_task_lateness_seconds_bucket", task=task, le=le
-            )
-    out["commands ok"] = delta("harehra_commands_total", outcome="ok")
-    out["commands duplicate"] = delta("harehra_commands_total", outcome="duplicate")
-    out["push gaps"] = delta("harehra_push_gaps_total")
-    out["push failures"] = delta("harehra_push_failures_total")
-    out["channel send failures"] = delta("harehra_channel_send_failures_total")
+            within = delta("harehra_task_lateness_seconds_bucket", task=task, le=le)
+            out[f"{task} later than {float(le):g} s"] = count - within
+    for name in ("push gaps", "push failures", "channel send failures"):
+        out[name] = delta(f"harehra_{name.replace(' ', '_')}_total")
     return out
 
 
@@ -283,22 +222,16 @@ class _Driven:
 async def _drive(
     cfg: DeployConfig, specs: list[GameSpec], stack: ProdStack, write: Callable[[str], None]
 ) -> _Driven:
-    bcfg = cfg.browser()
-    ctx = BrowserRun(bcfg, BrowserStats())
+    ctx = BrowserRun(cfg, BrowserStats())
     ctx.ledger = Ledger()
     nginx = (stack.ws_url, stack.http_url)
     master = random.Random(cfg.seed)
+    rngs = [random.Random(master.random()) for _ in specs]
     games = [
-        BrowserGame(
-            ctx,
-            spec,
-            [nginx] * SEATS,
-            nginx if cfg.spectator_every > 0 and g % cfg.spectator_every == 0 else None,
-            random.Random(master.random()),
-        )
+        BrowserGame(ctx, spec, [nginx] * SEATS, nginx if cfg.watched(g) else None, rngs[g])
         for g, spec in enumerate(specs)
     ]
-    lobbies = [LobbyPage(ctx, *nginx) for _ in range(bcfg.lobby_watchers)]
+    lobbies = [LobbyPage(ctx, *nginx) for _ in range(cfg.lobby_watchers)]
     pages: list[SocketPage] = [p for g in games for p in g.pages]
     everyone: list[SocketPage | LobbyPage] = [*pages, *lobbies]
     sem = asyncio.Semaphore(cfg.connect_concurrency)
@@ -320,7 +253,7 @@ async def _drive(
         async def begin(name: str) -> Phase:
             scraped[name] = await asyncio.to_thread(_scrape, stack)
             pids = stack.pids()
-            cpu_at[name] = (pids, stack.cpu(pids))
+            cpu_at[name] = (pids, cpu_snapshot(pids))
             phase = Phase(name, BrowserStats(), time.monotonic(), time.time())
             ctx.stats, ctx.window = phase.stats, (phase.started, math.inf)
             phases.append(phase)
@@ -332,7 +265,7 @@ async def _drive(
             phase.not_back = _out_pages(everyone)
             pids, cpu_before = cpu_at[phase.name]
             if pids == stack.pids():  # the same processes throughout: their CPU is the phase's
-                cpu_after = stack.cpu(pids)
+                cpu_after = cpu_snapshot(pids)
                 phase.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
             phase.metrics = _metric_deltas(scraped[phase.name], await asyncio.to_thread(_scrape, stack))
 
@@ -342,7 +275,9 @@ async def _drive(
         for name in cfg.phases:
             await finish(phase)
             phase = await begin(name)
-            args = stack.restart_args(*parse_phase(name, cfg.servers))
+            kill, server = parse_phase(name, cfg.servers)
+            only = ["--only", str(cfg.port + server)] if server else []
+            args = ["--restart", *(["--kill"] if kill else []), *only]
             write(f"{phase.title}: scripts/prod {' '.join(args)} ...")
             await stack.restart(args, phase.started, phase.restart_lines)
             for line in phase.restart_lines:
@@ -462,11 +397,9 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
         raise ValueError("at least one game and one server")
     for phase in cfg.phases:
         parse_phase(phase, cfg.servers)
-    raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.browser().lobby_watchers))
+    raise_file_limit(6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers))
     client.RESTART_SPREAD_S = cfg.restart_spread  # the pages' own wait after a 1012
-    prepared = prepare_games(
-        cfg.database_url, cfg.redis_url, cfg.games, cfg.migrate, write, cfg.jitter_seconds, cfg.bot_every
-    )
+    prepared = prepare_games(cfg, write, bot_every=cfg.bot_every)
     game_ids = [s.game_id for s in prepared.specs]
     stack = ProdStack(
         cfg, write, BOT_DELAY_SECONDS=f"{BOT_DELAY_S:g}", BOT_OVERDUE_SECONDS=f"{BOT_OVERDUE_S:g}"
@@ -486,9 +419,6 @@ def run_deploy_bench(cfg: DeployConfig, write: Callable[[str], None] = print) ->
     return reported(result, format_report(result), write)
 
 
-# --- the report ----------------------------------------------------------------------------------------
-
-
 def _dist(values: Sequence[float], scale: float = 1.0, digits: int = 1) -> str:
     if not values:
         return "n/a"
@@ -498,11 +428,11 @@ def _dist(values: Sequence[float], scale: float = 1.0, digits: int = 1) -> str:
 
 def format_report(r: DeployResult) -> list[str]:
     cfg = r.config
-    lobby = cfg.browser().lobby_watchers
+    lobby = cfg.lobby_watchers
     bots = len(range(0, cfg.games, cfg.bot_every)) if cfg.bot_every > 0 else 0
     lines = [
         f"bench_deploy: {cfg.games} games ({bots} with a bot in seat {SEATS - 1}), "
-        f"{cfg.browser().spectators} watch pages, {lobby} lobby pages, through nginx on :{cfg.port} to "
+        f"{cfg.spectators} watch pages, {lobby} lobby pages, through nginx on :{cfg.port} to "
         f"{cfg.servers} servers, a worker and beat (scripts/prod); a decision per game every "
         f"{cfg.mean_gap:g} s on average; DRAIN_SECONDS {cfg.drain_seconds:g}, DRAIN_CLOSE_RATE "
         f"{cfg.close_rate:g}; pages wait 0.25-{0.25 + cfg.restart_spread:g} s after a 1012; "
@@ -562,7 +492,10 @@ def format_report(r: DeployResult) -> list[str]:
     row("server CPU per move, ms (all servers)", lambda p: _per_move(p, "servers"))
     row("worker CPU per move, ms", lambda p: _per_move(p, "worker"))
     row("nginx CPU per move, ms", lambda p: _per_move(p, "nginx"))
-    row("machine CPU per move less the bench's clients, ms (PostgreSQL, Redis and all)", _all_in)
+    row(
+        "machine CPU per move less the bench's clients, ms (PostgreSQL, Redis and all)",
+        lambda p: _per_move(p, "machine", "bench clients (this)"),
+    )
     row(
         "machine busy (100% = one core)",
         lambda p: f"{100 * p.cpu['machine'] / p.seconds:.0f}%" if p.cpu else "n/a",
@@ -597,18 +530,14 @@ def format_report(r: DeployResult) -> list[str]:
         for p in r.phases:
             if p is not steady:
                 lines.append(
-                    f"move p99 in the {p.title} window: {_p(p.stats.latencies_ms, 99)} ms "
-                    f"(steady: {_p(steady.stats.latencies_ms, 99)} ms)"
+                    f"move p99 in the {p.title} window: {ms(p.stats.latencies_ms, 99)} ms "
+                    f"(steady: {ms(steady.stats.latencies_ms, 99)} ms)"
                 )
     if r.anomalies:
         lines += ["", "the log and the pages disagree:"] + [f"  {a}" for a in r.anomalies[:20]]
     failures = r.failures
     lines += ["", "verdict: " + ("every must met" if not failures else "FAILED: " + "; ".join(failures))]
     return lines
-
-
-def _p(values: Sequence[float], q: float) -> str:
-    return "n/a" if not values else f"{percentile(values, q):.1f}"
 
 
 # The requests a page shows the failure of: loading the page itself (bench.browser's kind "page").
@@ -632,19 +561,12 @@ def _unshown(s: BrowserStats) -> str:
     return f"({', '.join(items)})" if items else ""
 
 
-def _per_move(p: Phase, part: str) -> str:
-    """CPU ms per move of one part. A move here is a person's command applied or a bot's move."""
+def _per_move(p: Phase, part: str, less: str = "") -> str:
+    """CPU ms per move of one part (less another). A move is a person's command applied or a bot's."""
     moves = p.moves + len(p.bot_gaps_s)
     if not p.cpu or not moves:
         return "n/a"
-    return f"{1000 * p.cpu[part] / moves:.2f}"
-
-
-def _all_in(p: Phase) -> str:
-    moves = p.moves + len(p.bot_gaps_s)
-    if not p.cpu or not moves:
-        return "n/a"
-    return f"{1000 * (p.cpu['machine'] - p.cpu['bench clients (this)']) / moves:.2f}"
+    return f"{1000 * (p.cpu[part] - p.cpu.get(less, 0.0)) / moves:.2f}"
 
 
 def _tasks(p: Phase, task: str) -> str:

@@ -1,12 +1,6 @@
 """What one request costs, for every endpoint whose cost grows with a game's length or a request's
-size, and the cheap ones beside them for scale (docs/OPERATIONS.md, "What a request costs").
-
-A long 4-seat game is played in memory by the engine (bench/stored_games.py), written to
-the database inside a transaction with a 2-playout analysis of it, and each endpoint is asked
-`count` times in this process through Django's test client (no network, no server: the view's own
-work, middleware included), then everything is rolled back. Throttles are lifted for the run.
-Printed per endpoint: wall p50 / p95 and CPU p50 in milliseconds, and the answer's size.
-"""
+size (docs/OPERATIONS.md, "What a request costs"): asked through Django's test client on a long
+stored game, then rolled back."""
 
 from __future__ import annotations
 
@@ -19,39 +13,22 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
 from analysis.services import analysis_run
-from bench.stored_games import long_game, store_game
+from bench.kit.stats import percentile
+from bench.stored_games import long_game, rolled_back, store_game
 from games import eventlog, selectors
 from replays.images import CLIP_MAX_STEPS
 
 PASSWORD = "correct-horse-battery"
 
 
-class _Rollback(Exception):
-    pass
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
-
-
 def run_endpoint_costs(events_wanted: int, seed: int, count: int, write: Callable[[str], None]) -> None:
     events = long_game(events_wanted, seed)
-    rates = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = dict.fromkeys(rates)  # every scope: no limit
-    try:
-        with transaction.atomic():
-            _measure(events, seed, count, write)
-            raise _Rollback
-    except _Rollback:
-        pass
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = rates
+    with rolled_back(dict.fromkeys(SimpleRateThrottle.THROTTLE_RATES)):  # every scope: no limit
+        _measure(events, seed, count, write)
 
 
 def _measure(events: list[dict[str, Any]], seed: int, count: int, write: Callable[[str], None]) -> None:
@@ -125,7 +102,7 @@ def _measure(events: list[dict[str, Any]], seed: int, count: int, write: Callabl
             assert r.status_code in (200, 204), (label, r.status_code, r.content[:200])
             size = len(r.content)
         write(
-            f"{label:48s} {statistics.median(wall):8.1f} {_pct(wall, 0.95):8.1f} "
+            f"{label:48s} {statistics.median(wall):8.1f} {percentile(wall, 95):8.1f} "
             f"{statistics.median(cpu):8.1f} {size / 1024:7.0f} KiB"
         )
 

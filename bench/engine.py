@@ -1,12 +1,6 @@
-"""Old against new rules engine in one run (`manage.py simulate --compare REF`).
-
-This machine's speed drifts from minute to minute (and with what the other cores run), so
-figures of two runs cannot be compared. Here the engine and simulator of a git revision (REF) are
-unpacked beside the working copy as a package of their own (`games_ref`), imported into this
-same process, and old and new play the same seeded games interleaved in small batches, each
-batch timed in this thread's CPU seconds; the reference loop
-(bench.kit.stats.reference_loop_ms) is timed between batches.
-"""
+"""Old against new rules engine in one run (`manage.py simulate --compare REF`): REF's engine
+unpacked beside this one as `games_ref`, both playing the same seeded games in interleaved batches,
+each timed in CPU seconds, the reference loop between batches."""
 
 from __future__ import annotations
 

@@ -1,24 +1,6 @@
-"""One client flooding the costly endpoints of a running site (scripts/prod: through nginx), and
-what a seated player sees meanwhile (docs/OPERATIONS.md, "What a request costs"; docs/ANALYSIS.md,
-"How many an hour").
-
-Phases, each `seconds` long, one after another:
-
-- `quiet`: nothing but the seated player, for comparison;
-- `import`: `connections` connections, signed out from one address, POST the export of a long
-  finished game to /api/replays/import/ back to back;
-- `frames`: the same with GET /api/replays/<id>/frames/ of that game;
-- `analysis`: `askers` accounts each ask for an analysis of a long finished game of their own
-  (POST /api/replays/<id>/analysis/), again 2 s after a refusal, and for their next game once
-  theirs is done (read from the database, so the bench's own polling adds no requests).
-
-Throughout, a seated player (signed in with a token) reads their running game,
-GET /api/games/<id>/, every 250 ms. Printed per phase: answers per minute by status (and code),
-the player's p50 / p95 / max, and for `analysis` the requested analyses queued or running (max).
-
-The games and accounts are written straight to the site's database (DATABASE_URL: its owner's, as
-scripts/prod's migrations use) and left there, named `flood-*`.
-"""
+"""One client flooding the costly endpoints of a running site (import, frames, analysis requests), a
+phase each, while a seated player reads their game every 250 ms (docs/OPERATIONS.md, "What a request
+costs"). Its games and accounts (`flood-*`) are written to the site's database and left there."""
 
 from __future__ import annotations
 
@@ -32,6 +14,8 @@ from datetime import timedelta
 from typing import Any
 
 import requests
+
+from bench.kit.stats import percentile
 
 PHASES = ("quiet", "import", "frames", "analysis")
 
@@ -226,15 +210,10 @@ def _phase(cfg: FloodConfig, ctx: dict[str, Any], name: str) -> PhaseResult:
     return result
 
 
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, round(q * (len(values) - 1)))] if values else float("nan")
-
-
 def format_phase(r: PhaseResult) -> str:
     per_minute = ", ".join(f"{code}: {n * 60 / r.seconds:.0f}/min" for code, n in sorted(r.answers.items()))
     p = r.player_ms
-    p50, p95, top = _pct(p, 0.5), _pct(p, 0.95), max(p, default=float("nan"))
+    p50, p95, top = percentile(p, 50), percentile(p, 95), max(p, default=float("nan"))
     line = (
         f"{r.name:9s} {r.seconds:5.0f} s  flood answers: {per_minute or '-'}\n"
         f"          seated player's GET /api/games/<id>/: p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
@@ -255,12 +234,6 @@ def run_flood(cfg: FloodConfig, write: Callable[[str], None] = print) -> list[Ph
         r = _phase(cfg, ctx, name)
         write(format_phase(r))
         results.append(r)
-    write(
-        json.dumps(
-            {
-                r.name: {"per_minute": {k: round(v * 60 / r.seconds) for k, v in r.answers.items()}}
-                for r in results
-            }
-        )
-    )
+    per_minute = {r.name: {k: round(v * 60 / r.seconds) for k, v in r.answers.items()} for r in results}
+    write(json.dumps({name: {"per_minute": answers} for name, answers in per_minute.items()}))
     return results

@@ -1,10 +1,5 @@
-"""How long a game lasts at each table size, for choosing an arena's length.
-
-A game's length in minutes is its number of decisions times how long people take over each. The
-decisions are counted here by playing games through the engine with the `normal` bot at every
-seat (the bot people meet most); the pace per decision is a stated assumption, checked against
-what people took in a real arena (docs/TOURNAMENTS.md), and the ceiling uses each timer in full.
-"""
+"""How long a game lasts at each table size: its decisions (normal bots through the engine) times a
+stated pace per decision (docs/TOURNAMENTS.md), and the ceiling with each timer used in full."""
 
 from __future__ import annotations
 

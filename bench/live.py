@@ -1,19 +1,6 @@
-"""Many live games over real websockets against real server processes.
-
-`run_live_bench` makes N four-seat games through the services (in this process, on the same
-PostgreSQL database the servers use), starts the servers with the kit's `live_stack` (bench/kit/stack.py),
-opens one websocket per seat (4 N sockets, all in this process, on asyncio) and then drives
-every game open-loop: one move per 1/R seconds on a fixed schedule, without waiting for replies.
-
-Each client keeps its own view of its game from the `state` it got on connect and the events
-that follow (its hand, damage, protection, eliminations and the awaited decision), and picks a
-legal command from that view when its seat is awaited. A tick whose game still has the previous
-move in flight (no ack yet, or its first event not yet at all four clients) sends nothing and is
-counted as late: moves of one game are serialized by the server anyway.
-
-Latency of a move: from the moment it was sent to the moment the first event it caused (seq =
-the game's seq before the move + 1) reached the last of the table's four clients.
-"""
+"""Many live games over real websockets against real server processes: one scripted socket per seat
+folding the pushed views, every game driven open loop at `rate` moves a second; a move's latency
+runs from its send to its first event at the last of the table's four clients."""
 
 from __future__ import annotations
 
@@ -25,10 +12,10 @@ import random
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import uvloop
 
@@ -36,6 +23,7 @@ from bench.kit.client import Http, PageCounts, Run, SocketPage, pages_open
 from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
+    ROOT,
     SEATS,
     GameSpec,
     prepared_stack,
@@ -55,7 +43,8 @@ from bench.kit.stats import (
 )
 
 GOAL_GAMES, GOAL_P99_MS = 500, 50.0
-ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
+R = TypeVar("R", bound="LiveResult")
 
 
 @dataclass(frozen=True)
@@ -76,15 +65,19 @@ class LiveConfig:
     connect_concurrency: int = 4
     connect_timeout: float = 180.0  # for all sockets together
     seed: int = 1
-    # "seat": a game's seats spread over the servers (every server pushes every move of the game);
-    # "game": all of a game's sockets on one server, as a load balancer hashing the socket's path
-    # (/ws/games/{id}/) puts them.
+    # "seat": a game's seats spread over the servers; "game": all of a game's sockets on one server,
+    # as a load balancer hashing the socket's path (/ws/games/{id}/) puts them.
     route: Literal["seat", "game"] = "seat"
     server_env: tuple[tuple[str, str], ...] = ()  # extra environment for servers and worker
     log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-live")
+    code_root: Path = ROOT  # the checkout the servers run
+    code_label: str = "this checkout"
 
-
-# --- figures -------------------------------------------------------------------------------------
+    def seat_servers(self, g: int, servers: Sequence[T]) -> list[T]:
+        """The servers of game `g`'s seats, by `route`."""
+        if self.route == "game":
+            return [servers[g % len(servers)]] * SEATS
+        return [servers[(g + s) % len(servers)] for s in range(SEATS)]
 
 
 @dataclass
@@ -108,26 +101,52 @@ class Stats(PageCounts):
 
 @dataclass
 class LiveResult:
-    config: LiveConfig
-    stats: Stats
+    config: Any
+    stats: Any
     setup_s: float
     connect_s: float
     window_s: float
     cpu_s: dict[str, float]
     lines: list[str]
-    reference_ms: float = math.nan  # service.reference_loop_ms() before the run
-    jitter_ms: tuple[float, ...] = ()  # service.wake_jitter_ms() before the run
+    reference_ms: float = math.nan  # reference_loop_ms() before the run
+    jitter_ms: tuple[float, ...] = ()  # wake_jitter_ms() before the run
 
-    @property
-    def moves_per_second(self) -> float:
-        return self.stats.sent / self.window_s if self.window_s else 0.0
+    def per_second(self, n: int) -> float:
+        return n / self.window_s if self.window_s else 0.0
 
-    @property
-    def acked_per_second(self) -> float:
-        return self.stats.acked / self.window_s if self.window_s else 0.0
+    def machine_lines(self) -> list[str]:
+        return [
+            f"setup {self.setup_s:.1f} s, connect {self.connect_s:.1f} s; reference loop "
+            f"{self.reference_ms:.1f} ms before the run (this machine's speed drifts: compare runs with "
+            "it in view)",
+            *jitter_lines(self.jitter_ms),
+        ]
 
 
-# --- the scripted clients ------------------------------------------------------------------------
+def run_on_stack(
+    cfg: Any,
+    write: Callable[[str], None],
+    drive: Callable[[list[GameSpec], Any], Coroutine[Any, Any, tuple[Any, float, float, dict[str, float]]]],
+    sockets: int,
+    result: type[R],
+    code: str = "",
+    server_env: dict[str, str] | None = None,
+) -> R:
+    """A live bench's run: games prepared, the servers started (`prepared_stack`), `drive(specs,
+    stack)` run on uvloop (as the servers run: the clients take a quarter less CPU than on asyncio's
+    loop), the figures it returns (stats, connect s, window s, CPU by part) as the result."""
+    from django.db import connection
+
+    if cfg.games < 1 or cfg.servers < 1 or cfg.duration <= 0:
+        raise ValueError("games and servers are at least 1; the duration is positive")
+    raise_file_limit(sockets)
+    server_env = {**(server_env or {}), **dict(cfg.server_env)}
+    with prepared_stack(cfg, write, code, server_env) as (prepared, stack):
+        stats, connect_s, window_s, cpu = uvloop.run(drive(prepared.specs, stack))
+    connection.close()
+    return result(
+        cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
+    )
 
 
 @dataclass
@@ -168,8 +187,6 @@ class Client(SocketPage):
     def send(self, data: dict[str, Any]) -> bool:
         return self.connected.is_set() and super().send(data)
 
-    # -- messages --
-
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "event":
@@ -206,11 +223,6 @@ class Client(SocketPage):
         self.awaiting = (awaiting["seat"], awaiting["kind"]) if awaiting else None
         self.legal = list(msg.get("legal") or [])
         self.over = bool(view["over"]) or msg.get("status") != "running"
-
-    def choose(self, rng: random.Random) -> dict[str, Any]:
-        """One of the legal commands the server sent for this seat's decision."""
-        assert self.awaiting is not None and self.legal
-        return dict(rng.choice(self.legal))
 
 
 class GameRun:
@@ -259,7 +271,7 @@ class GameRun:
                 self.stats.late += 1
             return
         self.moves += 1
-        command = client.choose(self.rng)
+        command = dict(self.rng.choice(client.legal))  # one the server sent for this seat
         cmd_id = f"{self.game_id}-{self.moves}"
         move = Move(cmd_id, client.seat, now, client.last_seq + 1, in_window)
         if not client.send({"type": "command", "cmd_id": cmd_id, **command}):
@@ -314,25 +326,20 @@ class GameRun:
             scheduled += period
 
 
-# --- the run -------------------------------------------------------------------------------------
-
-
 async def _drive_all(
-    cfg: LiveConfig, specs: list[GameSpec], ws_urls: list[str], named: dict[str, list[int]], write: Any
+    cfg: LiveConfig, specs: list[GameSpec], stack: Any, write: Callable[[str], None]
 ) -> tuple[Stats, float, float, dict[str, float]]:
     stats = Stats()
     run = Run(stats)
     master = random.Random(cfg.seed)
-    runs = []
-    for g, spec in enumerate(specs):
-        if cfg.route == "game":
-            urls = [ws_urls[g % len(ws_urls)]] * SEATS
-        else:
-            urls = [ws_urls[(g + s) % len(ws_urls)] for s in range(SEATS)]
-        runs.append(GameRun(spec, urls, run, random.Random(master.random())))
+    ws_urls = [stack.ws_url(i) for i in range(len(stack.servers))]
+    named = stack_processes(stack)
+    runs = [
+        GameRun(spec, cfg.seat_servers(g, ws_urls), run, random.Random(master.random()))
+        for g, spec in enumerate(specs)
+    ]
     clients = [c for r in runs for c in r.clients]
     sems = {url: asyncio.Semaphore(cfg.connect_concurrency) for url in ws_urls}
-    cpu_window: dict[str, float] = {}
     opened = pages_open(
         run, clients, [], lambda c: sems[c.ws_base], cfg.connect_timeout, "sockets had their state"
     )
@@ -361,42 +368,21 @@ async def _drive_all(
         cpu_window["rest (postgres, ...)"] = cpu_window["machine"] - named_total
         await asyncio.gather(*drivers)
         drain_end = time.monotonic() + cfg.drain
-        while time.monotonic() < drain_end:
-            if all(r.pending is None or r.pending.complete for r in runs):
-                break
+        while time.monotonic() < drain_end and any(r.pending and not r.pending.complete for r in runs):
             await asyncio.sleep(0.05)
-        stats.unfinished = sum(
-            1 for r in runs if r.pending is not None and r.pending.in_window and not r.pending.complete
-        )
-        stats.unfinished_total = sum(1 for r in runs if r.pending is not None and not r.pending.complete)
+        unfinished = [r.pending for r in runs if r.pending is not None and not r.pending.complete]
+        stats.unfinished = sum(m.in_window for m in unfinished)
+        stats.unfinished_total = len(unfinished)
         stats.games_ended = sum(1 for r in runs if any(c.over for c in r.clients))
         return stats, connect_s, window[1] - window[0], cpu_window
 
 
 def run_live_bench(cfg: LiveConfig, write: Callable[[str], None] = print) -> LiveResult:
     """Set up, start the stack, drive every game, and report. Bounded in time; loopback only."""
-    if cfg.games < 1 or cfg.servers < 1 or cfg.rate <= 0 or cfg.duration <= 0:
-        raise ValueError("games and servers are at least 1; rate and duration are positive")
-    raise_file_limit(cfg.games * SEATS)
-    with prepared_stack(
-        database_url=cfg.database_url,
-        redis_url=cfg.redis_url,
-        games=cfg.games,
-        migrate_first=cfg.migrate,
-        jitter_seconds=cfg.jitter_seconds,
-        servers=cfg.servers,
-        worker=cfg.worker,
-        log_dir=cfg.log_dir,
-        write=write,
-        server_env=dict(cfg.server_env),
-    ) as (prepared, stack):
-        ws_urls = [stack.ws_url(i) for i in range(len(stack.servers))]
-        named = stack_processes(stack)
-        # The clients share the cores with the servers: on uvloop, as the servers run, they take
-        # a quarter less CPU (12 % of a core instead of 16 % at 150 games).
-        stats, connect_s, window_s, cpu = uvloop.run(_drive_all(cfg, prepared.specs, ws_urls, named, write))
-    result = LiveResult(
-        cfg, stats, prepared.setup_s, connect_s, window_s, cpu, [], prepared.reference_ms, prepared.jitter_ms
+    if cfg.rate <= 0:
+        raise ValueError("the rate is positive")
+    result = run_on_stack(
+        cfg, write, lambda specs, stack: _drive_all(cfg, specs, stack, write), cfg.games * SEATS, LiveResult
     )
     return reported(result, format_report(result), write)
 
@@ -409,11 +395,9 @@ def format_report(r: LiveResult) -> list[str]:
         f"bench_live: {cfg.games} games x {SEATS} seats ({cfg.games * SEATS} sockets), "
         f"{cfg.servers} server(s) (sockets routed by {cfg.route}), {cfg.rate:g} move/s per game, "
         f"{r.window_s:.0f} s measured after {cfg.warmup:g} s warm-up; {os.cpu_count()} CPUs",
-        f"setup {r.setup_s:.1f} s, connect {r.connect_s:.1f} s; reference loop {r.reference_ms:.1f} ms "
-        "before the run (this machine's speed drifts: compare runs with it in view)",
-        *jitter_lines(r.jitter_ms),
-        f"moves sent:     {s.sent} ({r.moves_per_second:.1f}/s; schedule {target:.1f}/s)",
-        f"moves acked:    {s.acked} ({r.acked_per_second:.1f}/s)",
+        *r.machine_lines(),
+        f"moves sent:     {s.sent} ({r.per_second(s.sent):.1f}/s; schedule {target:.1f}/s)",
+        f"moves acked:    {s.acked} ({r.per_second(s.acked):.1f}/s)",
         f"moves complete: {s.completed} (first event at all {SEATS} clients)",
         f"latency send -> last client (ms): p50 {ms(lat, 50)}  p99 {ms(lat, 99)}  "
         f"p99.9 {ms(lat, 99.9)}  max {ms(lat, 100)}  (n={len(lat)})",

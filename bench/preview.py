@@ -1,13 +1,5 @@
-"""How fast a moment's picture is served (replays/preview.py, replays/images.py): p50 and p95 of
-/replays/<id>/image.png cold (never drawn: composed with Pillow and encoded), warm (drawn before:
-from this site's cache) and revalidated (If-None-Match: 304), and the drawing's parts alone; beside
-them, back to back on the same steps, the same served by the reference renderer (the whole SVG
-rendered by resvg, as the pictures were first drawn), and the first picture of a fresh process
-(its pieces rendered by resvg once); then 60-step clips (/replays/<id>/clip.gif) cold and warm.
-
-The game is played in memory by the engine, written to the database inside a transaction, measured
-and rolled back: nothing is left behind. The throttle is lifted for the run.
-"""
+"""How fast a moment's picture is served, cold, warm and revalidated, beside the reference renderer,
+and 60-step clips; on a game written in a transaction that is rolled back."""
 
 from __future__ import annotations
 
@@ -18,12 +10,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
 from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
 import replays.images
-from bench.stored_games import long_game, store_game
+from bench.kit.stats import percentile
+from bench.stored_games import long_game, rolled_back, store_game
 from games.frames import build_frames
 from replays import preview
 from replays.images import CLIP_MAX_STEPS
@@ -31,29 +23,15 @@ from replays.preview import preview_png, preview_svg, render_png
 from replays.selectors import game_events, seat_names
 
 
-class _Rollback(Exception):
-    pass
-
-
 def _pct(ms: list[float]) -> str:
-    ms = sorted(ms)
-    p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-    return f"p50 {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms  (n={len(ms)})"
+    return f"p50 {statistics.median(ms):6.1f} ms  p95 {percentile(ms, 95):6.1f} ms  (n={len(ms)})"
 
 
 def run_preview_bench(events_wanted: int, seed: int, count: int, write: Callable[[str], None]) -> None:
     events = long_game(events_wanted, seed)
     write(f"game: {len(events)} events")
-    rates = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = {**rates, "preview": None, "clip": None}
-    try:
-        with transaction.atomic():
-            _measure(events, count, seed, write)
-            raise _Rollback
-    except _Rollback:
-        pass
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = rates
+    with rolled_back({**SimpleRateThrottle.THROTTLE_RATES, "preview": None, "clip": None}):
+        _measure(events, count, seed, write)
 
 
 def _measure(events: list[dict[str, Any]], count: int, seed: int, write: Callable[[str], None]) -> None:

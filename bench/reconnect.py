@@ -1,19 +1,7 @@
-"""What opening a socket costs, and a reconnect storm: every page of a server coming back at once.
-
-After a server restarts, its pages reconnect to the others, each naming the last seq it saw, and
-get what they missed and the view it leads to (docs/PROTOCOL.md). This opens every page's socket
-(a few at a time, as pages load), closes them all, and opens them all again at once (or spread
-over `jitter` seconds, as the pages' backoff spreads them), and measures each page's time until
-it is back (its view arrived), the server's CPU and the shared parts' work per open.
-
-With `root` (an older checkout) it compares: that checkout's servers run beside this one's, on
-the same database and Redis, each side with games of its own, and the sides take turns phase by
-phase (old then new, then new then old, ...), so both meet the same machine. Counts per open:
-statements and transactions as each server process sends them (bench/probe/sitecustomize.py,
-which works for an older checkout too), PostgreSQL's own transaction and row counts, and Redis's
-commands by name. With `profile` each server is sampled by py-spy during each phase, and the
-functions it spent the most time in are printed per side and phase.
-"""
+"""What opening a socket costs, and a reconnect storm: every page's socket opened, all closed, then
+all reopened at once naming their last seq; each page's time back, the servers' CPU and the shared
+parts' work per open. With `root`, an older checkout's servers take turns with this one's, phase
+by phase; with `profile`, py-spy samples each server (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
@@ -53,6 +41,7 @@ class ReconnectConfig:
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str = DEFAULT_REDIS_URL
     migrate: bool = True
+    jitter_seconds: float = 1.0  # how long the machine's wake-up jitter is timed first
     timeout: float = 120.0
     seed: int = 1
     log_dir: Path = Path("/tmp/harehra-bench-reconnect")
@@ -280,7 +269,7 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
 
     roots = [("old", cfg.root), ("new", ROOT)] if cfg.root else [("this checkout", ROOT)]
     raise_file_limit(cfg.games * 4 * len(roots) * 2)
-    prepared = prepare_games(cfg.database_url, cfg.redis_url, cfg.games * len(roots), cfg.migrate, write, 1.0)
+    prepared = prepare_games(cfg, write, cfg.games * len(roots))
     counts = cfg.log_dir / "counts"
     counts.mkdir(parents=True, exist_ok=True)
     for old in counts.iterdir():
@@ -430,16 +419,9 @@ def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: Reconnect
                 lines += profile_lines(cfg.profile, f"{n}-{kind}-")
     new = [p for p in storms if p.side == names[-1]]
     ok = bool(new) and not any(p.failed for p in new) and max(p.wall_s for p in new) <= 5.0
-    lines.append(
-        f"must (1,000 reconnecting pages back within 5 s on one server), {names[-1]}: "
-        + (
-            "met"
-            if ok and cfg.games * 4 >= 1000 and cfg.servers == 1
-            else "not met"
-            if not ok
-            else "not shown"
-        )
-    )
+    shown = cfg.games * 4 >= 1000 and cfg.servers == 1
+    verdict = "not met" if not ok else "met" if shown else "not shown"
+    lines.append(f"must (1,000 reconnecting pages back within 5 s on one server), {names[-1]}: {verdict}")
     return lines
 
 

@@ -1,9 +1,5 @@
-"""How fast the service layer accepts commands and loads games.
-
-Everything goes through the real services (`game_command_submit`, `table_next_game`, ...) on the
-configured database. The bench makes its own users and tables under a fresh random prefix and
-leaves them behind: the event log is append-only (a database trigger refuses DELETE).
-"""
+"""How fast the service layer accepts commands and loads games, through the real services on the
+configured database; its users and tables (under a fresh prefix) are left behind."""
 
 from __future__ import annotations
 
@@ -22,7 +18,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 
-from bench.kit.stats import percentile, process_cpu_seconds, read_process_cpu_seconds, reference_loop_ms
+from bench.kit.stats import (
+    percentile,
+    process_cpu_seconds,
+    read_process_cpu_seconds,
+    reference_loop_ms,
+    table_lines,
+    write_report,
+)
 from games.eventlog import forget_states, load_state
 from games.models import Game, GameSeat, Table, TableStatus
 from games.services.moves import game_append, game_command_submit
@@ -64,11 +67,6 @@ class RunFigures:
     def per_second(self) -> float:
         return self.commands / self.wall_s if self.wall_s else 0.0
 
-    @property
-    def submit_only_per_second(self) -> float:
-        busy = sum(self.latencies_ms) / 1000
-        return self.commands / busy if busy else 0.0
-
 
 @dataclass
 class LoadFigures:
@@ -83,9 +81,6 @@ class BenchResult:
     one: RunFigures
     many: RunFigures
     load: LoadFigures
-
-
-# --- fixtures made through the services --------------------------------------------------------
 
 
 def _make_users(prefix: str, tag: str, n: int) -> list[Any]:
@@ -145,16 +140,9 @@ def _new_driver(prefix: str, tag: str, players: int, seed: int) -> _Driver:
     return _Driver(table, by_seat, game, random.Random(seed))
 
 
-# --- (a) one game, (b) many games in threads ---------------------------------------------------
-
-
 def _database_backend_pid() -> int | None:
-    if connection.vendor != "postgresql" or connection.settings_dict.get("HOST") not in (
-        "127.0.0.1",
-        "localhost",
-        "",
-        None,
-    ):
+    local = connection.settings_dict.get("HOST") in ("127.0.0.1", "localhost", "", None)
+    if connection.vendor != "postgresql" or not local:
         return None
     with connection.cursor() as cur:
         cur.execute("SELECT pg_backend_pid()")
@@ -258,9 +246,6 @@ def bench_many_games(cfg: BenchConfig, prefix: str) -> RunFigures:
     return figures
 
 
-# --- (d) loading a long game -------------------------------------------------------------------
-
-
 def _prolonging_choice(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """Keep the game going: never attack with cumi, always evade a volley or skip when possible."""
     if any("react" in c for c in legal):
@@ -341,9 +326,6 @@ def bench_load(cfg: BenchConfig, prefix: str) -> LoadFigures:
     return LoadFigures(events=game.last_seq, snapshot_ms=snapshot_ms, replay_ms=replay_ms)
 
 
-# --- the report --------------------------------------------------------------------------------
-
-
 def new_prefix() -> str:
     """Unique per run, so repeated runs never collide on usernames."""
     return f"bench-{secrets.token_hex(4)}"
@@ -365,9 +347,7 @@ def run_bench(cfg: BenchConfig, write: Callable[[str], None]) -> BenchResult:
     write(f"(d) loading a game of {cfg.load_events}+ events, median of {cfg.load_runs} runs ...")
     load = bench_load(cfg, prefix)
     result = BenchResult(prefix, one, many, load)
-    write("")
-    for line in format_report(result, cfg):
-        write(line)
+    write_report(format_report(result, cfg), write)
     write("")
     write(
         "Latency is one game_command_submit call, commit and on-commit hooks (publish, timer tasks) "
@@ -383,88 +363,39 @@ def _load() -> str:
         return "?"
 
 
-def _verdict(value: float, goal: float) -> str:
-    return "ok" if value < goal else "MISSED"
-
-
 def format_report(r: BenchResult, cfg: BenchConfig) -> list[str]:
     games, threads = max(1, cfg.games), max(1, min(cfg.threads, cfg.games))
     rows: list[tuple[str, str, str, str]] = []
 
+    def add(figure: str, value: str, note: str = "") -> None:
+        rows.append((figure, value, "", note))
+
+    def against(figure: str, ms: float, goal: float) -> None:
+        rows.append((figure, f"{ms:8.2f} ms", f"< {goal:g} ms", "ok" if ms < goal else "MISSED"))
+
     def run_rows(label: str, f: RunFigures) -> None:
         p50, p99 = percentile(f.latencies_ms, 50), percentile(f.latencies_ms, 99)
-        rows.append(
-            (
-                f"{label} commands accepted per second",
-                f"{f.per_second:8.1f} /s",
-                "",
-                f"{f.commands} commands in {f.wall_s:.2f} s, {f.games_started} games",
-            )
-        )
-        rows.append(
-            (f"{label} submit latency p50", f"{p50:8.2f} ms", "", f"max {max(f.latencies_ms):.2f} ms")
-        )
-        rows.append(
-            (
-                f"{label} submit latency p99",
-                f"{p99:8.2f} ms",
-                f"< {GOAL_P99_MS:g} ms",
-                _verdict(p99, GOAL_P99_MS),
-            )
-        )
+        note = f"{f.commands} commands in {f.wall_s:.2f} s, {f.games_started} games"
+        add(f"{label} commands accepted per second", f"{f.per_second:8.1f} /s", note)
+        add(f"{label} submit latency p50", f"{p50:8.2f} ms", f"max {max(f.latencies_ms):.2f} ms")
+        against(f"{label} submit latency p99", p99, GOAL_P99_MS)
 
-    run_rows("(a) one game:", r.one)
-    if r.one.python_cpu_ms is not None:
-        rows.append(("(a) one game: CPU per command, this process", f"{r.one.python_cpu_ms:8.2f} ms", "", ""))
-    if r.one.database_cpu_ms is not None:
-        rows.append(
-            (
-                "(a) one game: CPU per command, PostgreSQL",
-                f"{r.one.database_cpu_ms:8.2f} ms",
-                "",
-                "its backend",
-            )
-        )
-    if r.one.statements is not None:
-        rows.append(
-            (
-                "(a) one game: SQL statements per command",
-                f"{r.one.statements:8.1f}",
-                "",
-                "sent through cursors; BEGIN and COMMIT add two round trips",
-            )
-        )
-    if r.one.wal_bytes is not None:
-        rows.append(
-            (
-                "(a) one game: WAL bytes per command",
-                f"{r.one.wal_bytes:8.0f} B",
-                "",
-                "the whole cluster's WAL: exact on a quiet one",
-            )
+    one = r.one
+    run_rows("(a) one game:", one)
+    if one.python_cpu_ms is not None:
+        add("(a) one game: CPU per command, this process", f"{one.python_cpu_ms:8.2f} ms")
+    if one.database_cpu_ms is not None:
+        add("(a) one game: CPU per command, PostgreSQL", f"{one.database_cpu_ms:8.2f} ms", "its backend")
+    if one.statements is not None:
+        note = "sent through cursors; BEGIN and COMMIT add two round trips"
+        add("(a) one game: SQL statements per command", f"{one.statements:8.1f}", note)
+    if one.wal_bytes is not None:
+        add(
+            "(a) one game: WAL bytes per command",
+            f"{one.wal_bytes:8.0f} B",
+            "the whole cluster's WAL: exact on a quiet one",
         )
     run_rows(f"(b) {games} games/{threads} threads:", r.many)
-    n = r.load.events
-    rows.append(
-        (
-            f"(d) load {n}-event game, snapshot",
-            f"{r.load.snapshot_ms:8.2f} ms",
-            f"< {GOAL_LOAD_MS:g} ms",
-            _verdict(r.load.snapshot_ms, GOAL_LOAD_MS),
-        )
-    )
-    rows.append(
-        (
-            f"(d) load {n}-event game, no snapshot",
-            f"{r.load.replay_ms:8.2f} ms",
-            f"< {GOAL_LOAD_MS:g} ms",
-            _verdict(r.load.replay_ms, GOAL_LOAD_MS),
-        )
-    )
-    header = ("figure", "value", "goal", "note")
-    widths = [max(len(row[i]) for row in [*rows, header]) for i in range(4)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-    return lines
+    against(f"(d) load {r.load.events}-event game, snapshot", r.load.snapshot_ms, GOAL_LOAD_MS)
+    against(f"(d) load {r.load.events}-event game, no snapshot", r.load.replay_ms, GOAL_LOAD_MS)
+    return table_lines(("figure", "value", "goal", "note"), rows)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from rest_framework.throttling import SimpleRateThrottle
 
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus, Seat, Table
@@ -17,6 +20,26 @@ from games.services.tables import TableSettings, table_add_bot, table_create, ta
 from harehra import legal_commands, make_ruleset, replay, start_game, step
 
 _ids = itertools.count(1)
+
+
+class _Rollback(Exception):
+    pass
+
+
+@contextmanager
+def rolled_back(throttle_rates: dict[str, Any] | None = None) -> Iterator[None]:
+    """What is written inside is rolled back at the end; with `throttle_rates` the throttles'
+    rates meanwhile (None: no limit)."""
+    rates = SimpleRateThrottle.THROTTLE_RATES
+    SimpleRateThrottle.THROTTLE_RATES = throttle_rates or rates
+    try:
+        with transaction.atomic():
+            yield
+            raise _Rollback
+    except _Rollback:
+        pass
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = rates
 
 
 def long_game(min_events: int, seed: int) -> list[dict[str, Any]]:

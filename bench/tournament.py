@@ -1,21 +1,6 @@
-"""A whole arena and a whole Swiss event with 200 bot-played entrants, through the real services
-and the beat's task: how long seating takes, how many games and results, what
-a standings update costs and how many pushes a result makes, how long a free player waits for a
-table, and that `rebuild_tournament` refolds the same standings at the end.
-
-Everything runs in this process on the configured database, as the one-process site does without
-Redis: the beat is a thread calling `tournaments.tasks.tournaments_run` every `beat_seconds`; the
-"a game ended" wake-up the services send to Celery after a game ends is run by the driver at once
-(`tournaments.tasks.tournament_tick`, the task's own function), as the worker would. The entrants
-are accounts whose seats the driver plays: each decision is the bots' own choice for that seat
-(`bot_command`, of `level`), submitted as that person's command (`game_command_submit`); a bot
-the event seats moves through the bots' task service (`game_bot_move`). Nothing waits between
-decisions, so a game takes what the services cost: the timers (the shortest a table allows) never
-run out, and no worker runs in this process to fire them. Games are played by `threads` threads,
-`slice_moves` decisions of one game at a time, round the open tables.
-
-The bench leaves its users, events and games in the database (the game logs are append-only).
-"""
+"""A whole arena and Swiss event of bot-played entrants through the real services and the beat's task,
+in this process without Redis: seating times, games, results, standings updates, pushes, waits,
+and whether `rebuild_tournament` refolds the same standings (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
@@ -137,13 +122,6 @@ def _make_users(n: int) -> list[Any]:
     return User.objects.bulk_create([User(username=f"{prefix}-{i}", password=unusable) for i in range(n)])
 
 
-def _staff() -> Any:
-    User = get_user_model()
-    return User.objects.create(
-        username=f"btstaff{secrets.token_hex(3)}", password=make_password(None), is_staff=True
-    )
-
-
 class _EventRun:
     def __init__(self, cfg: TournamentBenchConfig, fmt: str, users: list[Any], staff: Any) -> None:
         self.cfg, self.fmt = cfg, fmt
@@ -179,10 +157,9 @@ class _EventRun:
         self.rng = random.Random(cfg.seed)
         self.seats: dict[int, dict[int, tuple[int | None, bool]]] = {}  # game -> seat -> (user, bot)
 
-    # --- seating: the beat's task and the wake-up, one at a time (the event's row lock would
-    # serialize them anyway), so each call's tables are its own ---------------------------------
-
     def seat(self, by: str) -> None:
+        """The beat's task or the wake-up, one at a time (the event's row lock would serialize them
+        anyway), so each call's tables are its own."""
         with self.seat_lock:
             before = EventTable.objects.filter(tournament=self.t).count()
             round_before = Tournament.objects.values_list("current_round", flat=True).get(pk=self.t.pk)
@@ -208,8 +185,6 @@ class _EventRun:
                 self.seat("beat")
         finally:
             connection.close()
-
-    # --- playing -----------------------------------------------------------------------------
 
     def _seat_rows(self, game_id: int) -> dict[int, tuple[int | None, bool]]:
         rows = self.seats.get(game_id)
@@ -271,8 +246,6 @@ class _EventRun:
         finally:
             close_old_connections()
             connection.close()
-
-    # --- the run -----------------------------------------------------------------------------
 
     def run(self, say: Callable[[str], None]) -> EventFigures:
         Tournament.objects.filter(pk=self.t.pk).update(starts_at=timezone.now())
@@ -360,7 +333,7 @@ def _arena_waits(t: Tournament) -> list[float]:
 
 def run_tournament_bench(cfg: TournamentBenchConfig, say: Callable[[str], None]) -> list[EventFigures]:
     users = _make_users(cfg.players)
-    staff = _staff()
+    staff = get_user_model().objects.create(username=f"btstaff{secrets.token_hex(3)}", is_staff=True)
     out = []
     for fmt in cfg.formats:
         run = _EventRun(cfg, fmt, users, staff)

@@ -1,18 +1,6 @@
-"""A scripted browser: pages that speak the pages' protocol (docs/PROTOCOL.md) over real sockets
-and keep-alive HTTP, as static/js/core/socket.js and core/gamesocket.js do: the reconnection waits
-after each kind of close, pings, commands kept and sent again until answered, resumes after a gap.
-
-The waits are read from the page scripts themselves (`page_constants`), so the pages and the
-bench have one copy; tests/test_page_copies.py runs both sides' rules and compares them.
-
-- `connect` and `messages`: one socket, its frames as lists of messages (`?batch=1` sends lists);
-- `Http`: one page's HTTP/1.1 connections, kept alive between requests; `api`: one JSON request;
-- `SocketPage`: a page's socket, open for as long as the page is, reconnecting as socket.js does;
-  `SeatPage` (the game page at one seat), `WatchPage` (a spectator), `LobbyPage` (the lobby);
-- `Run`: what the pages of one run share: their counters (`PageCounts`), the measured window.
-
-The table a page belongs to (`Table`) says what its views mean to the scenario: a bench module.
-"""
+"""A scripted browser: pages that speak the pages' protocol (docs/PROTOCOL.md) over real sockets and
+keep-alive HTTP as static/js/core/socket.js and core/gamesocket.js do, their waits read from those
+scripts (`page_constants`; tests/test_page_copies.py compares both sides' rules)."""
 
 from __future__ import annotations
 
@@ -58,24 +46,13 @@ PING_S, RESEND_S, RESUME_RETRY_S = (
 )
 
 
-# --- one socket ------------------------------------------------------------------------------------
-
-
 async def connect(url: str, **options: Any) -> Any:
     """A websocket as the bench's pages open it: no compression (the servers decline
     permessage-deflate), no library pings (the pages send their own), no queue bound."""
     from websockets.asyncio.client import connect as ws_connect
 
-    kwargs: dict[str, Any] = {
-        "compression": None,
-        "ping_interval": None,
-        "open_timeout": 60,
-        "close_timeout": 2,
-        "max_queue": None,
-        "proxy": None,
-        **options,
-    }
-    return await ws_connect(url, **kwargs)
+    fixed = {"compression": None, "ping_interval": None, "open_timeout": 60, "max_queue": None}
+    return await ws_connect(url, **{**fixed, "close_timeout": 2, "proxy": None, **options})
 
 
 async def messages(ws: Any) -> AsyncIterator[tuple[float, list[dict[str, Any]]]]:
@@ -109,9 +86,6 @@ def api(base: str, path: str, data: dict[str, Any] | None = None, token: str | N
             return json.load(r)
     except urllib.error.HTTPError as e:
         raise RuntimeError(f"{req.method} {path}: {e.code} {e.read()[:300]!r}") from None
-
-
-# --- what the pages of a run count -----------------------------------------------------------------
 
 
 @dataclass
@@ -158,14 +132,6 @@ class Run:
         t = time.monotonic() if now is None else now
         return self.window[0] <= t < self.window[1]
 
-    def count_http(self, kind: str) -> None:
-        if self.in_window():
-            self.stats.http[kind] += 1
-
-    def count_connection(self) -> None:
-        if self.in_window():
-            self.stats.http_connections += 1
-
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
@@ -210,15 +176,9 @@ def after_close(
     return True, backoff_delay(at, rand), False
 
 
-# --- HTTP/1.1 with keep-alive, as a browser page keeps its connection --------------------------------
-
-
 class Http:
-    """One page's HTTP connections to one server: reused while the server keeps them open.
-
-    A page has at most a couple of requests in flight (its refresh and a heartbeat), so it opens a
-    second connection only while the first is busy, as a browser would.
-    """
+    """One page's HTTP connections to one server, reused while the server keeps them open; a second
+    one opened only while the first is busy, as a browser would."""
 
     def __init__(self, run: Run, base_url: str, headers: dict[str, str]) -> None:
         parsed = urlparse(base_url)
@@ -231,12 +191,11 @@ class Http:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def request(
-        self, method: str, path: str, kind: str, body: bytes | None = None, headers: str = ""
+        self, method: str, path: str, kind: str, body: bytes | None = None
     ) -> tuple[int, bytes]:
-        self.run.count_http(kind)
-        extra = headers
-        if body is not None:
-            extra += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        if self.run.in_window():
+            self.run.stats.http[kind] += 1
+        extra = "" if body is None else f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         data = f"{method} {path} HTTP/1.1\r\n{self.head}{extra}\r\n".encode("latin-1") + (body or b"")
         for attempt in range(2):
             reused = attempt == 0 and bool(self.idle)
@@ -259,7 +218,8 @@ class Http:
         raise AssertionError("unreachable")
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        self.run.count_connection()
+        if self.run.in_window():
+            self.run.stats.http_connections += 1
         return await asyncio.open_connection(self.host, self.port)
 
     def close(self) -> None:
@@ -305,9 +265,6 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool
     return status, await reader.read(), False
 
 
-# --- pages ---------------------------------------------------------------------------------------------
-
-
 class Table(Protocol):
     """What a page tells the scenario it belongs to (a bench's game)."""
 
@@ -337,11 +294,11 @@ class _Page:
         self.http.close()
 
     async def request(
-        self, method: str, path: str, kind: str, body: bytes | None = None, headers: str = ""
+        self, method: str, path: str, kind: str, body: bytes | None = None
     ) -> tuple[int, bytes] | None:
         """One HTTP request of the page; None when it failed (counted by kind)."""
         try:
-            status, payload = await self.http.request(method, path, kind, body, headers)
+            status, payload = await self.http.request(method, path, kind, body)
         except (OSError, asyncio.IncompleteReadError, ValueError, TimeoutError) as e:
             if self.counts_failures():
                 self.run.stats.http_errors[f"{kind} {type(e).__name__}"] += 1
@@ -375,8 +332,6 @@ class SocketPage(_Page):
         self.seq = -1  # the seq of the view this page holds
         self.event_seq: int | None = None  # the last event seq on the socket
         self.resume_asked_at = -math.inf
-        self.refreshing = False
-        self.refresh_again = False
         self.lost: tuple[float, Any] | None = None  # when its socket was lost while playing, the counts then
         self.opened_at = math.nan  # when its latest socket opened
 
@@ -394,26 +349,6 @@ class SocketPage(_Page):
 
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         raise NotImplementedError
-
-    async def fetch(self) -> None:
-        """One request that brings the page up to date."""
-        raise NotImplementedError
-
-    async def refresh(self) -> None:
-        """`fetch`, one at a time: a refresh asked for while one runs makes it fetch once more when
-        it ends, so the page ends holding the latest."""
-        if self.refreshing:
-            self.refresh_again = True
-            return
-        self.refreshing = True
-        try:
-            while True:
-                self.refresh_again = False
-                await self.fetch()
-                if not self.refresh_again or self.closing:
-                    break
-        finally:
-            self.refreshing = False
 
     async def run_page(self, sem: asyncio.Semaphore) -> None:
         """Open the socket and keep it open as core/socket.js does: after a loss, wait as
@@ -626,6 +561,7 @@ class WatchPage(SocketPage):
         self.frames = 0
         self.over = False
         self.client_id = secrets.token_hex(16)
+        self.refreshing = self.refresh_again = False
 
     @property
     def frames_url(self) -> str:
@@ -674,10 +610,23 @@ class WatchPage(SocketPage):
         elif kind not in ("deadline", "presence", "pong", "ack", "error", "watchers"):
             self.run.stats.other_messages[f"watch:{kind}"] += 1
 
-    async def fetch(self) -> None:
-        d = await self.get(f"{self.frames_url}&from={self.frames}", "frames")
-        if d is not None:
-            self.add_frames(d["frames"], time.monotonic())
+    async def refresh(self) -> None:
+        """The frames from the count it has, one request at a time: a refresh asked for while one
+        runs makes it ask once more when it ends, so the page ends holding the latest."""
+        if self.refreshing:
+            self.refresh_again = True
+            return
+        self.refreshing = True
+        try:
+            while True:
+                self.refresh_again = False
+                d = await self.get(f"{self.frames_url}&from={self.frames}", "frames")
+                if d is not None:
+                    self.add_frames(d["frames"], time.monotonic())
+                if not self.refresh_again or self.closing:
+                    break
+        finally:
+            self.refreshing = False
 
     async def heartbeats(self) -> None:
         """The page beats over its socket while it is open, else over HTTP."""

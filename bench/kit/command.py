@@ -1,19 +1,71 @@
-"""What the bench commands share: their configuration read from the options, the servers'
-extra environment, and a run guarded as every bench that starts processes runs (SIGTERM unwinds
-through the stack, which stops them; loopback only; a bench's mistakes as command errors)."""
+"""What the bench commands share: their options declared as rows, their configuration read from
+the options, and a run guarded as every bench that starts processes runs (SIGTERM unwinds through
+the stack, which stops them; loopback only; a bench's mistakes as command errors)."""
 
 from __future__ import annotations
 
 import dataclasses
 import signal
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bench.kit.stack import check_loopback, ensure_database, use_database
+from bench.kit.stack import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    check_loopback,
+    ensure_database,
+    use_database,
+)
 
 C = TypeVar("C")
+Option = tuple[Any, ...]
+
+# The options of the benches that start servers on a database and Redis of their own.
+DATABASE = (
+    "--database-url",
+    DEFAULT_DATABASE_URL,
+    "PostgreSQL on 127.0.0.1; created if missing and migrated",
+)
+REDIS = ("--redis-url", DEFAULT_REDIS_URL, "flushed at start")
+SERVER_ENV = (
+    "--server-env",
+    [],
+    "extra environment for the servers and worker; repeatable",
+    {"action": "append", "metavar": "KEY=VALUE"},
+)
+LOG_DIR = ("--log-dir", None, "server and worker logs", {"type": Path})
+COMPARE_REF = ("--compare-ref", None, "run REF's code, then this checkout's", {"metavar": "REF"})
+
+
+def add_options(parser: CommandParser, options: tuple[Option, ...]) -> None:
+    """Each row `(flag, default, help[, more of add_argument's keywords])`: the option takes its
+    default's type; a False default makes a switch, a tuple a choice of its items (the first the
+    default)."""
+    for flag, default, text, *more in options:
+        kwargs: dict[str, Any] = {"default": default, "help": text}
+        if default is False:
+            kwargs["action"] = "store_true"
+        elif isinstance(default, tuple):
+            kwargs.update(choices=default, default=default[0])
+        elif default is not None and not isinstance(default, list):
+            kwargs["type"] = type(default)
+        parser.add_argument(flag, **{**kwargs, **(more[0] if more else {})})
+
+
+class BenchCommand(BaseCommand):
+    """A bench command: its `options` rows."""
+
+    options: tuple[Option, ...] = ()
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        add_options(parser, self.options)
+
+    def lines(self, lines: Any) -> None:
+        for line in lines:
+            self.stdout.write(line)
 
 
 def server_env(items: list[str]) -> tuple[tuple[str, str], ...]:

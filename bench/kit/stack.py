@@ -27,7 +27,6 @@ from urllib.parse import urlparse
 
 from bench.kit.stats import (
     Scrape,
-    cpu_snapshot,
     pids_named,
     reference_loop_ms,
     scrape_metrics,
@@ -78,16 +77,14 @@ class Stack:
         self.servers.append(self._server(worker))
         return len(self.servers) - 1
 
+    def _spawn(self, log_name: str, command: list[str]) -> subprocess.Popen[bytes]:
+        log = open(self.log_dir / log_name, "wb")  # noqa: SIM115
+        return subprocess.Popen(command, cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
     def _server(self, worker: str) -> tuple[subprocess.Popen[bytes], int]:
         port = free_port()
-        log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--port", str(port), "--worker", worker],
-            cwd=self.root,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        serve = [sys.executable, "manage.py", "serve", "--port", str(port), "--worker", worker]
+        proc = self._spawn(f"server-{port}.log", serve)
         _wait_http(f"http://127.0.0.1:{port}/api/tables/", proc)
         return proc, port
 
@@ -112,18 +109,9 @@ class Stack:
 
     def _celery(self, name: str, args: list[str]) -> None:
         """A Celery worker process with `args`, logging to `<name>-<k>.log`."""
-        log = open(self.log_dir / f"{name}-{len(self.workers)}.log", "wb")  # noqa: SIM115
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *args,
-                "--loglevel", "WARNING", "--without-mingle", "--without-gossip",
-            ],
-            cwd=self.root,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        self.workers.append(proc)
+        celery = [sys.executable, "-m", "celery", "-A", "harehra_site", "worker", *args]
+        quiet = ["--loglevel", "WARNING", "--without-mingle", "--without-gossip"]
+        self.workers.append(self._spawn(f"{name}-{len(self.workers)}.log", [*celery, *quiet]))
 
     def dump_tasks(self) -> None:
         """Have every live server log its tasks' and threads' stacks (for a test that timed out)."""
@@ -247,9 +235,6 @@ def forget_site_state(redis_url: str) -> None:
         r.delete(*doomed)
 
 
-# --- the database and Redis of a bench ------------------------------------------------------
-
-
 def check_loopback(url: str) -> None:
     host = urlparse(url).hostname or ""
     if host not in LOOPBACK:
@@ -313,9 +298,6 @@ def use_database(url: str) -> None:
     parsed["OPTIONS"] = parsed.get("OPTIONS") or {}  # not the SQLite options of the default
     connections.settings["default"] = {**connections.settings["default"], **parsed}
     del connections["default"]  # made afresh, with the right backend, on next use
-
-
-# --- the bench's games, set up through the services ---------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -405,31 +387,36 @@ class Prepared:
     jitter_ms: tuple[float, float, float, float]
 
 
+class BenchConfig(Protocol):
+    """What `prepare_games` and `prepared_stack` read of a live bench's configuration."""
+
+    database_url: str
+    redis_url: str
+    games: int
+    migrate: bool
+    jitter_seconds: float
+
+
 def prepare_games(
-    database_url: str,
-    redis_url: str,
-    games: int,
-    migrate_first: bool,
-    write: Callable[[str], None],
-    jitter_seconds: float = 3.0,
-    bot_every: int = 0,
+    cfg: BenchConfig, write: Callable[[str], None], games: int | None = None, bot_every: int = 0
 ) -> Prepared:
     """What every live bench does before its servers start: check it runs on loopback, time the
     machine, migrate and vacuum the database, empty Redis, end games an earlier run left running
-    and set up `games` fresh ones. Leaves no database connection open (the servers do the rest)."""
+    and set up `games` (else `cfg.games`) fresh ones. Leaves no database connection open."""
     from django.db import connection
 
-    check_loopback(database_url)
-    check_loopback(redis_url)
+    url, games = cfg.database_url, cfg.games if games is None else games
+    check_loopback(url)
+    check_loopback(cfg.redis_url)
     reference_ms = reference_loop_ms()
-    jitter_ms = wake_jitter_ms(jitter_seconds)
-    if migrate_first:
-        ensure_database(database_url)
-        write(f"migrating {database_url} ...")
-        migrate(database_url)
+    jitter_ms = wake_jitter_ms(cfg.jitter_seconds)
+    if cfg.migrate:
+        ensure_database(url)
+        write(f"migrating {url} ...")
+        migrate(url)
     write("vacuuming ...")
-    vacuum(database_url)
-    flush_redis(redis_url)
+    vacuum(url)
+    flush_redis(cfg.redis_url)
     left = end_bench_games(None)
     if left:
         write(f"aborted {left} games left running by an earlier bench")
@@ -444,32 +431,20 @@ def prepare_games(
 
 @contextmanager
 def prepared_stack(
-    *,
-    database_url: str,
-    redis_url: str,
-    games: int,
-    migrate_first: bool,
-    jitter_seconds: float,
-    servers: int,
-    worker: bool,
-    log_dir: Path,
-    write: Callable[[str], None],
-    code: str = "",
-    root: Path = ROOT,
-    server_env: dict[str, str] | None = None,
+    cfg: Any, write: Callable[[str], None], code: str = "", server_env: dict[str, str] | None = None
 ) -> Iterator[tuple[Prepared, Any]]:
     """What every live bench does around its drive: prepare the games (`prepare_games`), start
-    the servers and a worker from the checkout at `root` (`code` says which, in the log), and,
-    once the drive is over and the processes stopped, end the games it set up."""
-    prepared = prepare_games(database_url, redis_url, games, migrate_first, write, jitter_seconds)
-    write(f"set up in {prepared.setup_s:.1f} s; starting {servers} server(s) and a worker{code} ...")
+    `cfg.servers` servers and a worker from the checkout at `cfg.code_root` (`code` says which, in
+    the log), and, once the drive is over and the processes stopped, end the games it set up."""
+    prepared = prepare_games(cfg, write)
+    write(f"set up in {prepared.setup_s:.1f} s; starting {cfg.servers} server(s) and a worker{code} ...")
     with live_stack(
-        database_url=database_url,
-        redis_url=redis_url,
-        servers=servers,
-        worker=worker,
-        log_dir=log_dir,
-        root=root,
+        database_url=cfg.database_url,
+        redis_url=cfg.redis_url,
+        servers=cfg.servers,
+        worker=cfg.worker,
+        log_dir=cfg.log_dir,
+        root=cfg.code_root,
         **(server_env or {}),
     ) as stack:
         yield prepared, stack
@@ -493,6 +468,17 @@ class RefCode:
     here: str  # "this checkout (<short HEAD>)"
 
 
+def old_and_new(ref: str, rounds: int, write: Callable[[str], None]) -> Iterator[tuple[int, str, Path, str]]:
+    """A run of old against new: `rounds` times (round from 1, "old", REF's checkout, its label),
+    then the same of this checkout ("new"); REF's worktree is removed at the end."""
+    if rounds < 1:
+        raise ValueError("rounds is at least 1")
+    with ref_worktree(ref, write) as code:
+        for r in range(1, rounds + 1):
+            yield r, "old", code.tree, code.label
+            yield r, "new", ROOT, code.here
+
+
 @contextmanager
 def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
     """REF's code in a detached `git worktree` of its own, removed at the end (the benches that
@@ -511,27 +497,13 @@ def ref_worktree(ref: str, write: Callable[[str], None]) -> Iterator[RefCode]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-# --- the production shape, through scripts/prod -----------------------------------------------------
-
-
-class ProdConfig(Protocol):
-    """What `ProdStack` reads of a bench's configuration."""
-
-    port: int  # nginx's; the servers take the next `servers` ports
-    servers: int
-    run_dir: Path
-    database_url: str  # the owner's: scripts/prod grants `app_role` on it
-    app_role: str
-    redis_url: str
-    drain_seconds: float
-    close_rate: float
-
-
 class ProdStack:
-    """`scripts/prod` on the bench's own run directory, port, database and Redis."""
+    """`scripts/prod` on the bench's own run directory, port (nginx's; the servers take the next
+    ones), database (the owner's: scripts/prod grants `app_role` on it) and Redis: a DeployConfig."""
 
-    def __init__(self, cfg: ProdConfig, write: Callable[[str], None], **extra_env: str) -> None:
+    def __init__(self, cfg: Any, write: Callable[[str], None], **extra_env: str) -> None:
         self.cfg, self.write = cfg, write
+        self.http_url, self.ws_url = f"http://127.0.0.1:{cfg.port}", f"ws://127.0.0.1:{cfg.port}"
         self.run_dir = cfg.run_dir.resolve()
         self.metrics_token = secrets.token_urlsafe(16)
         env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
@@ -552,23 +524,9 @@ class ProdStack:
             **extra_env,
         }
 
-    @property
-    def http_url(self) -> str:
-        return f"http://127.0.0.1:{self.cfg.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.cfg.port}"
-
     def _prod(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run(
-            ["bash", "scripts/prod", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        command = ["bash", "scripts/prod", *args]
+        done = subprocess.run(command, cwd=ROOT, env=self.env, capture_output=True, text=True, check=False)
         if check and done.returncode != 0:
             raise RuntimeError(f"scripts/prod {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
         return done.stdout
@@ -586,11 +544,6 @@ class ProdStack:
 
     def stop(self) -> None:
         self._prod("--stop", check=False)
-
-    def restart_args(self, kill: bool, server: int | None) -> list[str]:
-        """scripts/prod's arguments to restart every server (`server` None) or the `server`th."""
-        only = ["--only", str(self.cfg.port + server)] if server else []
-        return ["--restart", *(["--kill"] if kill else []), *only]
 
     async def restart(self, args: list[str], started: float, lines: list[str]) -> None:
         """`scripts/prod --restart [--kill] [--only PORT]`, its lines kept with their time since
@@ -633,10 +586,6 @@ class ProdStack:
             "nginx": pids_named("nginx"),
             "bench clients (this)": [os.getpid()],
         }
-
-    def cpu(self, pids: dict[str, list[int]]) -> dict[str, float]:
-        """Busy CPU seconds so far of `pids`' processes, Redis and the whole machine."""
-        return cpu_snapshot(pids)
 
     def metrics(self) -> Scrape:
         """The servers' scrape, from a server directly (nginx does not pass /metrics on)."""

@@ -1,6 +1,5 @@
-"""Figures every bench reports: percentiles, the machine's speed and wake-up jitter, CPU seconds
-by process and by part (servers, PostgreSQL, Redis, the machine), the shared parts' counters,
-and the report's lines."""
+"""Figures every bench reports: percentiles, the machine's speed and jitter, CPU by process and part,
+the shared parts' and the servers' counters, and the report's lines."""
 
 from __future__ import annotations
 
@@ -10,8 +9,6 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
-
-# --- distributions -------------------------------------------------------------------------------
 
 
 def percentile(values: Sequence[float], p: float) -> float:
@@ -23,9 +20,9 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[rank - 1]
 
 
-def ms(values: Sequence[float], p: float) -> str:
-    """The `p` percentile of `values` at one decimal, or "n/a" when there are none."""
-    return num(percentile(values, p), 1)
+def ms(values: Sequence[float], p: float, digits: int = 1) -> str:
+    """The `p` percentile of `values` at `digits` decimals, or "n/a" when there are none."""
+    return num(percentile(values, p), digits)
 
 
 def num(v: float, digits: int = 2) -> str:
@@ -40,9 +37,6 @@ def median(values: Sequence[float]) -> float:
 
 def mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
-
-
-# --- the machine ---------------------------------------------------------------------------------
 
 
 def reference_loop_ms() -> float:
@@ -83,17 +77,24 @@ def jitter_lines(jitter_ms: Sequence[float]) -> list[str]:
     ]
 
 
-# --- CPU -----------------------------------------------------------------------------------------
+def _proc(pid: int | str, name: str) -> bytes:
+    """/proc/<pid>/<name>; empty when the process has gone."""
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _stat_fields(pid: int) -> list[bytes]:
+    """/proc/<pid>/stat's fields after the command's name (in parentheses, which may hold spaces)."""
+    return _proc(pid, "stat").rsplit(b")", 1)[-1].split()
 
 
 def read_process_cpu_seconds(pid: int) -> float | None:
     """CPU seconds (user and system) a process on this machine has used; None if it can't be read."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
+    fields = _stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if len(fields) > 12 else None
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -102,16 +103,9 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def pids_named(name: str) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/comm") as f:
-                    if f.read().strip().startswith(name):
-                        out.append(int(entry))
-            except OSError:
-                continue
-    return out
+    wanted = name.encode()
+    pids = [e for e in os.listdir("/proc") if e.isdigit()]
+    return [int(e) for e in pids if _proc(e, "comm").strip().startswith(wanted)]
 
 
 def _machine_busy_seconds() -> float:
@@ -135,16 +129,8 @@ def cpu_snapshot(named: dict[str, list[int]]) -> dict[str, float]:
 
 def _postgres_backends(dbname: str) -> list[int]:
     """PIDs of PostgreSQL backends connected to `dbname` (their title names it: `postgres: ... db ...`)."""
-    out = []
     needle = f" {dbname} ".encode()
-    for pid in pids_named("postgres"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if needle in f.read():
-                    out.append(pid)
-        except OSError:
-            continue
-    return out
+    return [pid for pid in pids_named("postgres") if needle in _proc(pid, "cmdline")]
 
 
 def _postmaster_children_seconds() -> float:
@@ -152,11 +138,7 @@ def _postmaster_children_seconds() -> float:
     database: with HTTP requests closing their connections, a backend lives for one request."""
     pids = set(pids_named("postgres"))
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
+        fields = _stat_fields(pid)
         if len(fields) > 14 and int(fields[1]) not in pids:  # the postmaster: its parent is no postgres
             return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
     return 0.0
@@ -188,9 +170,6 @@ def cpu_line(cpu_s: dict[str, float], window_s: float) -> str:
     return f"CPU in the window (100% = one core): {cpu}"
 
 
-# --- the shared parts' own counters --------------------------------------------------------------
-
-
 def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
     """What the shared parts have done so far, counted by the parts themselves: the bench
     database's transactions and rows (PostgreSQL's statistics, flushed within a second), the
@@ -199,7 +178,7 @@ def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
     import psycopg
     import redis
 
-    snap: dict[str, float] = {}
+    keys = ("transactions", "rollbacks", "rows read", "rows inserted", "rows updated", "rows deleted")
     with psycopg.connect(database_url, autocommit=True) as conn:
         row = conn.execute(
             "SELECT xact_commit, xact_rollback, tup_fetched, tup_inserted, tup_updated, tup_deleted, "
@@ -207,13 +186,8 @@ def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
             "FROM pg_stat_database WHERE datname = current_database()"
         ).fetchone()
     assert row is not None
-    for key, value in zip(
-        ("pg transactions", "pg rollbacks", "pg rows read", "pg rows inserted", "pg rows updated",
-         "pg rows deleted", "pg WAL bytes (cluster)"),
-        row,
-        strict=True,
-    ):  # fmt: skip
-        snap[key] = float(value)
+    names = [f"pg {k}" for k in keys] + ["pg WAL bytes (cluster)"]
+    snap = {name: float(value) for name, value in zip(names, row, strict=True)}
     r = redis.Redis.from_url(redis_url)
     stats = r.info("stats")
     snap["redis bytes in"] = float(stats["total_net_input_bytes"])
@@ -244,8 +218,6 @@ def shared_lines(start: dict[str, float], end: dict[str, float], moves: int) -> 
     ]
 
 
-# --- the servers' own metrics --------------------------------------------------------------------
-
 Scrape = dict[tuple[str, tuple[tuple[str, str], ...]], float]  # (sample, labels) -> value
 
 
@@ -274,12 +246,18 @@ def scrape_metrics(urls: Sequence[str], token: str, timeout: float = 10) -> Scra
     }
 
 
-# --- reports -------------------------------------------------------------------------------------
-
-
 def counts(counter: dict[str, int] | dict[int, int], empty: str = "none") -> str:
     """`k v, k v` in key order, or `empty`."""
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items())) or empty
+
+
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Columns padded to their widest cell, a rule under the header."""
+    widths = [max(len(row[i]) for row in [*rows, header]) for i in range(len(header))]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    return lines
 
 
 def write_report(lines: Sequence[str], write: Callable[[str], None]) -> None:

@@ -1,15 +1,6 @@
-"""Counts what a server process sends to PostgreSQL, for a bench that started it (bench/reconnect.py).
-
-A bench puts this directory first on the server's PYTHONPATH and names a directory in
-HAREHRA_BENCH_COUNTS; Python imports this module at start-up, before the site's code, so it
-works as well for a server of an older checkout, whose code the bench cannot change. Every
-statement goes through psycopg's Cursor.execute or executemany (Django's cursors and the site's
-own SQL, plumbing/rawsql.py, alike), so they are counted there, and so are the transactions:
-a statement run in autocommit is one, and one that starts a transaction (the connection idle
-outside one) opens one, whose COMMIT psycopg sends itself. A thread writes the counts to
-`<dir>/<pid>` a few times a second (`statements transactions`); the bench reads them between
-phases. Without the variable this module does nothing.
-"""
+"""Counts what a server process sends to PostgreSQL (statements and transactions, at psycopg's
+Cursor.execute and executemany) into `<HAREHRA_BENCH_COUNTS>/<pid>`, for bench/reconnect.py. Put
+first on PYTHONPATH, it is imported at start-up, so it counts an older checkout's servers too."""
 
 from __future__ import annotations
 

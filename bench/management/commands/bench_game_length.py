@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
-
 from bench.game_length import PACE, game_lengths
+from bench.kit.command import BenchCommand
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = (
         "Play games of normal bots through the engine at tables of 2 to 6 and print each size's "
         "decisions per game and minutes at a person's pace (bench/game_length.py says which)."
     )
     requires_system_checks: list[str] = []
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--games", type=int, default=300)
-        parser.add_argument("--seed", type=int, default=1)
+    options = (("--games", 300, None), ("--seed", 1, None))
 
     def handle(self, *args: Any, **options: Any) -> None:
         pace = ", ".join(f"{k.value} {v:.0f} s" for k, v in PACE.items())

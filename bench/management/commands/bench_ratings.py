@@ -1,9 +1,5 @@
-"""What rating costs where it runs: inside the transaction of a game's last move.
-
-Plays `--games` games of 2, 3 and 4 people (random legal commands through the command service, on
-the configured database, in new users' names) and times, separately, every command and the
-placing-and-rating step of each game's last one.
-"""
+"""What rating costs where it runs, inside the transaction of a game's last move: games of 2, 3 and
+4 people, each command and each game's placing-and-rating step timed apart."""
 
 from __future__ import annotations
 
@@ -12,10 +8,10 @@ import statistics
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
-
 import games.services.moves as append
 from accounts.services import user_register
+from bench.kit.command import BenchCommand
+from bench.kit.stats import percentile
 from games.eventlog import load_state
 from games.models import Game, GameSeat, GameStatus
 from games.services.moves import game_command_submit
@@ -24,17 +20,10 @@ from harehra import legal_commands
 from ratings.services import ratings_record_game
 
 
-def _pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[int(p * (len(ordered) - 1))]
-
-
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Time the rating step at a game's end against an ordinary command."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--games", type=int, default=30)
-        parser.add_argument("--seed", type=int, default=1)
+    options = (("--games", 30, None), ("--seed", 1, None))
 
     def handle(self, *args: Any, **options: Any) -> None:
         rng = random.Random(options["seed"])
@@ -78,9 +67,10 @@ class Command(BaseCommand):
         self.stdout.write(f"games {len(rating_ms)}; events per game: median {statistics.median(lengths):.0f}")
         self.stdout.write(
             f"rating step at a game's end: median {statistics.median(rating_ms):.1f} ms, "
-            f"p95 {_pct(rating_ms, 0.95):.1f} ms"
+            f"p95 {percentile(rating_ms, 95):.1f} ms"
         )
         self.stdout.write(
             f"a command (the whole service call, the last ones included): median "
-            f"{statistics.median(move_ms):.1f} ms, p95 {_pct(move_ms, 0.95):.1f} ms ({len(move_ms)} commands)"
+            f"{statistics.median(move_ms):.1f} ms, p95 {percentile(move_ms, 95):.1f} ms "
+            f"({len(move_ms)} commands)"
         )

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from bench.kit.command import BenchCommand
 from bench.replay import run_replay_bench
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Measure how fast a long replay opens (nothing is stored)."
-
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--events", type=int, default=1000)
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--repeat", type=int, default=5)
+    options = (("--events", 1000, None), ("--seed", 1, None), ("--repeat", 5, None))
 
     def handle(self, *args: Any, **opts: Any) -> None:
         run_replay_bench(opts["events"], opts["seed"], opts["repeat"], self.stdout.write)

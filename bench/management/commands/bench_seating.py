@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
-
+from bench.kit.command import BenchCommand
 from bench.seating import arena_seating_ms, swiss_rounds
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Seat simulated Swiss rounds and an arena of N players; print the time per round."
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, default=500)
-        parser.add_argument("--rounds", type=int, default=7)
-        parser.add_argument("--seed", type=int, default=1)
+    options = (("--players", 500, None), ("--rounds", 7, None), ("--seed", 1, None))
 
     def handle(self, *args: Any, **options: Any) -> None:
         n, rounds = options["players"], options["rounds"]

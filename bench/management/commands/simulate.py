@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 
+from bench.kit.command import BenchCommand
 from harehra import EngineError
 from harehra.simulation import Progress, simulate
 
@@ -23,40 +24,26 @@ def progress_bar(stream: TextIO, total: int, min_total: int = 1000) -> Progress 
             return
         filled = 30 * done // total
         bar = f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games"
-        if tty:
-            stream.write("\r" + bar + ("\n" if done == total else ""))
-        else:
-            stream.write(bar + "\n")
+        stream.write(("\r" + bar + ("\n" if done == total else "")) if tty else bar + "\n")
         stream.flush()
 
     return show
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Play random-legal games through the rules engine and report speed and game statistics."
     requires_system_checks: list[str] = []
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-        parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
-        parser.add_argument("--packs", nargs="*", default=[], help="bonus packs, e.g. big-warren")
-        parser.add_argument("--mini", type=int, default=0, help="Hare Mini cards added to the deck")
-        parser.add_argument("--seed", type=int, default=0, help="seed of the simulator's RNG")
-        parser.add_argument(
-            "--check", action="store_true", help="assert the invariants after every event (slower)"
-        )
-        parser.add_argument(
-            "--compare",
-            metavar="REF",
-            help="A/B: play the same games with the engine of git revision REF and with this one, "
-            "in alternating rounds (--rounds), the reference loop timed before each",
-        )
-        parser.add_argument("--rounds", type=int, default=3, help="rounds of --compare (default 3)")
-        parser.add_argument(
-            "--no-events",
-            action="store_true",
-            help="play as search playouts do: the same rules folded in place, no events made",
-        )
+    options = (
+        ("--games", 1000, "games to play (default 1000)"),
+        ("--players", 4, "players per game (default 4)"),
+        ("--packs", [], "bonus packs, e.g. big-warren", {"nargs": "*"}),
+        ("--mini", 0, "Hare Mini cards added to the deck"),
+        ("--seed", 0, "seed of the simulator's RNG"),
+        ("--check", False, "assert the invariants after every event (slower)"),
+        ("--compare", None, "A/B: the same games with the engine of git revision REF", {"metavar": "REF"}),
+        ("--rounds", 3, "rounds of --compare (default 3)"),
+        ("--no-events", False, "play as search playouts do: no events made"),
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = options["games"]
@@ -65,10 +52,9 @@ class Command(BaseCommand):
         if options["compare"]:
             from bench.engine import compare
 
-            for line in compare(
-                options["compare"], games, options["players"], options["seed"], options["rounds"]
-            ):
-                self.stdout.write(line)
+            self.lines(
+                compare(options["compare"], games, options["players"], options["seed"], options["rounds"])
+            )
             return
         try:
             report = simulate(
@@ -83,7 +69,6 @@ class Command(BaseCommand):
             )
         except EngineError as exc:
             raise CommandError(exc.detail) from exc
-        for line in report.lines():
-            self.stdout.write(line)
+        self.lines(report.lines())
         if report.violations:
             raise CommandError(f"{report.violations} invariant violations")
