@@ -16,6 +16,7 @@ from plumbing import metrics
 from .services.autoplay import BotChoice, game_bot_move, game_bot_play, game_bot_think, game_timer_fired
 from .services.presence import seat_mark_away
 from .services.sweep import sweep_run
+from .services.turns import your_turn_sweep
 
 log = logging.getLogger(__name__)
 
@@ -94,3 +95,9 @@ def sweep_deadlines() -> None:
 def check_away(game_id: int, seat: int) -> None:
     with _moves_from("away"):
         seat_mark_away(game_id=game_id, seat=seat)
+
+
+@shared_task(ignore_result=True)
+def your_turn_notify() -> int:
+    """The beat's: people whose decision waits with no page of theirs open are told, once."""
+    return your_turn_sweep()

@@ -135,7 +135,8 @@ MAY_IMPORT = {
     # What the site tells a person: below everything that tells them something.
     "notifications": {"accounts", "plumbing"},
     "relations": {"accounts", "notifications", "plumbing"},
-    "games": {"harehra", "accounts", "relations", "plumbing"},
+    # A decision awaited with no page open is told (games/services/turns.py).
+    "games": {"harehra", "accounts", "notifications", "relations", "plumbing"},
     "ratings": {"harehra", "accounts", "games", "plumbing"},
     "replays": {"harehra", "accounts", "games", "plumbing"},
     "chat": {"harehra", "accounts", "games", "plumbing"},
@@ -152,6 +153,7 @@ MAY_IMPORT = {
     "moderation": {
         "harehra",
         "accounts",
+        "notifications",
         "games",
         "chat",
         "replays",
@@ -159,7 +161,7 @@ MAY_IMPORT = {
         "tournaments",
         "plumbing",
     },
-    "tournaments": {"harehra", "accounts", "games", "plumbing"},
+    "tournaments": {"harehra", "accounts", "notifications", "games", "plumbing"},
     # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
     "analysis": {"harehra", "accounts", "notifications", "games", "replays", "plumbing"},
     "live": {
