@@ -19,7 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from harehra.state import Decision
-from notifications.models import Kind
+from notifications.models import Kind, Notification
 from notifications.services import notification_send
 
 from ..models import GameSeat, GameStatus
@@ -70,16 +70,29 @@ def your_turn_sweep() -> int:
             "game__table__reaction_timer",
         )
     )
+    due = [
+        (f"turn:{game_id}:{int(deadline.timestamp() * 1000)}", user_id, game_id, table_id, deadline)
+        for game_id, user_id, auto, table_id, kind, deadline, turn, discard, reaction in rows
+        if _window(kind, turn, discard, reaction, auto) >= settings.YOUR_TURN_MIN_SECONDS
+    ]
+    if not due:
+        return 0
+    # Decisions told about already, in one read: a seat stays away for many sweeps.
+    done = set(
+        Notification.objects.filter(
+            user_id__in={d[1] for d in due}, once__in={d[0] for d in due}
+        ).values_list("user_id", "once")
+    )
     told = 0
-    for game_id, user_id, auto, table_id, kind, deadline, turn, discard, reaction in rows:
-        if _window(kind, turn, discard, reaction, auto) < settings.YOUR_TURN_MIN_SECONDS:
+    for once, user_id, game_id, table_id, deadline in due:
+        if (user_id, once) in done:
             continue
         with transaction.atomic():
             sent = notification_send(
                 user_id=user_id,
                 kind=Kind.YOUR_TURN,
                 data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
-                once=f"turn:{game_id}:{int(deadline.timestamp() * 1000)}",
+                once=once,
             )
         told += sent is not None
     return told
