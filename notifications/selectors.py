@@ -32,13 +32,15 @@ def notification_url(n: Notification) -> str:
     return "/notifications/"
 
 
-def _at(value: Any) -> str:
-    """An ISO time from a notification's data, in the site's time zone and the active language."""
+def _at(value: Any, form: str = "DATETIME_FORMAT") -> str:
+    """An ISO time from a notification's data, in the site's time zone (named: the words are read
+    in mail and push too, where no page script turns them into the reader's) and language."""
     try:
-        moment = datetime.fromisoformat(str(value))
+        moment = timezone.localtime(datetime.fromisoformat(str(value)))
     except ValueError:
         return ""
-    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+    shown = formats.time_format(moment, form) if form == "TIME_FORMAT" else formats.date_format(moment, form)
+    return f"{shown} {moment.tzname()}"
 
 
 def _moderation_text(data: dict[str, Any]) -> str:
@@ -78,7 +80,7 @@ def notification_text(n: Notification) -> str:
         return _("Your move at table %(table)s (game %(game)s): the time runs out at %(deadline)s.") % {
             "table": n.data.get("table", ""),
             "game": n.data.get("game", ""),
-            "deadline": _at(n.data.get("deadline")),
+            "deadline": _at(n.data.get("deadline"), "TIME_FORMAT"),
         }
     if n.kind == Kind.TOURNAMENT_STARTING:
         return _("%(name)s, a tournament you entered, starts at %(at)s.") % {
