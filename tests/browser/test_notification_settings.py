@@ -62,7 +62,7 @@ def test_the_settings_page_in_each_language_and_screen(
 
     email_box.check()
     page.locator('tr[data-kind="moderation"] input[name="moderation:push"]').uncheck()
-    page.click("form button[type=submit]")
+    page.click(".notification-settings form button[type=submit]")
     page.wait_for_selector(f"text={saved}")
     assert page.locator('input[name="your_turn:email"]').is_checked()
     assert not page.locator('input[name="moderation:push"]').is_checked()
