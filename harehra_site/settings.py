@@ -62,6 +62,9 @@ EMAIL_TIMEOUT = 20
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Harehra Online <noreply@localhost>")
 # How long a link to verify an address or reset a password works.
 EMAIL_LINK_SECONDS = 3 * 24 * 3600
+# The site's address as people reach it, for links in mail sent by the worker (no request there
+# to take it from): notifications' emails and their unsubscribe links.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 PASSWORD_RESET_TIMEOUT = EMAIL_LINK_SECONDS
 
 # Web push (webpush/, docs/OPERATIONS.md "Web push"): the site's VAPID key pair, base64url (the
@@ -479,11 +482,17 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},
     "event-log-partitions": {"task": "games.tasks.event_log_partitions_ensure", "schedule": 300.0},
     "challenges": {"task": "challenges.tasks.challenges_expire", "schedule": 30.0},
+    # Notifications: a decision awaited with no page open, a tournament starting in 5 minutes.
+    "your-turn": {"task": "games.tasks.your_turn_notify", "schedule": 5.0},
+    "tournaments-starting": {"task": "tournaments.tasks.tournaments_starting", "schedule": 15.0},
 }
 # The event log's partitions (games/partitions.py): game ids per partition, and how many
 # partitions past the newest game the beat keeps made (headroom if the beat stops: their product).
 EVENT_LOG_GAMES_PER_PARTITION = int(os.environ.get("EVENT_LOG_GAMES_PER_PARTITION", "50000"))
 EVENT_LOG_PARTITIONS_AHEAD = int(os.environ.get("EVENT_LOG_PARTITIONS_AHEAD", "4"))
+# A decision whose window is at least this long is told about when its person's page is not
+# open (games/services/turns.py): a shorter one would be over before they came.
+YOUR_TURN_MIN_SECONDS = float(os.environ.get("YOUR_TURN_MIN_SECONDS", "30"))
 # A seated person disconnected this long is marked away and a bot plays their seat.
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "60"))
 # Each server process renews the presence of the seats it has live sockets for in the cache every

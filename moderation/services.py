@@ -27,6 +27,8 @@ from games.models import Game
 from games.services.moves import game_abort as game_command_abort
 from games.services.seats import game_replay_set_hidden
 from games.services.tables import user_remove_from_play
+from notifications.models import Kind
+from notifications.services import notification_send
 from plumbing.errors import ServiceError
 from plumbing.params import is_count
 from plumbing.text import without_bidi_controls
@@ -179,16 +181,31 @@ def _sanction(moderator: Any, user: Any, kind: str, until: datetime | None, reas
         publish_user_sanctioned(user_id, notice)
 
     action = AuditAction.BAN if kind == SanctionKind.BAN else AuditAction.SUSPEND
-    return _restraint_place(
-        SANCTIONS,
-        moderator,
-        user,
-        action=action,
-        until=until,
-        reason=reason,
-        fields={"kind": kind},
-        take_effect=take_effect,
-    )
+    with transaction.atomic():
+        sanction = _restraint_place(
+            SANCTIONS,
+            moderator,
+            user,
+            action=action,
+            until=until,
+            reason=reason,
+            fields={"kind": kind},
+            take_effect=take_effect,
+        )
+        _tell(user.pk, "ban" if kind == SanctionKind.BAN else "suspend", until=until, reason=reason)
+    return sanction
+
+
+def _tell(user_id: int, action: str, *, until: datetime | None = None, reason: str = "", **ids: int) -> None:
+    """The person the decision is about hears of it (a notification; an email if they chose it:
+    a banned person can no longer read the site). The reason is theirs to know; a report's
+    resolution note is the moderators' own and is not sent."""
+    data: dict[str, Any] = {"action": action, **ids}
+    if reason:
+        data["reason"] = reason
+    if until is not None:
+        data["until"] = until.isoformat()
+    notification_send(user_id=user_id, kind=Kind.MODERATION, data=data)
 
 
 def user_suspend(
@@ -371,6 +388,8 @@ def _report_close(moderator: Any, report: Report, status: str, note: Any) -> Rep
         report.save(update_fields=["status", "resolution_note", "resolved_by", "resolved_at"])
         action = AuditAction.RESOLVE if status == ReportStatus.RESOLVED else AuditAction.DISMISS
         _audit(moderator, action, report, note)
+        handled = "report_resolved" if status == ReportStatus.RESOLVED else "report_dismissed"
+        _tell(report.reporter_id, handled, report=report.pk)
     return report
 
 
@@ -408,7 +427,10 @@ def user_mute(*, moderator: Any, user: Any, reason: Any, period: timedelta | Non
     if period is not None and not timedelta(0) < period <= MAX_SUSPENSION:
         raise ServiceError("bad_period", "a mute lasts from a minute to ten years, or until lifted")
     until = timezone.now() + period if period is not None else None
-    return _restraint_place(MUTES, moderator, user, action=AuditAction.MUTE, until=until, reason=reason)
+    with transaction.atomic():
+        mute = _restraint_place(MUTES, moderator, user, action=AuditAction.MUTE, until=until, reason=reason)
+        _tell(mute.user_id, "mute", until=until, reason=reason)
+    return mute
 
 
 def user_unmute(*, moderator: Any, user: Any, reason: Any) -> int:

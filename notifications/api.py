@@ -11,8 +11,9 @@ from rest_framework.views import APIView
 from accounts.access import access_signed_in
 from plumbing.api_errors import validated_body
 
-from .selectors import LIST_AT_MOST, notifications_of, unread_count
-from .services import notification_mark_read
+from .models import Channel, Kind
+from .selectors import LIST_AT_MOST, notifications_of, preferences_of, unread_count
+from .services import notification_mark_read, notification_preferences_set
 
 NOTIFICATION = {
     "id": serializers.IntegerField(),
@@ -53,3 +54,51 @@ class NotificationsReadView(APIView):
     def post(self, request: Request) -> Response:
         data = validated_body(NotificationsReadSerializer, request.data)
         return Response({"marked": notification_mark_read(user=request.user, ids=data.get("ids"))})
+
+
+PREFERENCES = inline_serializer(
+    "NotificationPreferences",
+    {
+        k: inline_serializer(
+            f"NotificationChannels_{k}", {c: serializers.BooleanField() for c in Channel.values}
+        )
+        for k in Kind.values
+    },
+)
+
+
+class PreferencesSerializer(serializers.Serializer):
+    preferences = serializers.DictField(
+        child=serializers.DictField(child=serializers.BooleanField()),
+        help_text="{kind: {channel: on}}; kinds and channels left out are unchanged",
+    )
+
+    def validate_preferences(self, value: dict[str, dict[str, bool]]) -> dict[str, dict[str, bool]]:
+        for kind, channels in value.items():
+            if kind not in Kind.values:
+                raise serializers.ValidationError(f"no notification kind {kind!r}")
+            for channel in channels:
+                if channel not in Channel.values:
+                    raise serializers.ValidationError(f"no channel {channel!r}")
+        return value
+
+
+class NotificationPreferencesView(APIView):
+    @extend_schema(
+        responses={200: inline_serializer("NotificationPreferencesAnswer", {"preferences": PREFERENCES})},
+        summary="How you want each kind of notification: on the site (always), by push, by email",
+    )
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        return Response({"preferences": preferences_of(request.user.pk)})
+
+    @extend_schema(
+        request=PreferencesSerializer,
+        responses={200: inline_serializer("NotificationPreferencesSaved", {"preferences": PREFERENCES})},
+        summary="Change your choices; `site` may only be true (the site always keeps a notification)",
+    )
+    def put(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        data = validated_body(PreferencesSerializer, request.data)
+        notification_preferences_set(user=request.user, choices=data["preferences"])
+        return Response({"preferences": preferences_of(request.user.pk)})

@@ -138,7 +138,8 @@ MAY_IMPORT = {
     "relations": {"accounts", "notifications", "plumbing"},
     # Notifications to a person's devices: hears of each from notifications (its hook).
     "webpush": {"accounts", "notifications", "plumbing"},
-    "games": {"harehra", "accounts", "relations", "plumbing"},
+    # A decision awaited with no page open is told (games/services/turns.py).
+    "games": {"harehra", "accounts", "notifications", "relations", "plumbing"},
     "ratings": {"harehra", "accounts", "games", "plumbing"},
     # A challenge makes a table (games) for people who may be challenged (relations), and tells them.
     "challenges": {"harehra", "accounts", "notifications", "relations", "games", "plumbing"},
@@ -157,6 +158,7 @@ MAY_IMPORT = {
     "moderation": {
         "harehra",
         "accounts",
+        "notifications",
         "games",
         "chat",
         "replays",
@@ -164,7 +166,7 @@ MAY_IMPORT = {
         "tournaments",
         "plumbing",
     },
-    "tournaments": {"harehra", "accounts", "games", "plumbing"},
+    "tournaments": {"harehra", "accounts", "notifications", "games", "plumbing"},
     # An analysis is read and asked for on a replay: by the replay's access, by a signed-in account.
     "analysis": {"harehra", "accounts", "notifications", "games", "replays", "plumbing"},
     "live": {

@@ -33,6 +33,8 @@ from games.services.tables import (
     table_start,
 )
 from harehra import EngineError, make_ruleset
+from notifications.models import Kind, Notification
+from notifications.services import notification_send
 from plumbing.errors import ServiceError
 
 from . import limits, scoring, seating
@@ -715,6 +717,39 @@ def tournaments_due() -> list[int]:
     due = Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now)
     running = Tournament.objects.filter(status=Status.RUNNING)
     return list(due.values_list("pk", flat=True)) + list(running.values_list("pk", flat=True)) + sorted(ended)
+
+
+# Entrants are told this long before their event starts.
+STARTING_NOTICE = timedelta(minutes=5)
+
+
+def tournaments_starting_notify() -> int:
+    """The beat's: every entrant still in an event that starts within STARTING_NOTICE is told,
+    once per person and event (the notification's `once`); how many were told."""
+    now = timezone.now()
+    soon = Tournament.objects.filter(
+        status=Status.SCHEDULED, starts_at__gt=now, starts_at__lte=now + STARTING_NOTICE
+    )
+    told = 0
+    for t in soon.only("pk", "name", "starts_at"):
+        once = f"tournament:{t.pk}"
+        entrants = set(
+            Entry.objects.filter(tournament=t, withdrawn=False, removed_at__isnull=True).values_list(
+                "user_id", flat=True
+            )
+        )
+        # Those told already are passed over here, not refused one by one by the unique index.
+        entrants -= set(
+            Notification.objects.filter(user_id__in=entrants, once=once).values_list("user_id", flat=True)
+        )
+        data = {"tournament": t.pk, "name": t.name, "starts_at": t.starts_at.isoformat()}
+        for user_id in sorted(entrants):
+            with transaction.atomic():
+                told += (
+                    notification_send(user_id=user_id, kind=Kind.TOURNAMENT_STARTING, data=data, once=once)
+                    is not None
+                )
+    return told
 
 
 # What a person may do to a tournament by name (the API's and the pages' action URLs).

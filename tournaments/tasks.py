@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 
 from .services import tournament_tick as tick
-from .services import tournaments_due
+from .services import tournaments_due, tournaments_starting_notify
 
 log = logging.getLogger(__name__)
 
@@ -28,3 +28,9 @@ def tournaments_run() -> list[int]:
             log.exception("tournament %s: its step failed", tournament_id)
             failed.append(tournament_id)
     return failed
+
+
+@shared_task(ignore_result=True)
+def tournaments_starting() -> int:
+    """The beat's: entrants of an event starting in 5 minutes are told, once."""
+    return tournaments_starting_notify()

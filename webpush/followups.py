@@ -7,7 +7,8 @@ from __future__ import annotations
 from celery import current_app as app
 from django.db import transaction
 
-from notifications.models import Notification
+from notifications.models import Channel, Notification
+from notifications.selectors import wants
 
 from .selectors import has_subscriptions, push_enabled
 
@@ -15,9 +16,9 @@ PUSH_TASK = "webpush.tasks.push_send"
 
 
 def push_wanted(user_id: int, kind: str) -> bool:
-    """Whether `user_id` wants notifications of `kind` pushed to their devices. Every kind, for
-    now: the person's choice per kind and channel will answer here."""
-    return True
+    """Whether `user_id` wants notifications of `kind` pushed to their devices: their choice per
+    kind and channel (the notifications settings page)."""
+    return wants(user_id, kind, Channel.PUSH)
 
 
 def push_send_later(notification: Notification) -> None:
