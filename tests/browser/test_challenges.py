@@ -85,10 +85,9 @@ def play(
     browser: Any, base: str, shots: Path, viewport: dict[str, int], lang: str, tag: str, service: PushService
 ) -> None:
     a_name, b_name, c_name = f"alena{tag}", f"bedrich{tag}", f"cyril{tag}"
-    for name in (a_name, b_name, c_name):
-        user_register(username=name, password=PASSWORD)
+    b_user = [user_register(username=n, password=PASSWORD) for n in (a_name, b_name, c_name)][1]
     # B chose the language: a push has no browser to ask which.
-    Preference.objects.update_or_create(user__username=b_name, defaults={"language": lang})
+    Preference.objects.update_or_create(user=b_user, defaults={"language": lang})
     a, b, b2, c = (new_page(browser, viewport, lang) for _ in range(4))
     b_keys = BrowserKeys()
     push_manager_at(b.context, base, service.endpoint(f"push/{b_name}"), b_keys)
