@@ -109,6 +109,7 @@ def play(
 
     # B's browser takes pushes: the device B accepts on is another.
     subscribe_to_push(b, base, lang)
+    b.screenshot(path=shots / f"challenges-{lang}-{tag}-push-on.png")
     worker = WorkerPush(b, base)
 
     # B has a second page open elsewhere on the site (no socket of its own: the person's own).
