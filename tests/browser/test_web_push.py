@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.browser.ui import api, person, sign_in
+from tests.support.browser_push import WorkerPush, page_wait, push_manager_at
 from tests.support.pushservice import BrowserKeys, push_service
 from webpush.management.commands.vapid_keys import vapid_key_pair
 
@@ -40,46 +41,6 @@ SITE_ENV = {
 }
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# The page's push manager, standing for a browser's: a subscription at the test's push service.
-# The page's push manager, standing for a browser's: a subscription at the test's push service,
-# kept across pages as a browser keeps it (in the page's storage here).
-FAKE_PUSH_MANAGER = """((endpoint, p256dh, auth) => {
-  const KEPT = "harehra-test-push";
-  const subscription = {
-    endpoint,
-    expirationTime: null,
-    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
-    unsubscribe: async () => {
-      localStorage.removeItem(KEPT);
-      return true;
-    },
-  };
-  PushManager.prototype.subscribe = async function (options) {
-    const key = options && options.applicationServerKey;
-    window.harehraTestSubscribedWith = key && key.length;
-    localStorage.setItem(KEPT, "1");
-    return subscription;
-  };
-  PushManager.prototype.getSubscription = async function () {
-    return localStorage.getItem(KEPT) ? subscription : null;
-  };
-})(%s, %s, %s);"""
-
-NOTIFICATIONS_SHOWN = """() => navigator.serviceWorker.ready
-  .then((r) => r.getNotifications())
-  .then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
-
-
-def _wait(page: Any, check: Any, timeout: float = 15.0) -> Any:
-    """Playwright's events (the CDP session's among them) are handled only while it waits itself."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        page.wait_for_timeout(100)
-    raise AssertionError("waited in vain")
-
 
 def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
     site: Any, browser: Any, screenshots: Path
@@ -93,10 +54,7 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
     with push_service() as service:
         endpoint = service.endpoint(f"push/{name}")
         context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
-        context.grant_permissions(["notifications"], origin=base)
-        context.add_init_script(
-            FAKE_PUSH_MANAGER % tuple(json.dumps(v) for v in (endpoint, keys.p256dh, keys.auth_b64))
-        )
+        push_manager_at(context, base, endpoint, keys)
         context.set_default_timeout(15000)
         page = context.new_page()
         sign_in(page, base, name)
@@ -109,13 +67,7 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
         assert page.evaluate("window.harehraTestSubscribedWith") == 65  # the site's VAPID key, as bytes
         page.screenshot(path=str(screenshots / "web-push-switch-en.png"))
 
-        cdp = context.new_cdp_session(page)
-        registrations: list[dict[str, Any]] = []
-        cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
-        cdp.send("ServiceWorker.enable")
-        registration = _wait(
-            page, lambda: next((r for r in registrations if r["scopeURL"] == f"{base}/"), None)
-        )
+        worker_push = WorkerPush(page, base)
 
         # Someone follows: the worker sends the push to the test's push service.
         api(base, follower_token, f"/api/relations/follows/{name}/")
@@ -124,11 +76,8 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
         message = json.loads(keys.decrypt(received.body))
         assert message["body"] == f"{follower} follows you." and message["url"] == f"/players/{follower}/"
 
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": base, "registrationId": registration["registrationId"], "data": json.dumps(message)},
-        )
-        shown = _wait(page, lambda: page.evaluate(NOTIFICATIONS_SHOWN))
+        worker_push.deliver(message)
+        shown = worker_push.wait_shown()
         assert shown == [
             {
                 "title": "Harehra Online",
@@ -144,7 +93,7 @@ def test_a_follow_is_pushed_to_the_service_worker_shown_and_opens_its_page(
             "self.registration.getNotifications().then((ns) => self.notificationOpen(ns[0])).then(() => true)"
         )
         page.wait_for_url(f"{base}/players/{follower}/")
-        assert page.evaluate(NOTIFICATIONS_SHOWN) == []  # opened, it is closed
+        assert worker_push.shown() == []  # opened, it is closed
         page.screenshot(path=str(screenshots / "web-push-opened.png"))
 
         # Off: the browser unsubscribes and the site forgets it; the next push goes nowhere.
@@ -185,7 +134,7 @@ def test_the_offline_page_in_english_and_czech(site: Any, browser: Any, screensh
         sign_in(page, base, name)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
-        _wait(page, lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
+        page_wait(page, lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
 
         context.set_offline(True)
         page.goto(f"{base}/players/{name}/")
