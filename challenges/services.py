@@ -34,7 +34,7 @@ from games.services.tables import (
 )
 from harehra.bots import LEVELS
 from notifications.models import Kind
-from notifications.services import notification_send
+from notifications.services import notification_send, notifications_answered
 from plumbing.errors import ServiceError
 from relations.selectors import blocks
 
@@ -199,6 +199,7 @@ def challenge_answer(*, user: AnyUser, challenge_id: Any, accept: bool) -> Chall
         answer.status = AnswerStatus.ACCEPTED if accept else AnswerStatus.DECLINED
         answer.answered_at = timezone.now()
         answer.save(update_fields=["status", "answered_at"])
+        notifications_answered(user_id=user.pk, kind=Kind.CHALLENGE, about={"challenge": challenge.pk})
         statuses = list(challenge.answers.values_list("status", flat=True))
         if AnswerStatus.PENDING in statuses:
             for uid in _everyone(challenge):

@@ -79,3 +79,12 @@ def notification_preferences_set(*, user: AnyUser, choices: dict[str, dict[str, 
                         raise ServiceError("bad_channel", "the site's channel is always on")
                     continue
                 notification_preference_set(user_id=user.pk, kind=kind, channel=channel, enabled=enabled)
+
+
+def notifications_answered(*, user_id: int, kind: Kind, about: dict[str, Any]) -> int:
+    """Mark read the person's unread notifications of `kind` whose data holds `about` (the
+    challenge they just answered, say): what they acted on no longer waits on the bell."""
+    unread = Notification.objects.filter(
+        user_id=user_id, kind=kind, read_at__isnull=True, data__contains=about
+    )
+    return unread.update(read_at=timezone.now())

@@ -16,6 +16,7 @@ from challenges.models import Challenge
 from challenges.services import challenges_expire
 from games.models import Game, GameStatus, Seat, Table, TableStatus
 from games.services.moves import game_abort
+from notifications.models import Notification
 from relations.online import online_arrive, online_renew
 
 pytestmark = pytest.mark.django_db
@@ -115,6 +116,10 @@ def test_everyone_accepting_starts_the_table_with_bots_in_the_seats_left(
     with django_capture_on_commit_callbacks(execute=True):
         r = people["bedrich"].post(f"/api/challenges/{cid}/accept/")
     assert (r.json()["status"], r.json()["game"]) == ("pending", None)
+    # The challenge answered no longer waits on the person's bell; the others' still does.
+    unread = Notification.objects.filter(kind="challenge", read_at__isnull=True, data__challenge=cid)
+    users = people["users"]
+    assert set(unread.values_list("user_id", flat=True)) == {users["cyril"].pk}
     again = people["bedrich"].post(f"/api/challenges/{cid}/accept/")
     assert (again.status_code, again.json()["code"]) == (409, "already_answered")
     sent.clear()
