@@ -96,7 +96,6 @@ async def _drive(
 
     dbname = cfg.database_url.rsplit("/", 1)[1]
     named = stack_processes(stack)
-    named.pop("bench clients (this)")
     cpu0, t0 = cpu_reading(named, dbname), time.monotonic()
     follows = []
     for k, (name, token) in enumerate(fans):
