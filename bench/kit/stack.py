@@ -97,11 +97,12 @@ class Stack:
                 self.servers[i] = self._server("none")
         forget_site_state(self.env["REDIS_URL"])
 
-    def start_worker(self) -> None:
-        self._celery("worker", [
-            "-B", "--scheduler", "harehra_site.beat:DueAtStartScheduler",
-            "--pool", "threads", "--concurrency", "4",
-        ])  # fmt: skip
+    def start_worker(self, beat: bool = True) -> None:
+        """A worker (threads pool, concurrency 4); with `beat`, beat inside it. A second worker
+        beside it runs without: one beat a site."""
+        schedule = ["-B", "--scheduler", "harehra_site.beat:DueAtStartScheduler"] if beat else []
+        named = ["--hostname", f"worker-{len(self.workers)}@%h"]
+        self._celery("worker", [*schedule, *named, "--pool", "threads", "--concurrency", "4"])
 
     def start_analyst(self) -> None:
         """A worker on the "analysis" queue alone, as the Procfile's `analyst` runs it."""

@@ -25,6 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--notifications", type=int, default=10_000)
         parser.add_argument("--people", type=int, default=500, help="accounts, one subscription each")
         parser.add_argument("--batch", type=int, default=100, help="notifications a transaction")
+        parser.add_argument("--workers", type=int, default=1, help="worker processes (one has beat)")
         parser.add_argument("--log-dir", default="test-output/bench-push", help="the worker's log")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -34,8 +35,8 @@ class Command(BaseCommand):
         if not redis_url:
             raise CommandError("set REDIS_URL=redis://127.0.0.1:PORT/N: the worker's broker")
         check_loopback(redis_url)
-        if min(options["notifications"], options["people"], options["batch"]) < 1:
-            raise CommandError("--notifications, --people and --batch must be at least 1")
+        if min(options["notifications"], options["people"], options["batch"], options["workers"]) < 1:
+            raise CommandError("--notifications, --people, --batch and --workers must be at least 1")
         lines = run_bench(
             notifications=options["notifications"],
             people=options["people"],
@@ -43,5 +44,6 @@ class Command(BaseCommand):
             database_url=database_url(connection.settings_dict),
             redis_url=redis_url,
             log_dir=Path(options["log_dir"]),
+            workers=options["workers"],
         )
         write_report(lines, self.stdout.write)
