@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests.browser.ui import api, person, sign_in
-from tests.support.browser_push import WorkerPush, page_wait, push_manager_at
+from tests.support.browser_push import WorkerPush, push_manager_at
 from tests.support.pushservice import BrowserKeys, push_service
 from webpush.management.commands.vapid_keys import vapid_key_pair
 
@@ -134,7 +134,7 @@ def test_the_offline_page_in_english_and_czech(site: Any, browser: Any, screensh
         sign_in(page, base, name)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
-        page_wait(page, lambda page=page: page.evaluate("navigator.serviceWorker.controller !== null"))
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
 
         context.set_offline(True)
         page.goto(f"{base}/players/{name}/")

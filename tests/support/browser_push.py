@@ -10,8 +10,6 @@ service, with keys the test holds, in its place."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from typing import Any
 
 from tests.support.pushservice import BrowserKeys
@@ -45,15 +43,9 @@ NOTIFICATIONS_SHOWN = """() => navigator.serviceWorker.ready
   .then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
 
 
-def page_wait(page: Any, check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    """Playwright's events (the CDP session's among them) are handled only while it waits itself."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        page.wait_for_timeout(100)
-    raise AssertionError("waited in vain")
+ANY_SHOWN = """() => navigator.serviceWorker.ready
+  .then((r) => r.getNotifications())
+  .then((ns) => ns.length > 0)"""
 
 
 def push_manager_at(context: Any, base: str, endpoint: str, keys: BrowserKeys) -> None:
@@ -76,9 +68,15 @@ class WorkerPush:
             "ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"])
         )
         self.cdp.send("ServiceWorker.enable")
-        self.registration = page_wait(
-            page, lambda: next((r for r in registrations if r["scopeURL"] == f"{base}/"), None)
-        )
+        for _ in range(50):
+            found = next((r for r in registrations if r["scopeURL"] == f"{base}/"), None)
+            if found:
+                break
+            # A round trip through the page (the worker ready) hands over the protocol's events.
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        else:
+            raise AssertionError("the service worker's registration was never reported")
+        self.registration = found
 
     def deliver(self, message: dict[str, Any]) -> None:
         self.cdp.send(
@@ -94,4 +92,5 @@ class WorkerPush:
         return self.page.evaluate(NOTIFICATIONS_SHOWN)
 
     def wait_shown(self) -> list[dict[str, Any]]:
-        return page_wait(self.page, self.shown)
+        self.page.wait_for_function(ANY_SHOWN)
+        return self.shown()
