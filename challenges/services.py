@@ -9,6 +9,7 @@ its own services (games/services/tables.py), in the same transaction as the chal
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from dataclasses import asdict, fields
 from datetime import timedelta
@@ -41,6 +42,8 @@ from relations.selectors import blocks
 from .access import access_challenge
 from .models import AnswerStatus, Challenge, ChallengeAnswer, ChallengeStatus
 from .publish import publish_challenge_changed, publish_challenge_offered, publish_challenge_started
+
+log = logging.getLogger(__name__)
 
 
 def _expiry() -> timedelta:
@@ -311,11 +314,16 @@ def challenges_expire() -> int:
     )
     ended = 0
     for pk in due:
-        with transaction.atomic():
-            challenge = (
-                Challenge.objects.select_for_update().filter(pk=pk, status=ChallengeStatus.PENDING).first()
-            )
-            if challenge is not None:
-                _end(challenge, ChallengeStatus.EXPIRED)
-                ended += 1
+        try:  # one challenge's failure stops no other's expiry
+            with transaction.atomic():
+                challenge = (
+                    Challenge.objects.select_for_update()
+                    .filter(pk=pk, status=ChallengeStatus.PENDING)
+                    .first()
+                )
+                if challenge is not None:
+                    _end(challenge, ChallengeStatus.EXPIRED)
+                    ended += 1
+        except Exception:
+            log.exception("could not expire challenge %s", pk)
     return ended

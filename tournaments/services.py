@@ -744,11 +744,15 @@ def tournaments_starting_notify() -> int:
         )
         data = {"tournament": t.pk, "name": t.name, "starts_at": t.starts_at.isoformat()}
         for user_id in sorted(entrants):
-            with transaction.atomic():
-                told += (
-                    notification_send(user_id=user_id, kind=Kind.TOURNAMENT_STARTING, data=data, once=once)
-                    is not None
-                )
+            try:  # one person's failure stops no other's notice
+                with transaction.atomic():
+                    sent = notification_send(
+                        user_id=user_id, kind=Kind.TOURNAMENT_STARTING, data=data, once=once
+                    )
+            except Exception:
+                log.exception("could not tell person %s that tournament %s starts", user_id, t.pk)
+                continue
+            told += sent is not None
     return told
 
 

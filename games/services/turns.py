@@ -11,6 +11,7 @@ deadline, nothing a seat hides."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -24,6 +25,8 @@ from notifications.services import notification_send
 
 from ..models import GameSeat, GameStatus
 from .faults import set_aside
+
+log = logging.getLogger(__name__)
 
 # A decision with less than this left is not worth telling about.
 YOUR_TURN_LEAST_LEFT = timedelta(seconds=10)
@@ -87,12 +90,16 @@ def your_turn_sweep() -> int:
     for once, user_id, game_id, table_id, deadline in due:
         if (user_id, once) in done:
             continue
-        with transaction.atomic():
-            sent = notification_send(
-                user_id=user_id,
-                kind=Kind.YOUR_TURN,
-                data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
-                once=once,
-            )
+        try:  # one decision's failure stops no other's notice
+            with transaction.atomic():
+                sent = notification_send(
+                    user_id=user_id,
+                    kind=Kind.YOUR_TURN,
+                    data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
+                    once=once,
+                )
+        except Exception:
+            log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
+            continue
         told += sent is not None
     return told
