@@ -538,7 +538,14 @@ class ProdStack:
         shutil.rmtree(self.run_dir / "metrics", ignore_errors=True)  # docs/OPERATIONS.md: empty at start
         for log in self.run_dir.glob("*.log"):
             log.unlink()
-        out = self._prod("--servers", str(self.cfg.servers))
+        try:
+            out = self._prod("--servers", str(self.cfg.servers))
+        except BaseException:
+            # A start that failed part way (nginx's port taken, a server not ready) has left the
+            # processes it did start running on the database: stop them, or their beat and
+            # worker go on notifying and mailing for whatever test comes next.
+            self.stop()
+            raise
         for line in out.splitlines():
             if line.startswith(("==", "   ")):
                 self.write(f"  prod: {line.strip()}")

@@ -11,7 +11,6 @@ within 5 s at p99, no bot late beyond its bound."""
 from __future__ import annotations
 
 import shutil
-import socket
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from django.db import connection
 from bench.deploy import DeployConfig, run_deploy_bench
 from games.models import Game, GameStatus
 from tests.redis_server import redis_url
+from tests.support.ports import free_port_block
 from tests.support.stack import database_url
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
@@ -27,19 +27,7 @@ pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 
 def _free_ports(n: int) -> int:
     """The first of `n` consecutive free ports on loopback (nginx's, then one per server)."""
-    for first in range(20000, 30000, n):
-        probes: list[socket.socket] = []
-        try:
-            for port in range(first, first + n):
-                probes.append(socket.socket())
-                probes[-1].bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        finally:
-            for probe in probes:
-                probe.close()
-        return first
-    raise RuntimeError("no free ports")
+    return free_port_block(range(n), base=20000)
 
 
 def test_a_restart_and_a_crash_under_load_lose_nothing(

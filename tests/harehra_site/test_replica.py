@@ -26,6 +26,7 @@ import pytest
 import requests
 
 from tests.redis_server import private_server
+from tests.support.ports import free_port_block
 
 pytestmark = [pytest.mark.server, pytest.mark.long]
 
@@ -45,22 +46,7 @@ print("GAME", finished_game([ann, bob], seed=3, rated=False, replay_access="publ
 
 def _free_port_block() -> int:
     """A PROD_PORT whose nginx, server and PostgreSQL ports (PROD_PORT - 2647, - 2646) are free."""
-    import socket
-
-    for prod in range(21000, 29000, 10):
-        ports = [prod, prod + 1, prod - 2647, prod - 2646]
-        probes = []
-        try:
-            for port in ports:
-                probes.append(socket.socket())
-                probes[-1].bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        finally:
-            for probe in probes:
-                probe.close()
-        return prod
-    raise RuntimeError("no free ports")
+    return free_port_block((0, 1, -2647, -2646), base=30000)
 
 
 def _until(check: Callable[[], Any], seconds: float, what: str) -> Any:
