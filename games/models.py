@@ -39,6 +39,19 @@ class TableStatus(models.TextChoices):
 BotLevel = models.TextChoices("BotLevel", [(level.upper(), level) for level in LEVELS])
 
 
+class Pace(models.TextChoices):
+    """A live table's decisions take seconds, with everyone online together; a slow table's take
+    hours or days, one person at a time, over days (the same time for turns, reactions and
+    discards: SLOW_DECISION_SECONDS)."""
+
+    LIVE = "live", _("Live")
+    SLOW = "slow", _("Slow (a decision in hours or days)")
+
+
+# The time per decision a slow table may choose, in seconds: 1 hour, 8 hours, 1 day, 3 days.
+SLOW_DECISION_SECONDS = (3600, 8 * 3600, 24 * 3600, 3 * 24 * 3600)
+
+
 class Table(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables")
     seats = models.PositiveSmallIntegerField()
@@ -58,6 +71,7 @@ class Table(models.Model):
     chat_enabled = models.BooleanField(default=True)
     # The level of the bot that plays a seat whose person is away or has left.
     away_bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=DEFAULT_LEVEL)
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.LIVE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -72,6 +86,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.pk}"
+
+    @property
+    def is_slow(self) -> bool:
+        return self.pace == Pace.SLOW
 
 
 class Seat(models.Model):
