@@ -21,4 +21,9 @@ urlpatterns = [
     path("games/<int:pk>/events/", views.GameEventsView.as_view(), name="api-game-events"),
     path("games/<int:pk>/reclaim/", views.GameReclaimView.as_view(), name="api-game-reclaim"),
     path("games/<int:pk>/auto-answer/", views.GameAutoAnswerView.as_view(), name="api-game-auto-answer"),
+    path(
+        "games/<int:pk>/standing-answers/",
+        views.GameStandingAnswersView.as_view(),
+        name="api-game-standing-answers",
+    ),
 ]

@@ -170,6 +170,12 @@ class Game(models.Model):
 MISSED_DEADLINES_BEFORE_AWAY = 2
 
 
+# A seat's standing answers: "ask" (none: its person answers), the card ("when I hold one"), or
+# "never" (always decline). The API and the pages use the same words.
+STANDING_VOLLEY = ("ask", "taptap", "never")
+STANDING_SKIP = ("ask", "strom", "never")
+
+
 class GameSeat(models.Model):
     """Who sat where in one game; `bot_playing` is who moves for the seat right now."""
 
@@ -186,6 +192,12 @@ class GameSeat(models.Model):
     # "Answer for me when I can't": the seat's reaction windows last AUTO_ANSWER_SECONDS, whatever
     # its hand, and one not answered by then is declined (docs/RULES.md, "Answer for me").
     auto_answer = models.BooleanField(default=False)
+    # Standing answers (docs/RULES.md, "Standing answers"): what the seat answers a volley or a
+    # skip with, at the end of the same short window "answer for me" has, when its person has not
+    # answered by then: "ask" waits for the person as usual; "taptap" / "strom" plays that card if
+    # the seat holds one (else declines); "never" declines. Shown to the seat's own person only.
+    standing_volley = models.CharField(max_length=8, default="ask")
+    standing_skip = models.CharField(max_length=8, default="ask")
     # Open sockets of the seat's person, and since when they have had none (for the grace period).
     connections = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
@@ -194,7 +206,28 @@ class GameSeat(models.Model):
         ordering = ["seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameseat_unique_seat"),
+            models.CheckConstraint(
+                condition=Q(standing_volley__in=STANDING_VOLLEY), name="gameseat_standing_volley"
+            ),
+            models.CheckConstraint(
+                condition=Q(standing_skip__in=STANDING_SKIP), name="gameseat_standing_skip"
+            ),
         ]
+
+    def standing_for(self, kind: str) -> str:
+        """The seat's standing answer to a decision of `kind` ("volley" or "skip"); "ask" for none."""
+        if kind == "volley":
+            return self.standing_volley
+        if kind == "skip":
+            return self.standing_skip
+        return "ask"
+
+    def answers_at_once(self, kind: str) -> bool:
+        """Whether a reaction window of `kind` gets the short window (AUTO_ANSWER_SECONDS): "answer
+        for me" or a standing answer for it is on, and no bot plays the seat."""
+        if self.bot_playing or kind not in ("volley", "skip"):
+            return False
+        return self.auto_answer or self.standing_for(kind) != "ask"
 
     @property
     def away_warned(self) -> bool:

@@ -333,6 +333,13 @@ def game_seat_auto_answer(game: Game, seat: int) -> bool:
     return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True).exists()
 
 
+def game_seat_standing_answers(game: Game, seat: int) -> dict[str, str]:
+    """The seat's standing answers `{volley, skip}`: for its own person only (the caller checks),
+    never in anything another viewer receives."""
+    volley, skip = GameSeat.objects.values_list("standing_volley", "standing_skip").get(game=game, seat=seat)
+    return {"volley": volley, "skip": skip}
+
+
 def game_outcome(game_id: int) -> Outcome:
     """A finished game's placings and who a bot played to its end, from its log (the one rule,
     harehra/placings.py): what tournaments score."""

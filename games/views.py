@@ -27,6 +27,7 @@ from .selectors import (
     LOBBY_LIMIT,
     game_context,
     game_seat_auto_answer,
+    game_seat_standing_answers,
     lobby_rows,
     seat_labels,
     table_current_game,
@@ -202,6 +203,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "cards": cards_info(),
         "auto_answer": seat is not None and game_seat_auto_answer(game, seat),
         "auto_answer_seconds": settings.AUTO_ANSWER_SECONDS,
+        # The seat's standing answers go to its own person's page alone (a spectator's has none).
+        "standing": game_seat_standing_answers(game, seat) if seat is not None else None,
         "replay_url": f"/replays/{game.pk}/",
         "table_url": f"/tables/{table.pk}/",
         "event": None,  # a tournament's game: {id, name, format, status, url}, its end screen's way on

@@ -95,6 +95,7 @@ CHEAP: dict[str, str] = {
     "api/games/<int:pk>/commands/": "one command on the state kept in memory (or the snapshot)",
     "api/games/<int:pk>/reclaim/": ONE_ROW,
     "api/games/<int:pk>/auto-answer/": ONE_ROW,
+    "api/games/<int:pk>/standing-answers/": ONE_ROW,
     "^api/": "a fixed 404",
     "replays/": "30 rows a page",
     "replays/import/": PAGE + " (the import itself is POST /api/replays/import/)",

@@ -23,7 +23,7 @@ from games.services.presence import (
     presence_disconnect,
     presence_leave_for_restart,
 )
-from games.services.seats import seat_reclaim
+from games.services.seats import seat_reclaim, seat_set_standing_answers
 from live.dispatch import DirectDispatch
 from live.sockets import (
     CLOSE_REFUSED,
@@ -216,6 +216,8 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             await self.send_json({"type": "pong"})
         elif kind == "reclaim":
             await self.on_reclaim()
+        elif kind == "standing":
+            await self.on_standing(message)
         elif kind == "sync":
             await self.send_view()
         elif await self.receive_more(message):
@@ -263,6 +265,18 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             await db(seat_reclaim)(game=self.game, user=self.user)
         except ServiceError as e:
             await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+
+    async def on_standing(self, message: dict[str, Any]) -> None:
+        """The seat's person sets its standing answers; the answer goes to this socket alone (the
+        person's other pages read it when they load): no other viewer may learn of them."""
+        try:
+            answers = await db(seat_set_standing_answers)(
+                game=self.game, user=self.user, volley=message.get("volley"), skip=message.get("skip")
+            )
+        except ServiceError as e:
+            await self.send_json({"type": "error", "code": e.code, "detail": e.detail})
+            return
+        await self.send_json({"type": "standing", **answers.as_dict()})
 
     # --- server to client -----------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from harehra.bots import DEFAULT_LEVEL
 
 from ..labels import seat_name
-from ..models import BotLevel, Game, ReplayAccess, Seat, Table, Visibility
+from ..models import STANDING_SKIP, STANDING_VOLLEY, BotLevel, Game, ReplayAccess, Seat, Table, Visibility
 from ..services.tables import TABLE_LIMITS, TableSettings
 
 
@@ -105,6 +105,21 @@ class TableSerializer(serializers.ModelSerializer):
 class AutoAnswerSerializer(serializers.Serializer):
     on = serializers.BooleanField(
         help_text="answer for me when I can't: short reaction windows, declined at their end"
+    )
+
+
+class StandingAnswersSerializer(serializers.Serializer):
+    volley = serializers.ChoiceField(
+        choices=STANDING_VOLLEY,
+        required=False,
+        help_text='a volley of Hare Cumi at your seat: "ask" (you answer), "taptap" (a Hare Taptap when '
+        'you hold one, else take it), "never" (take it); played at the end of the short window',
+    )
+    skip = serializers.ChoiceField(
+        choices=STANDING_SKIP,
+        required=False,
+        help_text='a Strom skip: "ask" (you answer), "strom" (forward it with a Strom when you hold one, '
+        'else lose the turn), "never" (lose the turn); played at the end of the short window',
     )
 
 

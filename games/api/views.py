@@ -20,18 +20,25 @@ from plumbing.params import parse_count
 from plumbing.publish import sends_held, sends_made_sync
 from plumbing.schema import count_parameter
 
-from ..access import access_table_view
+from ..access import access_game_seat, access_table_view
 from ..invites import request_invite
 from ..models import Game, Table
-from ..selectors import game_events_for, game_view, table_games_for, table_list_open
+from ..selectors import (
+    game_events_for,
+    game_seat_standing_answers,
+    game_view,
+    table_games_for,
+    table_list_open,
+)
 from ..services.moves import game_command_submit
-from ..services.seats import seat_reclaim, seat_set_auto_answer
+from ..services.seats import seat_reclaim, seat_set_auto_answer, seat_set_standing_answers
 from ..services.tables import TableSettings, table_act, table_create
 from .serializers import (
     AutoAnswerSerializer,
     CommandSerializer,
     GameSummarySerializer,
     SeatChoiceSerializer,
+    StandingAnswersSerializer,
     TableCreateSerializer,
     TableSerializer,
     command_from,
@@ -184,6 +191,28 @@ class GameAutoAnswerView(APIView):
         game = get_object_or_404(Game, pk=pk)
         on = validated_body(AutoAnswerSerializer, request.data)["on"]
         return Response({"on": seat_set_auto_answer(game=game, user=request.user, on=on)})
+
+
+class GameStandingAnswersView(APIView):
+    """Your seat's standing answers (docs/RULES.md, "Standing answers"): only its own person reads
+    or sets them (`not_seated` to anyone else), and no other viewer ever receives them."""
+
+    @extend_schema(responses={200: StandingAnswersSerializer, 403: ERROR})
+    def get(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game, pk=pk)
+        return Response(game_seat_standing_answers(game, access_game_seat(game, request.user)))
+
+    @extend_schema(
+        request=StandingAnswersSerializer,
+        responses={200: StandingAnswersSerializer, 400: ERROR, 403: ERROR},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game, pk=pk)
+        body = request.data if isinstance(request.data, dict) else {}
+        answers = seat_set_standing_answers(
+            game=game, user=request.user, volley=body.get("volley"), skip=body.get("skip")
+        )
+        return Response(answers.as_dict())
 
 
 class TableGamesView(APIView):

@@ -130,12 +130,34 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
                 game.refresh_from_db()
         state = load_state(game)
         if game.awaiting_kind in ("volley", "skip"):
-            command: dict[str, object] = {"react": "none"}
+            standing = "ask" if row.bot_playing else row.standing_for(game.awaiting_kind)
+            command: dict[str, object] = standing_command(state, seat, standing)
         else:
             # The autopilot plays at normal level whatever bot the seat has: it runs under the
             # game's lock, where a search must not run.
             command = bot_command(state, seat, DEFAULT_LEVEL)
         return game_command_submit_for_seat(game=game, seat=seat, command=command, guard_seq=game.last_seq)
+
+
+def standing_command(state: GameState, seat: int, standing: str) -> dict[str, object]:
+    """The answer a reaction window that ran out gets: the seat's standing answer (`standing`,
+    GameSeat.standing_volley or standing_skip) when it holds the card, else declining.
+
+    Played at the window's end, never as the window opens, even when the answer is known at once:
+    that end is AUTO_ANSWER_SECONDS after the window opened for every seat with a standing answer
+    or "answer for me" (moves.py _with_deadline), card held or not, so the moment the answer comes
+    tells the others nothing about the hand; only the answer itself is seen, as any answer is.
+    A seat's answers to a volley are "none" or "taptap", to a skip "none" or "strom"
+    (harehra.legal_moves): one card evades the whole volley or forwards the skip, and copies of a
+    card are alike, so a standing answer has one command to play and nothing to choose. The
+    command is an ordinary one, checked against the legal commands and sent down the one write
+    path, so the log and the replays hold it as any other decline or reaction.
+    """
+    if standing in ("taptap", "strom"):
+        command: dict[str, object] = {"seat": seat, "react": standing}
+        if command in legal_commands(state, seat):
+            return {"react": standing}
+    return {"react": "none"}
 
 
 def game_timer_fired(*, game_id: int, guard_seq: int, armed_for: datetime | None) -> CommandOutcome | None:

@@ -153,8 +153,8 @@ def game_command_submit(
             bot_seats={r.seat for r in read.seats if r.bot_playing},
             # The mover's missed deadlines end with this move (below): no warning for them.
             warned_seats={r.seat for r in read.seats if r.away_warned and r.seat != seat},
-            # A reaction window's length depends on it (_with_deadline): read with the seats.
-            answering_seats={r.seat for r in read.seats if r.auto_answer and not r.bot_playing},
+            # A reaction window's length depends on them (_with_deadline): read with the seats.
+            answering_seats={(r.seat, k) for r in read.seats for k in _REACTIONS if r.answers_at_once(k)},
             record=sql.CommandRecordRow(user.pk, client_cmd_id, seat),
         )
         if row.missed_deadlines:
@@ -224,7 +224,7 @@ def _decide_and_append(
     bot_seats: set[int] | None = None,
     warned_seats: set[int] | None = None,
     record: sql.CommandRecordRow | None = None,
-    answering_seats: set[int] | None = None,
+    answering_seats: set[tuple[int, str]] | None = None,
 ) -> list[tuple[int, StoredEvent]]:
     """Decide and append (with the person's command `record`, if any); `bot_seats` (where bots
     play now), `warned_seats` and `answering_seats` (see game_append), when known, spare a query."""
@@ -262,7 +262,7 @@ def game_append(
     record: sql.CommandRecordRow | None = None,
     bot_seats: Collection[int] | None = None,
     warned_seats: Collection[int] | None = None,
-    answering_seats: Collection[int] | None = None,
+    answering_seats: Collection[tuple[int, str]] | None = None,
 ) -> list[tuple[int, StoredEvent]]:
     """Append `events` to `game`'s log and do everything that goes with it; returns them numbered.
 
@@ -271,8 +271,8 @@ def game_append(
     events) and `after` the state they fold to. `record` is a person's command record; `bot_seats`
     (where bots play now) and `warned_seats` (the people one more missed deadline hands to a bot:
     GameSeat.away_warned), when the caller knows both, spare a query; so does `answering_seats`
-    (the seats a person plays with "answer for me when I can't" on), read when a reaction window
-    opens (most moves open one).
+    ((seat, kind) pairs whose reaction windows of that kind are short: "answer for me when I
+    can't" or a standing answer), read when a reaction window opens (most moves open one).
     """
     assert transaction.get_connection().in_atomic_block, "appending needs the caller's transaction"
     assert events, "nothing to append"
@@ -315,16 +315,31 @@ def _timer_for(table: Table, kind: Decision) -> int:
     return table.reaction_timer
 
 
-def _answers_for_itself(game: Game, seat: int, answering_seats: Collection[int] | None) -> bool:
-    """Whether the seat chose "answer for me when I can't" (and no bot plays it): from the seat
-    rows the caller read (`answering_seats`), else read now (only when a reaction window opens)."""
+_REACTIONS = ("volley", "skip")
+
+
+def _answers_for_itself(
+    game: Game, seat: int, kind: str, answering_seats: Collection[tuple[int, str]] | None
+) -> bool:
+    """Whether the seat gets the short window for a reaction of `kind`: "answer for me when I
+    can't" or a standing answer for it is on, and no bot plays it (GameSeat.answers_at_once). From
+    the seat rows the caller read (`answering_seats`: (seat, kind) pairs), else read now (only
+    when a reaction window opens)."""
     if answering_seats is not None:
-        return seat in answering_seats
-    return GameSeat.objects.filter(game=game, seat=seat, auto_answer=True, bot_playing=False).exists()
+        return (seat, kind) in answering_seats
+    row = (
+        GameSeat.objects.filter(game=game, seat=seat)
+        .only("bot_playing", "auto_answer", "standing_volley", "standing_skip")
+        .first()
+    )
+    return row is not None and row.answers_at_once(kind)
 
 
 def _with_deadline(
-    game: Game, events: Sequence[Event], state: GameState, answering_seats: Collection[int] | None = None
+    game: Game,
+    events: Sequence[Event],
+    state: GameState,
+    answering_seats: Collection[tuple[int, str]] | None = None,
 ) -> Sequence[StoredEvent]:
     """The events with the next decision's deadline on the last one (the decision it opens), and
     that deadline on the game row. The engine's events are not changed: the deadline is the log
@@ -335,9 +350,12 @@ def _with_deadline(
         return events
     seconds: float = _timer_for(game.table, awaiting.kind)
     if awaiting.kind in (Decision.VOLLEY, Decision.SKIP) and _answers_for_itself(
-        game, awaiting.seat, answering_seats
+        game, awaiting.seat, awaiting.kind.value, answering_seats
     ):
         # The same short window whether or not the seat holds an answer: its timing tells nothing.
+        # A standing answer is played at this window's end too, never at once (autoplay.py
+        # standing_command): "answer for me", a standing pass and a standing Taptap or Strom,
+        # card held or not, all answer at the same moment, so the moment tells nothing of the hand.
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
     deadline = timezone.now() + timedelta(seconds=seconds)
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.db import transaction
 
 from harehra.events import seat_reclaimed, seat_taken_by_bot
@@ -9,7 +12,7 @@ from plumbing.errors import ServiceError
 
 from ..access import AnyUser, access_game_seat
 from ..eventlog import load_state
-from ..models import Game, GameSeat, GameStatus, Seat
+from ..models import STANDING_SKIP, STANDING_VOLLEY, Game, GameSeat, GameStatus, Seat
 from .moves import game_append, game_lock
 
 
@@ -36,6 +39,48 @@ def seat_set_auto_answer(*, game: Game, user: AnyUser, on: bool) -> bool:
         seat = access_game_seat(game, user)
         GameSeat.objects.filter(game=game, seat=seat).update(auto_answer=on)
     return on
+
+
+@dataclass(frozen=True)
+class StandingAnswers:
+    """A seat's standing answers (GameSeat.standing_volley, standing_skip): what it answers a volley
+    and a skip with when its person has not answered by the end of the short window."""
+
+    volley: str
+    skip: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"volley": self.volley, "skip": self.skip}
+
+
+def seat_set_standing_answers(
+    *, game: Game, user: AnyUser, volley: Any = None, skip: Any = None
+) -> StandingAnswers:
+    """The seat's person sets its standing answers (either or both; None leaves one as it is):
+    `volley` one of STANDING_VOLLEY ("ask", "taptap": a Hare Taptap when the seat holds one,
+    "never"), `skip` one of STANDING_SKIP ("ask", "strom": forward with a Strom when it holds one,
+    "never"). Only the seat's own person may, and only they are told (the answer, the game page's
+    config, their socket): to anyone else the setting would say what the seat may hold. It holds
+    from the next reaction window the seat is asked for, and carries over to the table's next
+    games (tables.py _game_create). Returns the seat's standing answers now."""
+    if volley is not None and (not isinstance(volley, str) or volley not in STANDING_VOLLEY):
+        raise ServiceError("bad_standing_answer", f"volley is one of {', '.join(STANDING_VOLLEY)}")
+    if skip is not None and (not isinstance(skip, str) or skip not in STANDING_SKIP):
+        raise ServiceError("bad_standing_answer", f"skip is one of {', '.join(STANDING_SKIP)}")
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        seat = access_game_seat(game, user)
+        row = GameSeat.objects.get(game=game, seat=seat)
+        changed = []
+        if volley is not None and volley != row.standing_volley:
+            row.standing_volley = volley
+            changed.append("standing_volley")
+        if skip is not None and skip != row.standing_skip:
+            row.standing_skip = skip
+            changed.append("standing_skip")
+        if changed:
+            row.save(update_fields=changed)
+    return StandingAnswers(row.standing_volley, row.standing_skip)
 
 
 def seat_reclaim(*, game: Game, user: AnyUser) -> int:

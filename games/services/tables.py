@@ -258,6 +258,15 @@ def _game_create(table: Table) -> Game:
         players=table.seats,
         shuffler=table.next_shuffler,
     )
+    # A person's standing answers carry over the table's series: they are a way of playing the
+    # person chose (a slow table's series runs for weeks), not a reply to one game's cards. Only the
+    # same person's, from the table's game before; a new person starts with none.
+    standing = {
+        user_id: (volley, skip)
+        for user_id, volley, skip in GameSeat.objects.filter(
+            game__table=table, game__number=game.number - 1, user_id__isnull=False
+        ).values_list("user_id", "standing_volley", "standing_skip")
+    }
     GameSeat.objects.bulk_create(
         [
             GameSeat(
@@ -268,6 +277,8 @@ def _game_create(table: Table) -> Game:
                 bot_playing=c.is_bot,
                 # A person's seat names the level of the bot that takes it if they go away or leave.
                 bot_level=c.bot_level if c.is_bot else table.away_bot_level,
+                standing_volley=standing.get(c.user_id, ("ask", "ask"))[0],
+                standing_skip=standing.get(c.user_id, ("ask", "ask"))[1],
             )
             for c in seats
         ]

@@ -35,7 +35,8 @@ YOUR_TURN_GONE_FOR = timedelta(seconds=3)
 
 
 def _window(kind: str, turn: int, discard: int, reaction: int, answers_itself: bool) -> float:
-    """The decision's whole window, as moves.py stamped it (its `_timer_for` and auto-answer)."""
+    """The decision's whole window, as moves.py stamped it (its `_timer_for` and the short window
+    of "answer for me" or a standing answer: a seat answered by its standing answer is not woken)."""
     if kind == Decision.TURN:
         return turn
     if kind == Decision.DISCARD:
@@ -65,6 +66,8 @@ def your_turn_sweep() -> int:
             "game_id",
             "user_id",
             "auto_answer",
+            "standing_volley",
+            "standing_skip",
             "game__table_id",
             "game__awaiting_kind",
             "game__deadline_at",
@@ -75,8 +78,11 @@ def your_turn_sweep() -> int:
     )
     due = [
         (f"turn:{game_id}:{int(deadline.timestamp() * 1000)}", user_id, game_id, table_id, deadline)
-        for game_id, user_id, auto, table_id, kind, deadline, turn, discard, reaction in rows
-        if _window(kind, turn, discard, reaction, auto) >= settings.YOUR_TURN_MIN_SECONDS
+        for game_id, user_id, auto, volley, skip, table_id, kind, deadline, turn, discard, reaction in rows
+        if _window(
+            kind, turn, discard, reaction, auto or {"volley": volley, "skip": skip}.get(kind, "ask") != "ask"
+        )
+        >= settings.YOUR_TURN_MIN_SECONDS
     ]
     if not due:
         return 0

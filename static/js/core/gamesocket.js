@@ -81,6 +81,9 @@ export class LiveGame {
       case "ratings":
         if (this.h.onRatings) this.h.onRatings(m);
         break;
+      case "standing":
+        if (this.h.onStanding) this.h.onStanding(m);
+        break;
       case "ack":
         this.unacked.delete(m.cmd_id);
         this.h.onAck(m);

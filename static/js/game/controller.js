@@ -123,6 +123,11 @@ export function startGame(cfg) {
       S.ratings = { state: m.state, changes: m.changes || [] };
       render();
     },
+    onStanding(m) {
+      S.standing = { volley: m.volley, skip: m.skip };
+      syncStanding();
+      render();
+    },
     onNextGame(m) {
       if (cfg.seat !== null && m.game !== cfg.game) goToGame(m.game);
     },
@@ -131,6 +136,7 @@ export function startGame(cfg) {
     },
     onError(m) {
       S.pending = false;
+      syncStanding(); // a refused standing answer: the selects show the seat's as they were
       showError(errorWords(m.code));
       live.send({ type: "sync" }); // the game may have moved on: the socket sends the view as it is
     },
@@ -280,6 +286,26 @@ export function startGame(cfg) {
   bindEnd(g);
   bindAutoAnswer(g);
   bindKeys(g);
+
+  // Standing answers: sent over the game's socket, which answers this page alone with the seat's
+  // answers as the server now holds them (a refusal comes as an error, and the selects go back).
+  function syncStanding() {
+    for (const kind of ["volley", "skip"]) {
+      const box = $(`opt-standing-${kind}`);
+      if (box) box.value = S.standing[kind];
+    }
+  }
+  for (const kind of ["volley", "skip"]) {
+    const box = $(`opt-standing-${kind}`);
+    if (!box) continue;
+    box.addEventListener("change", () => {
+      if (!live.send({ type: "standing", [kind]: box.value })) {
+        showError(gettext("Not connected. Wait a moment and try again."));
+        syncStanding();
+      }
+    });
+  }
+  syncStanding();
 
   $("reclaim").addEventListener("click", () => {
     if (!live.send({ type: "reclaim" })) showError(gettext("Not connected. Wait a moment and try again."));

@@ -4,7 +4,7 @@
 import { $, el, fmt, gettext, ngettext } from "../core/dom.js";
 import { aimTargets, seatAims } from "../table/aim.js";
 import { decidingWords, setRing } from "../table/tableview.js";
-import { away, burnable, canReact, myTurn, nameOf } from "./state.js";
+import { answersItself, away, burnable, canReact, myTurn, nameOf } from "./state.js";
 
 export function turnWords(g) {
   const { cfg, S } = g;
@@ -84,21 +84,34 @@ function fillPrompt(g, box, title, text, buttons) {
       { name: nameOf(g, vol.attacker), n: vol.count },
     );
     const ok = canReact(g, "taptap");
-    text.textContent = ok
-      ? gettext("Play your Hare Taptap to evade them all, or take it.")
-      : S.autoAnswer
-        ? gettext("You hold no Hare Taptap: you take it when the time is up.")
-        : gettext("You hold no Hare Taptap: take it.");
+    const standing = S.standing.volley;
+    text.textContent =
+      ok && standing === "taptap"
+        ? gettext("Your standing answer plays your Hare Taptap when the time is up. Play it now, or take it.")
+        : ok && standing === "never"
+          ? gettext("Your standing answer takes it when the time is up. Play your Hare Taptap to evade them all, or take it.")
+          : ok
+            ? gettext("Play your Hare Taptap to evade them all, or take it.")
+            : answersItself(g, "volley")
+              ? gettext("You hold no Hare Taptap: you take it when the time is up.")
+              : gettext("You hold no Hare Taptap: take it.");
     buttons.append(
       button(g, fmt(ngettext("Take it (%(n)s damage)", "Take it (%(n)s damage)", vol.count), { n: vol.count }), () => g.send({ react: "none" }), { action: "decline" }),
     );
   } else if (kind === "skip") {
     title.textContent = gettext("You are skipped");
-    text.textContent = canReact(g, "strom")
-      ? gettext("Play your Strom to pass the skip on to the next player, or lose your turn.")
-      : S.autoAnswer
-        ? gettext("You hold no Strom: you lose your turn when the time is up.")
-        : gettext("You hold no Strom: you lose your turn.");
+    const ok = canReact(g, "strom");
+    const standing = S.standing.skip;
+    text.textContent =
+      ok && standing === "strom"
+        ? gettext("Your standing answer forwards the skip with your Strom when the time is up. Play it now, or lose your turn.")
+        : ok && standing === "never"
+          ? gettext("Your standing answer loses your turn when the time is up. Play your Strom to pass the skip on, or lose your turn.")
+          : ok
+            ? gettext("Play your Strom to pass the skip on to the next player, or lose your turn.")
+            : answersItself(g, "skip")
+              ? gettext("You hold no Strom: you lose your turn when the time is up.")
+              : gettext("You hold no Strom: you lose your turn.");
     buttons.append(button(g, gettext("Lose my turn"), () => g.send({ react: "none" }), { action: "decline" }));
   } else if (kind === "discard") {
     const n = v.discard_count;

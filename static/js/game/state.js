@@ -23,6 +23,9 @@ export function newState(cfg) {
     loadedOver: undefined, // whether the game was over when the page loaded
     lastPlayLine: null,
     autoAnswer: Boolean(cfg.auto_answer),
+    // This seat's standing answers (docs/RULES.md): {volley: ask | taptap | never, skip: ask |
+    // strom | never}; only the seat's own page has them (the server sends them to no one else).
+    standing: cfg.standing || { volley: "ask", skip: "ask" },
     awayWarning: false, // one more missed turn hands this seat to a bot
     sanctioned: false, // the person was suspended or banned while the page was open
     places: null, // each seat's place once the game has finished, as the server sends them
@@ -88,11 +91,17 @@ export function whyNot(g, i) {
   return gettext("That card cannot be played now.");
 }
 
+// Whether this seat answers a reaction of `kind` by itself at the end of the short window:
+// "answer for me when I can't", or a standing answer for that kind.
+export const answersItself = ({ S }, kind) =>
+  (kind === "volley" || kind === "skip") && (S.autoAnswer || (S.standing[kind] || "ask") !== "ask");
+
 // How long the decision now awaited lasts in all (ms), for the countdown ring. With "answer for
-// me when I can't", my reaction windows are the short one.
-export function deadlineTotal({ cfg, S }, kind, seat) {
+// me when I can't" or a standing answer, my reaction windows of that kind are the short one.
+export function deadlineTotal(g, kind, seat) {
+  const { cfg } = g;
   let total = (cfg.timers && cfg.timers[kind]) || 30;
-  if (S.autoAnswer && seat === cfg.seat && (kind === "volley" || kind === "skip")) total = Math.min(total, cfg.auto_answer_seconds);
+  if (seat === cfg.seat && answersItself(g, kind)) total = Math.min(total, cfg.auto_answer_seconds);
   return total * 1000;
 }
 
