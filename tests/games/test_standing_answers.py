@@ -278,3 +278,15 @@ def test_standing_answers_carry_over_to_the_tables_next_game_for_the_same_person
     before = {gs.user_id: gs.seat for gs in GameSeat.objects.filter(game=game)}
     by_seat = {seat: rows[user] for user, seat in before.items()}
     assert by_seat == {0: ("taptap", "strom"), 1: ("ask", "ask"), 2: ("never", "ask")}
+
+
+def test_the_openapi_schema_documents_the_endpoint() -> None:
+    from rest_framework.test import APIClient
+
+    schema = APIClient().get("/api/schema/?format=json").json()
+    path = schema["paths"]["/api/games/{id}/standing-answers/"]
+    assert {"get", "post"} <= set(path)
+    props = schema["components"]["schemas"]["StandingAnswers"]["properties"]
+    enums = {name: schema["components"]["schemas"][name]["enum"] for name in ("VolleyEnum", "SkipEnum")}
+    assert enums == {"VolleyEnum": ["ask", "taptap", "never"], "SkipEnum": ["ask", "strom", "never"]}
+    assert set(props) == {"volley", "skip"}
