@@ -89,7 +89,7 @@ function fillPrompt(g, box, title, text, buttons) {
       ok && standing === "taptap"
         ? gettext("Your standing answer plays your Hare Taptap when the time is up. Play it now, or take it.")
         : ok && standing === "never"
-          ? gettext("Your standing answer takes it when the time is up. Play your Hare Taptap to evade them all, or take it.")
+          ? gettext("With your standing answer you take it when the time is up. Play your Hare Taptap to evade them all, or take it.")
           : ok
             ? gettext("Play your Hare Taptap to evade them all, or take it.")
             : answersItself(g, "volley")
@@ -106,7 +106,7 @@ function fillPrompt(g, box, title, text, buttons) {
       ok && standing === "strom"
         ? gettext("Your standing answer forwards the skip with your Strom when the time is up. Play it now, or lose your turn.")
         : ok && standing === "never"
-          ? gettext("Your standing answer loses your turn when the time is up. Play your Strom to pass the skip on, or lose your turn.")
+          ? gettext("With your standing answer you lose your turn when the time is up. Play your Strom to pass the skip on, or lose your turn.")
           : ok
             ? gettext("Play your Strom to pass the skip on to the next player, or lose your turn.")
             : answersItself(g, "skip")
