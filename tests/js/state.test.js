@@ -64,6 +64,18 @@ test("a decision's length: the table's timer, the short one for my reactions wit
   assert.equal(deadlineTotal(g, "volley", 1), 10000);
 });
 
+test("a standing answer makes the short window for its own kind of reaction only", () => {
+  const g = game({ hand: [], awaiting: null });
+  assert.deepEqual(g.S.standing, { volley: "ask", skip: "ask" }); // none in the page's config
+  g.S.standing = { volley: "taptap", skip: "ask" };
+  assert.equal(deadlineTotal(g, "volley", 0), 4000);
+  assert.equal(deadlineTotal(g, "skip", 0), 30000); // no skip timer here: 30 s
+  assert.equal(deadlineTotal(g, "volley", 1), 10000); // another seat's window: the table's
+  g.S.standing = { volley: "ask", skip: "never" };
+  assert.equal(deadlineTotal(g, "volley", 0), 10000);
+  assert.equal(deadlineTotal(g, "skip", 0), 4000);
+});
+
 test("placings are the server's places, grouped: shared places together, first place first", () => {
   // Seat 2 won; seats 0 and 3 went out by one move and share second; seat 1, whose person left
   // and whose bot outlasted the others, is last (the server's rule, docs/RULES.md).
