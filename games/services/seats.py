@@ -60,8 +60,10 @@ def seat_set_standing_answers(
     `volley` one of STANDING_VOLLEY ("ask", "taptap": a Hare Taptap when the seat holds one,
     "never"), `skip` one of STANDING_SKIP ("ask", "strom": forward with a Strom when it holds one,
     "never"). Only the seat's own person may, and only they are told (the answer, the game page's
-    config, their socket): to anyone else the setting would say what the seat may hold. It holds
-    from the next reaction window the seat is asked for, and carries over to the table's next
+    config, their socket): to anyone else the setting would say what the seat may hold. A window's
+    length is fixed when it opens, so the short window comes from the next one the seat is asked
+    for; what its end plays is read at that end, so a change within an open window decides it
+    (at the moment that window ends anyway, telling nothing). It carries over to the table's next
     games (tables.py _game_create). Returns the seat's standing answers now."""
     if volley is not None and (not isinstance(volley, str) or volley not in STANDING_VOLLEY):
         raise ServiceError("bad_standing_answer", f"volley is one of {', '.join(STANDING_VOLLEY)}")
