@@ -46,6 +46,11 @@ def _window(kind: str, turn: int, discard: int, reaction: int, answers_itself: b
     return reaction
 
 
+def _standing(kind: str, volley: str, skip: str) -> bool:
+    """Whether the seat has a standing answer for a reaction of `kind` (GameSeat.answers_at_once)."""
+    return (volley if kind == Decision.VOLLEY else skip if kind == Decision.SKIP else "ask") != "ask"
+
+
 def your_turn_sweep() -> int:
     """Notify every person whose decision waits with no page of theirs open on its game; how
     many were notified (a decision already told about is not told again)."""
@@ -79,9 +84,7 @@ def your_turn_sweep() -> int:
     due = [
         (f"turn:{game_id}:{int(deadline.timestamp() * 1000)}", user_id, game_id, table_id, deadline)
         for game_id, user_id, auto, volley, skip, table_id, kind, deadline, turn, discard, reaction in rows
-        if _window(
-            kind, turn, discard, reaction, auto or {"volley": volley, "skip": skip}.get(kind, "ask") != "ask"
-        )
+        if _window(kind, turn, discard, reaction, auto or _standing(kind, volley, skip))
         >= settings.YOUR_TURN_MIN_SECONDS
     ]
     if not due:
