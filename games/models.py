@@ -196,8 +196,10 @@ class GameSeat(models.Model):
     # skip with, at the end of the same short window "answer for me" has, when its person has not
     # answered by then: "ask" waits for the person as usual; "taptap" / "strom" plays that card if
     # the seat holds one (else declines); "never" declines. Shown to the seat's own person only.
-    standing_volley = models.CharField(max_length=8, default="ask")
-    standing_skip = models.CharField(max_length=8, default="ask")
+    # The database's default too: the code of the release before, still running while this one's
+    # migration is applied, makes seat rows without these columns.
+    standing_volley = models.CharField(max_length=8, default="ask", db_default="ask")
+    standing_skip = models.CharField(max_length=8, default="ask", db_default="ask")
     # Open sockets of the seat's person, and since when they have had none (for the grace period).
     connections = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
