@@ -70,6 +70,8 @@ def seat_set_standing_answers(
     if skip is not None and (not isinstance(skip, str) or skip not in STANDING_SKIP):
         raise ServiceError("bad_standing_answer", f"skip is one of {', '.join(STANDING_SKIP)}")
     with transaction.atomic():
+        # The game's lock, which the window's end (autoplay.game_deadline_expire) holds while it
+        # reads the seat's answer: a change comes wholly before that end or wholly after it.
         game = game_lock(game.pk)
         seat = access_game_seat(game, user)
         row = GameSeat.objects.get(game=game, seat=seat)
