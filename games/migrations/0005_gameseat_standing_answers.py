@@ -5,29 +5,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_table_pace'),
+        ("games", "0004_table_pace"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gameseat',
-            name='standing_skip',
-            field=models.CharField(db_default='ask', default='ask', max_length=8),
+            model_name="gameseat",
+            name="standing_skip",
+            field=models.CharField(db_default="ask", default="ask", max_length=8),
         ),
         migrations.AddField(
-            model_name='gameseat',
-            name='standing_volley',
-            field=models.CharField(db_default='ask', default='ask', max_length=8),
+            model_name="gameseat",
+            name="standing_volley",
+            field=models.CharField(db_default="ask", default="ask", max_length=8),
         ),
         migrations.AddConstraint(
-            model_name='gameseat',
-            constraint=models.CheckConstraint(condition=models.Q(('standing_volley__in', ('ask', 'taptap', 'never'))), name='gameseat_standing_volley'),
+            model_name="gameseat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("standing_volley__in", ("ask", "taptap", "never"))),
+                name="gameseat_standing_volley",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameseat',
-            constraint=models.CheckConstraint(condition=models.Q(('standing_skip__in', ('ask', 'strom', 'never'))), name='gameseat_standing_skip'),
+            model_name="gameseat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("standing_skip__in", ("ask", "strom", "never"))),
+                name="gameseat_standing_skip",
+            ),
         ),
     ]
