@@ -32,6 +32,22 @@ def pytest_unconfigure(config: Any) -> None:
         private.close()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: Any) -> None:
+    """The browser test modules share one Chromium (tests/support/browsers.py), closed before a
+    test that is not one of them: its asyncio.run() cannot run beside Playwright's loop."""
+    if item.get_closest_marker("browser") is None:
+        from tests.support.browsers import close_browser
+
+        close_browser()
+
+
+def pytest_sessionfinish(session: Any) -> None:
+    from tests.support.browsers import close_browser
+
+    close_browser()
+
+
 def _parallel(config: Any) -> bool:
     return "PYTEST_XDIST_WORKER" in os.environ or bool(getattr(config.option, "numprocesses", None))
 

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.browsers import close_pages, shared_browser
 from tests.support.stack import Stack
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 # Each browser test module may pick its own Redis database so parallel runs never share a broker.
 DEFAULT_REDIS_DB = 10
@@ -43,16 +42,13 @@ def site(stack: Stack) -> Stack:
     return stack
 
 
-# Module scope: Playwright's sync API keeps an event loop running while it is open, which would
-# break the asyncio.run() of the socket tests collected after the browser tests.
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+    """The process's one Chromium (tests/support/browsers.py); the module's pages are closed at its
+    end, with its servers."""
+    b = shared_browser()
+    yield b
+    close_pages(b)
 
 
 @pytest.fixture
