@@ -40,6 +40,10 @@ def pytest_runtest_setup(item: Any) -> None:
         from tests.support.browsers import close_browser
 
         close_browser()
+    # A stack kept from a module before (`_KeptStack`) stops before a module that takes none: its
+    # beat and bots would act on that module's tables.
+    if getattr(item, "module", None) is not _KEPT.module and "module_stack" not in item.fixturenames:
+        _KEPT.stop()
 
 
 def pytest_sessionfinish(session: Any) -> None:
@@ -58,8 +62,16 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     In a parallel run (scripts/test: each module on one worker, modules handed out in this
     order) the longest modules go first so that the short ones even out the workers' ends: the
     `long` ones, then the browser and server tests, then the rest."""
+
+    def same_servers(item: Any) -> str:
+        """Browser modules whose servers are started alike come one after another, so that a
+        process may keep its servers from one to the next (`_KeptStack`)."""
+        if item.get_closest_marker("browser") is None:
+            return ""
+        return repr(sorted(getattr(getattr(item, "module", None), "SITE_ENV", {}).items()))
+
     if not _parallel(config):
-        items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+        items.sort(key=lambda item: (item.get_closest_marker("browser") is not None, same_servers(item)))
         return
 
     def rank(item: Any) -> int:
@@ -68,7 +80,7 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
                 return i
         return 4
 
-    items.sort(key=rank)
+    items.sort(key=lambda item: (rank(item), same_servers(item)))
 
 
 @pytest.fixture(autouse=True)
@@ -272,19 +284,74 @@ def stack_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     return dict(marker.kwargs)
 
 
+class _KeptStack:
+    """The stack a pytest process keeps running between its modules: the next module started with
+    the same options (a browser module's, most often) takes it as it is, instead of starting its
+    own (some seconds and two processes' start-up). One at a time: a stack kept for later would
+    run its beat's sweeps and its bots on the tables of another module's tests."""
+
+    def __init__(self) -> None:
+        self.module: Any = None  # the module that took it last
+        self.key: str | None = None
+        self.shape: tuple[int, int] = (0, 0)
+        self.exits: ExitStack | None = None
+        self.stack: Stack | None = None
+
+    def take(self, module: Any, key: str, start: Callable[[ExitStack], Stack]) -> Stack:
+        self.module = module
+        if self.stack is not None and (self.key != key or not self.fit()):
+            self.stop()
+        if self.stack is None:
+            self.exits = ExitStack()
+            self.stack = start(self.exits)
+            self.key, self.shape = key, (len(self.stack.servers), len(self.stack.workers))
+        return self.stack
+
+    def fit(self) -> bool:
+        """As started: no server or worker added or gone (a test may add one); a server a test
+        killed is replaced by `Stack.as_new`."""
+        st = self.stack
+        return (
+            st is not None
+            and (len(st.servers), len(st.workers)) == self.shape
+            and all(w.poll() is None for w in st.workers)
+        )
+
+    def stop(self) -> None:
+        exits, self.exits, self.stack, self.key = self.exits, None, None, None
+        if exits is not None:
+            exits.close()
+
+
+_KEPT = _KeptStack()
+
+
+@pytest.fixture(scope="session")
+def _kept_stack(end_lingering_connections: None) -> Iterator[_KeptStack]:
+    """The process's kept stack, stopped before the test database is dropped."""
+    yield _KEPT
+    _KEPT.stop()
+
+
 @pytest.fixture(scope="module")
 def module_stack(
     request: pytest.FixtureRequest,
     stack_options: dict[str, Any],
     django_db_blocker: Any,
-    end_lingering_connections: None,
+    _kept_stack: _KeptStack,
 ) -> Iterator[Stack]:
-    """The servers and worker of a test module (`stack_options`), started once per module."""
-    with (
-        django_db_blocker.unblock(),
-        stack_for_test(request.module.__name__.rpartition(".")[2], **stack_options) as st,
-    ):
-        yield st
+    """The servers and worker of a test module (`stack_options`), started once per module, or
+    taken over from the module before when it had the same options (`_KeptStack`; its logs go on
+    in that module's test-output/servers folder)."""
+
+    def start(exits: ExitStack) -> Stack:
+        name = request.module.__name__.rpartition(".")[2]
+        return exits.enter_context(stack_for_test(name, **stack_options))
+
+    with django_db_blocker.unblock():
+        yield _kept_stack.take(request.module, repr(sorted(stack_options.items())), start)
+        if not _kept_stack.fit():
+            _kept_stack.stop()
 
 
 @pytest.fixture
