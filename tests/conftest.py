@@ -259,16 +259,27 @@ def end_lingering_connections(django_db_setup: Any, django_db_blocker: Any) -> I
     beside Playwright's event loop are never closed by the test teardown. Which connections were
     ended is written to test-output/lingering-connections.txt."""
     yield
+    import time
+
     from django.db import connection
 
+    rows: list[Any] = []
     with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid, application_name, backend_start, state, left(query, 200)"
-            " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        rows = cursor.fetchall()
-        for pid, *_ in rows:
-            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        # Until none is left (at most 10 s): a process that was stopping just before (a worker's
+        # beat, ending after its worker) may still open one.
+        end = time.monotonic() + 10
+        while True:
+            cursor.execute(
+                "SELECT pid, application_name, backend_start, state, left(query, 200)"
+                " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            found = cursor.fetchall()
+            if not found or time.monotonic() > end:
+                break
+            rows += found
+            for pid, *_ in found:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            time.sleep(0.2)
     if rows:
         OUTPUT.mkdir(exist_ok=True)
         (OUTPUT / "lingering-connections.txt").write_text("".join(f"{row}\n" for row in rows))
@@ -331,6 +342,17 @@ def _kept_stack(end_lingering_connections: None) -> Iterator[_KeptStack]:
     """The process's kept stack, stopped before the test database is dropped."""
     yield _KEPT
     _KEPT.stop()
+
+
+@pytest.fixture(scope="session")
+def _browser_closed_in_time(end_lingering_connections: None) -> Iterator[None]:
+    """The browser test modules' Chromium (tests/support/browsers.py), closed before the
+    lingering connections are ended: while Playwright's loop runs, a connection of the test
+    process's stays open, and the test database could not be dropped."""
+    yield
+    from tests.support.browsers import close_browser
+
+    close_browser()
 
 
 @pytest.fixture(scope="module")

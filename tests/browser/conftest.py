@@ -44,7 +44,7 @@ def site(stack: Stack) -> Stack:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(_browser_closed_in_time: None) -> Iterator[Any]:
     """The process's one Chromium (tests/support/browsers.py); the module's pages are closed at its
     end, with its servers."""
     b = shared_browser()
