@@ -32,6 +32,26 @@ def pytest_unconfigure(config: Any) -> None:
         private.close()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: Any) -> None:
+    """The browser test modules share one Chromium (tests/support/browsers.py), closed before a
+    test that is not one of them: its asyncio.run() cannot run beside Playwright's loop."""
+    if item.get_closest_marker("browser") is None:
+        from tests.support.browsers import close_browser
+
+        close_browser()
+    # A stack kept from a module before (`_KeptStack`) stops before a module that takes none: its
+    # beat and bots would act on that module's tables.
+    if getattr(item, "module", None) is not _KEPT.module and "module_stack" not in item.fixturenames:
+        _KEPT.stop()
+
+
+def pytest_sessionfinish(session: Any) -> None:
+    from tests.support.browsers import close_browser
+
+    close_browser()
+
+
 def _parallel(config: Any) -> bool:
     return "PYTEST_XDIST_WORKER" in os.environ or bool(getattr(config.option, "numprocesses", None))
 
@@ -42,8 +62,16 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     In a parallel run (scripts/test: each module on one worker, modules handed out in this
     order) the longest modules go first so that the short ones even out the workers' ends: the
     `long` ones, then the browser and server tests, then the rest."""
+
+    def same_servers(item: Any) -> str:
+        """Browser modules whose servers are started alike come one after another, so that a
+        process may keep its servers from one to the next (`_KeptStack`)."""
+        if item.get_closest_marker("browser") is None:
+            return ""
+        return repr(sorted(getattr(getattr(item, "module", None), "SITE_ENV", {}).items()))
+
     if not _parallel(config):
-        items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+        items.sort(key=lambda item: (item.get_closest_marker("browser") is not None, same_servers(item)))
         return
 
     def rank(item: Any) -> int:
@@ -52,7 +80,7 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
                 return i
         return 4
 
-    items.sort(key=rank)
+    items.sort(key=lambda item: (rank(item), same_servers(item)))
 
 
 @pytest.fixture(autouse=True)
@@ -102,18 +130,55 @@ def _flush_may_truncate_the_logs() -> None:
     The servers and worker of a module stay up between its tests, so a bot may still be moving
     while the tables are emptied: the TRUNCATE can then deadlock with the bot's transaction
     (each waits for a table the other holds). The flush is one transaction, so it is tried again
-    (tests/support/test_flush.py)."""
-    from django.db import OperationalError
+    (tests/support/test_flush.py).
+
+    TRUNCATE makes new files for every table and index (some 250), which took 0.3 to 2.5 s a test
+    on the shared test machine, after each of the hundreds of transactional tests. Where the test
+    database's user may (a superuser, as scripts/test's), the flush instead locks the same tables
+    in the same order as TRUNCATE would (nobody writes or reads them until it commits) and
+    DELETEs the rows of those that have any, with triggers off for the transaction
+    (session_replication_role): the logs' append-only triggers and the foreign keys' checks, as
+    TRUNCATE skips them. The rows are gone either way; a flush that resets sequences truncates."""
+    from django.db import OperationalError, transaction
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     from plumbing.append_only import TRUNCATE_SETTING
 
     flush = DatabaseOperations.execute_sql_flush
 
+    def by_delete(self: Any, sql_list: list[str]) -> bool:
+        """The flush by DELETE; False (nothing done) where it cannot stand in for the TRUNCATE."""
+        statements = [s.strip() for s in sql_list]
+        if (
+            len(statements) != 1
+            or not statements[0].startswith("TRUNCATE ")
+            or not statements[0].endswith(";")
+        ):
+            return False
+        tables = statements[0].removeprefix("TRUNCATE ").removesuffix(";")
+        if "RESTART IDENTITY" in tables or "CASCADE" in tables:
+            return False
+        conn = self.connection
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+            if not cursor.fetchone()[0]:
+                return False
+        names = [name.strip() for name in tables.split(",")]  # quoted by Django's sql_flush
+        with transaction.atomic(using=conn.alias), conn.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+            cursor.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
+            cursor.execute(
+                " UNION ALL ".join(f"SELECT {i} WHERE EXISTS (SELECT FROM {t})" for i, t in enumerate(names))
+            )
+            for (i,) in cursor.fetchall():
+                cursor.execute(f"DELETE FROM {names[i]}")
+        return True
+
     def execute_sql_flush(self: Any, sql_list: list[str]) -> None:
         for attempt in range(5):
             try:
-                flush(self, [f"SET LOCAL {TRUNCATE_SETTING} = 'yes'", *sql_list])
+                if not by_delete(self, sql_list):
+                    flush(self, [f"SET LOCAL {TRUNCATE_SETTING} = 'yes'", *sql_list])
                 return
             except OperationalError as e:
                 if getattr(e.__cause__, "sqlstate", None) != "40P01" or attempt == 4:  # deadlock_detected
@@ -194,16 +259,27 @@ def end_lingering_connections(django_db_setup: Any, django_db_blocker: Any) -> I
     beside Playwright's event loop are never closed by the test teardown. Which connections were
     ended is written to test-output/lingering-connections.txt."""
     yield
+    import time
+
     from django.db import connection
 
+    rows: list[Any] = []
     with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid, application_name, backend_start, state, left(query, 200)"
-            " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        rows = cursor.fetchall()
-        for pid, *_ in rows:
-            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        # Until none is left (at most 10 s): a process that was stopping just before (a worker's
+        # beat, ending after its worker) may still open one.
+        end = time.monotonic() + 10
+        while True:
+            cursor.execute(
+                "SELECT pid, application_name, backend_start, state, left(query, 200)"
+                " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            found = cursor.fetchall()
+            if not found or time.monotonic() > end:
+                break
+            rows += found
+            for pid, *_ in found:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            time.sleep(0.2)
     if rows:
         OUTPUT.mkdir(exist_ok=True)
         (OUTPUT / "lingering-connections.txt").write_text("".join(f"{row}\n" for row in rows))
@@ -219,19 +295,85 @@ def stack_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     return dict(marker.kwargs)
 
 
+class _KeptStack:
+    """The stack a pytest process keeps running between its modules: the next module started with
+    the same options (a browser module's, most often) takes it as it is, instead of starting its
+    own (some seconds and two processes' start-up). One at a time: a stack kept for later would
+    run its beat's sweeps and its bots on the tables of another module's tests."""
+
+    def __init__(self) -> None:
+        self.module: Any = None  # the module that took it last
+        self.key: str | None = None
+        self.shape: tuple[int, int] = (0, 0)
+        self.exits: ExitStack | None = None
+        self.stack: Stack | None = None
+
+    def take(self, module: Any, key: str, start: Callable[[ExitStack], Stack]) -> Stack:
+        self.module = module
+        if self.stack is not None and (self.key != key or not self.fit()):
+            self.stop()
+        if self.stack is None:
+            self.exits = ExitStack()
+            self.stack = start(self.exits)
+            self.key, self.shape = key, (len(self.stack.servers), len(self.stack.workers))
+        return self.stack
+
+    def fit(self) -> bool:
+        """As started: no server or worker added or gone (a test may add one); a server a test
+        killed is replaced by `Stack.as_new`."""
+        st = self.stack
+        return (
+            st is not None
+            and (len(st.servers), len(st.workers)) == self.shape
+            and all(w.poll() is None for w in st.workers)
+        )
+
+    def stop(self) -> None:
+        exits, self.exits, self.stack, self.key = self.exits, None, None, None
+        if exits is not None:
+            exits.close()
+
+
+_KEPT = _KeptStack()
+
+
+@pytest.fixture(scope="session")
+def _kept_stack(end_lingering_connections: None) -> Iterator[_KeptStack]:
+    """The process's kept stack, stopped before the test database is dropped."""
+    yield _KEPT
+    _KEPT.stop()
+
+
+@pytest.fixture(scope="session")
+def _browser_closed_in_time(end_lingering_connections: None) -> Iterator[None]:
+    """The browser test modules' Chromium (tests/support/browsers.py), closed before the
+    lingering connections are ended: while Playwright's loop runs, a connection of the test
+    process's stays open, and the test database could not be dropped."""
+    yield
+    from tests.support.browsers import close_browser
+
+    close_browser()
+
+
 @pytest.fixture(scope="module")
 def module_stack(
     request: pytest.FixtureRequest,
     stack_options: dict[str, Any],
     django_db_blocker: Any,
-    end_lingering_connections: None,
+    _kept_stack: _KeptStack,
 ) -> Iterator[Stack]:
-    """The servers and worker of a test module (`stack_options`), started once per module."""
-    with (
-        django_db_blocker.unblock(),
-        stack_for_test(request.module.__name__.rpartition(".")[2], **stack_options) as st,
-    ):
-        yield st
+    """The servers and worker of a test module (`stack_options`), started once per module, or
+    taken over from the module before when it had the same options (`_KeptStack`; its logs go on
+    in that module's test-output/servers folder)."""
+
+    def start(exits: ExitStack) -> Stack:
+        name = request.module.__name__.rpartition(".")[2]
+        return exits.enter_context(stack_for_test(name, **stack_options))
+
+    with django_db_blocker.unblock():
+        yield _kept_stack.take(request.module, repr(sorted(stack_options.items())), start)
+        if not _kept_stack.fit():
+            _kept_stack.stop()
 
 
 @pytest.fixture

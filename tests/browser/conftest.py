@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 
+from tests.support.browsers import close_pages, shared_browser
 from tests.support.stack import Stack
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-# Each browser test module may pick its own Redis database so parallel runs never share a broker.
-DEFAULT_REDIS_DB = 10
+REDIS_DB = 10
 # The sync Playwright API runs an event loop in the test thread; the database teardown of
 # transactional tests then sees "an async context". The ORM calls are still made synchronously.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -24,10 +22,12 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture(scope="module")
 def stack_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     """One ASGI server and one Celery worker per browser test module; bots move without delay.
-    A module's SITE_ENV (a dict) adds to the processes' environment, e.g. a deck to deal, and
-    its REDIS_DB picks the Redis database."""
+    A module's SITE_ENV (a dict) adds to the processes' environment, e.g. a deck to deal. Modules
+    with the same SITE_ENV one after another in a process share the servers (tests/conftest.py:
+    `_KeptStack`), all on one Redis database: a process runs one module at a time, and each
+    pytest-xdist worker but the first has a Redis server of its own."""
     return {
-        "redis_db": getattr(request.module, "REDIS_DB", DEFAULT_REDIS_DB),
+        "redis_db": REDIS_DB,
         "servers": 1,
         "worker": True,
         "BOT_DELAY_SECONDS": os.environ.get("BROWSER_BOT_DELAY", "0.3"),
@@ -43,16 +43,13 @@ def site(stack: Stack) -> Stack:
     return stack
 
 
-# Module scope: Playwright's sync API keeps an event loop running while it is open, which would
-# break the asyncio.run() of the socket tests collected after the browser tests.
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+def browser(_browser_closed_in_time: None) -> Iterator[Any]:
+    """The process's one Chromium (tests/support/browsers.py); the module's pages are closed at its
+    end, with its servers."""
+    b = shared_browser()
+    yield b
+    close_pages(b)
 
 
 @pytest.fixture

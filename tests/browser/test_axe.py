@@ -21,7 +21,6 @@ from tournaments.services import tournament_create, tournament_join
 
 User = get_user_model()
 
-REDIS_DB = 11
 PASSWORD = "hare-tree-house-42"
 SERIOUS = {"serious", "critical"}
 PANELS_SHOWN = """() => ['out-moment', 'end'].every(

@@ -25,7 +25,6 @@ from tests.support.browser_push import WorkerPush, push_manager_at
 from tests.support.pushservice import BrowserKeys, PushService, push_service
 from webpush.management.commands.vapid_keys import vapid_key_pair
 
-REDIS_DB = 12
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PUBLIC_KEY, PRIVATE_KEY = vapid_key_pair()

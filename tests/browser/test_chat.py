@@ -14,7 +14,6 @@ from moderation.models import Report
 from tests.browser.ui import api
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 13
 PASSWORD = "correct-horse-battery"
 HOSTILE = '<img src=x onerror="document.title=\'owned\'"><script>document.title="owned"</script>'
 

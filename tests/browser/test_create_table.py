@@ -10,8 +10,6 @@ import pytest
 
 from tests.browser.ui import person, sign_in
 
-REDIS_DB = 13
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Whether each of the form's controls shows its whole text: a select's chosen option fits its box,

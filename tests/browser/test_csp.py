@@ -12,7 +12,6 @@ from tests.browser.ui import sign_in, start_against_bots
 from tests.support.stack import Stack
 
 pytestmark = [pytest.mark.browser]
-REDIS_DB = 15
 
 
 def test_no_page_breaks_the_content_security_policy(site: Stack, browser: Any) -> None:

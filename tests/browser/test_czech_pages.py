@@ -17,7 +17,6 @@ import pytest
 from tests.browser.ui import Player, api, english_left, person, read, sign_in, wait_loaded, wait_newer
 from tests.support.decks import SHORT_GAME_FOR_ONE, STACKED
 
-REDIS_DB = 13
 DESKTOP = {"width": 1280, "height": 900}
 DEAL = SHORT_GAME_FOR_ONE
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}

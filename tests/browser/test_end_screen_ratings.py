@@ -15,8 +15,6 @@ from ratings.models import RatingChange
 from tests.browser.ui import api, person, sign_in, wait_loaded
 from tests.factories import seat_1_to_the_brink
 
-REDIS_DB = 12
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOWN = """() => Array.from(document.querySelectorAll('#rating-changes li.rating-change')).map(li => ({

@@ -16,7 +16,6 @@ from tests.browser.ui import api, person, read, sign_in, start_against_bots, wai
 from tests.factories import end_with_seat_1_abandoned
 from tests.support.waits import wait_until
 
-REDIS_DB = 11
 T = TypeVar("T")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

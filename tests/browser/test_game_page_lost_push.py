@@ -18,7 +18,6 @@ from games.models import Game, GameSeat
 from games.services.autoplay import game_bot_move
 from tests.browser.ui import Player, read, sign_in, start_against_bots, wait_loaded, wait_newer
 
-REDIS_DB = 13
 SITE_ENV = {"BOT_DELAY_SECONDS": "60", "BOT_OVERDUE_SECONDS": "120"}
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

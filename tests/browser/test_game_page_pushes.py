@@ -16,7 +16,6 @@ from games.models import Game
 from tests.browser.ui import Player, read, sign_in, start_against_bots, wait_loaded, wait_newer
 from tests.support.decks import SHORT_GAME_FOR_ONE, STACKED
 
-REDIS_DB = 11
 DEAL = SHORT_GAME_FOR_ONE  # what happens, turn by turn, is written beside it
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}
 

@@ -18,7 +18,6 @@ import pytest
 from accounts.services import user_register, user_token
 from tests.browser.ui import api
 
-REDIS_DB = 14
 PASSWORD = "hare-tree-house-42"
 IDLE_MS = 60_000  # of the page's clock, run ahead in an instant
 # Every fetch and XMLHttpRequest the page starts, recorded when it starts: read at once, with no

@@ -12,8 +12,6 @@ import pytest
 
 from tests.tournaments.test_services import event
 
-REDIS_DB = 12
-
 
 def _next_winter_evening() -> datetime:
     """The next 15 January, 18:00 UTC: within the year ahead that events may start in, and in

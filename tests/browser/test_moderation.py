@@ -13,7 +13,6 @@ from moderation.groups import MODERATORS
 from moderation.models import AuditEntry, Report, ReportStatus
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 12
 PASSWORD = "correct-horse-battery"
 
 

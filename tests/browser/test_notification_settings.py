@@ -12,7 +12,6 @@ from notifications.selectors import wants
 from tests.browser.ui import PASSWORD, sign_in
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 7
 
 SCREENS = [
     ("en-desktop", {"viewport": {"width": 1280, "height": 800}}, "en"),

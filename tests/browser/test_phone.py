@@ -14,7 +14,6 @@ from analysis.services import analysis_run
 from bench.stored_games import long_game, store_game
 from tests.browser.ui import sign_in, start_against_bots, wait_loaded
 
-REDIS_DB = 12
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

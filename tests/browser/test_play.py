@@ -15,7 +15,6 @@ from games.models import Game
 from tests.browser.ui import press, read, wait_loaded
 from tests.support.decks import STACKED, TAPTAP_AND_STROM
 
-REDIS_DB = 10
 PASSWORD = "hare-tree-house-42"
 DEAL = TAPTAP_AND_STROM  # what happens, move by move, is written beside it
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}

@@ -16,7 +16,6 @@ from tests.browser.ui import go_by_header, sign_in
 from tests.factories import next_game, play_out, start_table
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 13
 PASSWORD = "correct-horse-battery"
 
 

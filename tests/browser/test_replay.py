@@ -17,7 +17,6 @@ from tests.support.decks import SEAT_ZERO_SKIPPED, STACKED
 from tests.support.stack import Stack
 
 pytestmark = [pytest.mark.browser]
-REDIS_DB = 11
 # The live game's deal (the stored games are dealt in this process): the bots play sixteen turns
 # before the away host's seat is first asked anything, so the game moves at the bots' pace.
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(SEAT_ZERO_SKIPPED.deck_top())}

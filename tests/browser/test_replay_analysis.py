@@ -26,7 +26,6 @@ from tests.browser.ui import person, sign_in
 from tests.support.stack import Stack
 
 pytestmark = [pytest.mark.browser]
-REDIS_DB = 15
 PLAYOUTS = 4  # a tiny budget: the figures are noisy, which is all a page test needs
 # A long name: shown whole in the tables where there is room (it was cut at 8rem even on a desktop).
 NAMES = ["ann", "bob", "cat", "Maximilián_Dvořák"]

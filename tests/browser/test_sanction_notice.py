@@ -19,7 +19,6 @@ from moderation import services
 from tests.browser.ui import sign_in, start_against_bots, wait_loaded
 from tests.moderation.conftest import make_moderator
 
-REDIS_DB = 15
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 IDLE_MS = 120_000  # of the page's clock, run ahead at once: past every reconnection wait (20 s at most)
 # Every socket the page opens, counted as it is made.

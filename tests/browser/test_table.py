@@ -17,7 +17,6 @@ from games.models import Game
 from tests.browser.ui import Player, api, person, read, sign_in, wait_loaded, wait_newer
 from tests.support.decks import EVERY_STATE, STACKED
 
-REDIS_DB = 12
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 STATES = ("turn", "aiming", "answering", "discarding", "waiting", "eliminated", "end")

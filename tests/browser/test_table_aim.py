@@ -20,7 +20,6 @@ from bench.stored_games import long_game, store_game
 from tests.browser.ui import read, sign_in, start_against_bots, wait_loaded
 from tests.support.decks import AIM_ON_THE_TABLE, STACKED
 
-REDIS_DB = 14
 DESKTOP = {"width": 1280, "height": 800}
 DEAL = AIM_ON_THE_TABLE  # what happens, turn by turn, is written beside it
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}

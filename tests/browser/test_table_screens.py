@@ -19,7 +19,6 @@ import pytest
 from tests.browser.ui import api, person, read, sign_in, start_against_bots, wait_loaded
 from tests.support.decks import AIM_ON_THE_TABLE, STACKED
 
-REDIS_DB = 15
 DEAL = AIM_ON_THE_TABLE
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}
 SIZES = [(1366, 657), (1280, 800), (390, 844), (360, 740)]

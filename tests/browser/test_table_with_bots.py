@@ -27,7 +27,6 @@ from tests.browser.ui import (
 )
 from tests.support.decks import ONE_PERSON_EVADES, STACKED
 
-REDIS_DB = 12
 DESKTOP = {"width": 1280, "height": 800}
 DEAL = ONE_PERSON_EVADES  # what happens, round by round, is written beside it
 SITE_ENV = {"GAME_SHUFFLE": STACKED, "DECK_TOP": ",".join(DEAL.deck_top())}

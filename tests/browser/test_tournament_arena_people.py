@@ -39,7 +39,6 @@ from tournaments.scoring import Line, standings
 from tournaments.services import tournament_refold
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]
-REDIS_DB = 12
 # Quick bots; a person whose socket drops for a moment (a loaded machine) keeps their seat.
 SITE_ENV = {"BOT_DELAY_SECONDS": "0.2", "AWAY_GRACE_SECONDS": "30"}
 PEOPLE = [

@@ -21,7 +21,6 @@ from tournaments.models import EventSeat, Result, Tournament
 from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 14
 SITE_ENV = {"BOT_DELAY_SECONDS": "0.2", "AWAY_GRACE_SECONDS": "30"}
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}

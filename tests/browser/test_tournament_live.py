@@ -27,7 +27,6 @@ from tournaments.models import EventTable, Tournament
 from tournaments.services import tournament_create, tournament_join, tournament_pause, tournament_start
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 15
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 WAIT = 20_000  # ms: a seating waits for the site's beat (every 5 s)

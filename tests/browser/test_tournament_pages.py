@@ -17,7 +17,6 @@ from tournaments.models import Entry
 from tournaments.services import tournament_create, tournament_join, tournament_seat_round, tournament_start
 
 pytestmark = pytest.mark.browser
-REDIS_DB = 14
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 740}}
 
 

@@ -27,7 +27,6 @@ from tests.support.browser_push import WorkerPush, push_manager_at
 from tests.support.pushservice import BrowserKeys, push_service
 from webpush.management.commands.vapid_keys import vapid_key_pair
 
-REDIS_DB = 13
 # As tests/browser/conftest.py launches it, for the test that needs a profile of its own.
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

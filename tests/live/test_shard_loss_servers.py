@@ -12,7 +12,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -234,18 +234,43 @@ async def _play(
             Page(stack.ws_url(i), game_id, token, f"g{game_id}s{i}") for i, token in enumerate(tokens)
         ]
     everyone = [p for ps in pages.values() for p in ps]
+    lost_pages, kept_pages = pages[by_shard[0][0]], pages[by_shard[1][0]]
     tasks = [asyncio.create_task(p.run()) for p in everyone]
+
+    async def until(done: Callable[[], bool], at_most: float) -> None:
+        """Each phase lasts until what the test looks for has happened (at most `at_most` s:
+        then the assertions say what is missing), a second at least, so that the games move."""
+        start = time.monotonic()
+        await asyncio.sleep(1.0)
+        while not done() and time.monotonic() - start < at_most:
+            await asyncio.sleep(0.1)
+
     try:
-        await asyncio.sleep(3.0)
+        await until(lambda: all(p.events_at for p in everyone), 10.0)  # every page playing
         kill_at = time.monotonic()
         killed.kill()
-        await asyncio.sleep(2.5)  # down: the kept game plays on, the lost one's pages are turned away
+        # Down: the kept game plays on, the lost one's pages are closed and turned away.
+        await until(
+            lambda: (
+                all(p.closes for p in lost_pages)
+                and all(any(t > kill_at for t in p.events_at) for p in kept_pages)
+            ),
+            10.0,
+        )
         await asyncio.to_thread(killed.start)
         back_at = time.monotonic()
-        await asyncio.sleep(8.0)  # its pages back and playing
+        # Its pages back and playing.
+        await until(lambda: all(any(t > back_at for t in p.events_at) for p in lost_pages), 20.0)
         for p in everyone:
             p.playing = False
-        await asyncio.sleep(2.0)  # the last moves' pushes and answers
+        # The last moves' answers, and their pushes to the game's other page.
+        await until(
+            lambda: (
+                all(p.pending is None for p in everyone)
+                and all(len({p.last_seq for p in game_pages}) == 1 for game_pages in pages.values())
+            ),
+            5.0,
+        )
     finally:
         for p in everyone:
             p.stop = True

@@ -52,12 +52,17 @@ def stack_for_test(
 
     url = redis_url(redis_db)
     redis.Redis.from_url(url).flushdb()
+    # This run's logs only: a test that reads them (test_observability_servers) would otherwise
+    # find an earlier run's lines for the same game and command ids.
+    log_dir = OUTPUT / "servers" / name
+    for old in log_dir.glob("*.log"):
+        old.unlink()
     with live_stack(
         database_url=database_url(connection.settings_dict),
         redis_url=url,
         servers=servers,
         worker=worker,
-        log_dir=OUTPUT / "servers" / name,
+        log_dir=log_dir,
         **{"DJANGO_SETTINGS_MODULE": SERVER_SETTINGS, **extra_env},
     ) as stack:
         yield stack
