@@ -218,6 +218,9 @@ def seats_gone_away() -> list[tuple[int, int]]:
     return list(
         GameSeat.objects.filter(
             game__status=GameStatus.RUNNING,
+            # At a slow table nobody is expected to stay: only missed decisions hand a seat to
+            # a bot there (autoplay.py, game_deadline_expire).
+            game__slow=False,
             user__isnull=False,
             bot_playing=False,
             connections=0,
@@ -229,12 +232,13 @@ def seats_gone_away() -> list[tuple[int, int]]:
 
 
 def seat_mark_away(*, game_id: int, seat: int) -> bool:
-    """A bot takes the seat, if its person is still gone (checked again under the lock)."""
+    """A bot takes the seat, if its person is still gone (checked again under the lock); never at
+    a slow table, where closing the page is how one plays."""
     cutoff = timezone.now() - timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     with transaction.atomic():
         game = game_lock(game_id)
         row = GameSeat.objects.get(game=game, seat=seat)
-        if row.connections or row.disconnected_at is None or row.disconnected_at > cutoff:
+        if game.slow or row.connections or row.disconnected_at is None or row.disconnected_at > cutoff:
             return False
         if _alive(game_id, seat):  # a socket renewed the seat after its count went to 0
             return False

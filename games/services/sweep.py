@@ -16,7 +16,14 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
-from .autoplay import due_deadlines, game_bot_move, game_deadline_expire, overdue_bot_moves
+from .autoplay import (
+    due_deadlines,
+    game_bot_move,
+    game_deadline_expire,
+    game_slow_wake,
+    overdue_bot_moves,
+    slow_due,
+)
 from .faults import game_fault_clear, game_fault_record, games_failing, games_with_log_mismatch
 from .presence import presence_stale_seats, seat_mark_away, seat_presence_reset, seats_gone_away
 
@@ -91,6 +98,8 @@ def sweep_run() -> SweepReport:
         _one_game(
             report, "deadline", game_id, lambda g=game_id, s=seq: game_deadline_expire(game_id=g, guard_seq=s)
         )
+    for game_id, seq in _work_list(report, "slow", slow_due):  # slow games' deadlines (no tasks)
+        _one_game(report, "slow", game_id, lambda g=game_id, s=seq: game_slow_wake(game_id=g, guard_seq=s))
     for game_id, seq in _work_list(report, "bot", overdue_bot_moves):  # wake-ups lost with a worker
         _one_game(report, "bot", game_id, lambda g=game_id, s=seq: game_bot_move(game_id=g, guard_seq=s))
     for game_id, seat, last in _work_list(report, "presence", presence_stale_seats):  # sockets ended unseen

@@ -12,7 +12,7 @@ deadline, nothing a seat hides."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -23,7 +23,9 @@ from harehra.state import Decision
 from notifications.models import Kind, Notification
 from notifications.services import notification_send
 
-from ..models import GameSeat, GameStatus
+from plumbing import clock
+
+from ..models import Game, GameSeat, GameStatus, misses_before_away
 from .faults import set_aside
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ def your_turn_sweep() -> int:
     rows = (
         GameSeat.objects.filter(
             game__status=GameStatus.RUNNING,
+            game__slow=False,  # a slow game's decisions are told by decisions_tell
             game__awaiting_seat=F("seat"),
             game__deadline_at__gt=now + YOUR_TURN_LEAST_LEFT,
             user__isnull=False,
@@ -103,3 +106,76 @@ def your_turn_sweep() -> int:
             continue
         told += sent is not None
     return told
+
+
+# --- slow tables ---------------------------------------------------------------------------------
+
+
+def _once(game_id: int, deadline: datetime) -> str:
+    """The occasion a decision's notice names: its game and deadline (each decision has its own),
+    the same for both sweeps, so a decision is never told twice."""
+    return f"turn:{game_id}:{int(deadline.timestamp() * 1000)}"
+
+
+def decisions_untold(limit: int = 500) -> list[tuple[int, int, int | None, bool, int, int, datetime | None]]:
+    """Slow games' decisions whose person is still to be told (`Game.slow_tell`, read from its
+    partial index `game_slow_tell`: the cost is the untold decisions', not the slow games'), with
+    the awaited seat's row: (game, seq, user, plays itself, connections, table, deadline)."""
+    rows = (
+        GameSeat.objects.filter(game__slow_tell=True, seat=F("game__awaiting_seat"))
+        .exclude(set_aside("game_id"))
+        .values_list(
+            "game_id",
+            "game__last_seq",
+            "user_id",
+            "bot_playing",
+            "connections",
+            "game__table_id",
+            "game__deadline_at",
+        )[:limit]
+    )
+    return [(g, seq, user, not bot, conns, table, deadline) for g, seq, user, bot, conns, table, deadline in rows]
+
+
+def decisions_tell() -> int:
+    """Tell each slow game's awaited person of their decision, once per decision (site, push and
+    email by their preferences: notification_send), unless a page of theirs is open on the game
+    (then it is told once they leave it, if the decision still waits). How many were told."""
+    now = clock.now()
+    told = 0
+    for game_id, seq, user_id, person, connections, table_id, deadline in decisions_untold():
+        if person and user_id is not None and connections:
+            continue  # looking at it: tell them when they leave, if it still waits
+        try:  # one decision's failure stops no other's notice
+            with transaction.atomic():
+                if person and user_id is not None and deadline is not None and deadline > now + YOUR_TURN_LEAST_LEFT:
+                    sent = notification_send(
+                        user_id=user_id,
+                        kind=Kind.SLOW_TURN,
+                        data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
+                        once=_once(game_id, deadline),
+                    )
+                    told += sent is not None
+                # Told (or a bot's, or too late to matter): the decision leaves the index.
+                Game.objects.filter(pk=game_id, last_seq=seq, slow_tell=True).update(slow_tell=False)
+        except Exception:
+            log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
+    return told
+
+
+def decision_missed_tell(*, game: Game, user_id: int, kind: str, missed: int) -> None:
+    """A slow game's person missed a decision: a bot played it for them. They are told, and
+    whether a bot now holds their seat (after SLOW_MISSES_IN_A_ROW) until they take it back.
+    Inside the caller's transaction (the expiry's), once per decision."""
+    notification_send(
+        user_id=user_id,
+        kind=Kind.DECISION_MISSED,
+        data={
+            "game": game.pk,
+            "table": game.table_id,
+            "decision": kind,
+            "missed": missed,
+            "taken": missed >= misses_before_away(True),
+        },
+        once=f"missed:{game.pk}:{game.last_seq}",
+    )
