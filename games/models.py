@@ -225,6 +225,11 @@ class GameSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameseat_unique_seat"),
         ]
+        indexes = [
+            # The seats counted as connected, for the sweep's check of their leases
+            # (presence_stale_seats): a few, among the many seats of slow games nobody looks at.
+            models.Index(fields=["game"], condition=Q(connections__gt=0), name="gameseat_connected"),
+        ]
 
     @property
     def away_warned(self) -> bool:

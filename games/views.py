@@ -202,6 +202,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "cards": cards_info(),
         "auto_answer": seat is not None and game_seat_auto_answer(game, seat),
         "auto_answer_seconds": settings.AUTO_ANSWER_SECONDS,
+        # A slow game's turn line says until when its decision waits (static/js/game/prompt.js).
+        "slow": game.slow,
         "replay_url": f"/replays/{game.pk}/",
         "table_url": f"/tables/{table.pk}/",
         "event": None,  # a tournament's game: {id, name, format, status, url}, its end screen's way on
