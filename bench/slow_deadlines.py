@@ -33,7 +33,9 @@ OLD_DUE = (
     "SELECT id, last_seq FROM games_game WHERE status = 'running' AND deadline_at <= %s "
     "ORDER BY deadline_at LIMIT 200"
 )
-NEW_DUE = "SELECT id, last_seq FROM games_game WHERE slow_deadline_at <= %s ORDER BY slow_deadline_at LIMIT 200"
+NEW_DUE = (
+    "SELECT id, last_seq FROM games_game WHERE slow_deadline_at <= %s ORDER BY slow_deadline_at LIMIT 200"
+)
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,8 @@ def _fill(cfg: SlowConfig, start: Any) -> None:
                 "INSERT INTO games_game (table_id, number, players, shuffler, status, result, last_seq, "
                 "awaiting_seat, awaiting_kind, deadline_at, slow, slow_deadline_at, slow_tell, replay_key, "
                 "replay_hidden, created_at) "
-                "SELECT %s, i, 4, 0, 'running', '', 0, i %% 4, 'turn', d, %s, CASE WHEN %s THEN d END, false, "
-                "md5(%s || ':' || i::text), false, now() "
+                "SELECT %s, i, 4, 0, 'running', '', 0, i %% 4, 'turn', d, %s, "
+                "CASE WHEN %s THEN d END, false, md5(%s || ':' || i::text), false, now() "
                 "FROM (SELECT i, %s + (random() * %s) * interval '1 second' AS d "
                 "FROM generate_series(%s, %s) AS i) AS g",
                 [table, slow_game, slow_game, str(table), begin, spread, first, first + n - 1],
@@ -99,12 +101,16 @@ def _due_games(cfg: SlowConfig, start: Any, rng: random.Random) -> dict[int, Any
     due = {}
     for k in range(cfg.due):
         users = User.objects.bulk_create([User(username=f"bench-due-{k}-{s}") for s in range(4)])
-        table = table_create(host=users[0], settings=TableSettings(seats=4, pace="slow", decision_seconds=3600))
+        table = table_create(
+            host=users[0], settings=TableSettings(seats=4, pace="slow", decision_seconds=3600)
+        )
         for u in users[1:]:
             table_join(table=table, user=u, invite_code=table.invite_code)
         game = table_start(table=table, user=users[0])
         deadline = start + timedelta(seconds=rng.uniform(1, cfg.window - 2 * cfg.period))
-        Game.objects.filter(pk=game.pk).update(deadline_at=deadline, slow_deadline_at=deadline, slow_tell=False)
+        Game.objects.filter(pk=game.pk).update(
+            deadline_at=deadline, slow_deadline_at=deadline, slow_tell=False
+        )
         due[game.pk] = (deadline, game.last_seq)
     return due
 
@@ -198,10 +204,12 @@ def format_report(f: dict[str, Any]) -> list[str]:
         f"slow deadlines: {cfg.games} slow games spread over 3 days, {cfg.live} live games, "
         f"{cfg.due} real slow games due within {cfg.window} s of moved clock, a sweep every {cfg.period} s",
         f"sweep run, database time (ms): p50 {p(db, 50):.2f}  p99 {p(db, 99):.2f}  max {max(db):.2f}  "
-        f"(goal <= {GOAL_SWEEP_MS:.0f}); statements per run p50 {p(f['statements'], 50):.0f} max {max(f['statements'])}",
+        f"(goal <= {GOAL_SWEEP_MS:.0f}); statements per run p50 {p(f['statements'], 50):.0f} "
+        f"max {max(f['statements'])}",
         f"lateness of due deadlines (s): p50 {p(late, 50):.2f}  p99 {p(late, 99):.2f}  max {max(late):.2f}  "
         f"(goal p99 <= {GOAL_LATE_P99_S:.0f}); applied {len(late)}, not applied {f['missed']}",
-        f"due work list, EXPLAIN ANALYZE (ms): old (running games by deadline_at) p50 {p(f['old_ms'], 50):.2f}  "
+        "due work list, EXPLAIN ANALYZE (ms): old (running games by deadline_at) "
+        f"p50 {p(f['old_ms'], 50):.2f}  "
         f"new (game_slow_due) p50 {p(f['new_ms'], 50):.2f}",
         "costliest statements, ms per sweep run:",
         *(f"  {t * 1000 / f['runs']:.2f}  {sql[:110]}" for sql, t in f["costliest"]),

@@ -47,10 +47,15 @@ class TableCreateForm(forms.Form):
     )
     pace = forms.ChoiceField(
         label=_("Pace"),
-        choices=[(Pace.LIVE, _("Live: everyone plays now, decisions in seconds")), (Pace.SLOW, _("Slow: a decision in hours or days"))],
+        choices=[
+            (Pace.LIVE, _("Live: everyone plays now, decisions in seconds")),
+            (Pace.SLOW, _("Slow: a decision in hours or days")),
+        ],
         initial=Pace.LIVE,
         required=False,
-        help_text=_("At a slow table each player is told when a decision is theirs and has the time below to make it."),
+        help_text=_(
+            "At a slow table each player is told when a decision is theirs and has the time below to make it."
+        ),
     )
     decision_seconds = forms.TypedChoiceField(
         label=_("Slow table: time per decision"),

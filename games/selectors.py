@@ -206,7 +206,9 @@ def _view_of(game: Game, seat: int | None, rows: list[GameSeat]) -> dict[str, An
         "legal": legal_commands(state, seat) if row is not None and not row.bot_playing else [],
         "places": game_places(game.pk, game.status, game.last_seq),
         # One more missed turn (or discard) and a bot plays the viewer's seat (docs/PROTOCOL.md).
-        "away_warning": row is not None and row.warned_at(slow=game.slow) and game.status == GameStatus.RUNNING,
+        "away_warning": row is not None
+        and row.warned_at(slow=game.slow)
+        and game.status == GameStatus.RUNNING,
     }
 
 

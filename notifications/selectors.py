@@ -95,10 +95,13 @@ def notification_text(n: Notification) -> str:
     if n.kind == Kind.DECISION_MISSED:
         words = {"table": n.data.get("table", ""), "game": n.data.get("game", "")}
         if n.data.get("taken"):
-            return _(
-                "You missed another decision at table %(table)s (game %(game)s): a bot now plays "
-                "your seat until you take it back."
-            ) % words
+            return (
+                _(
+                    "You missed another decision at table %(table)s (game %(game)s): a bot now plays "
+                    "your seat until you take it back."
+                )
+                % words
+            )
         return _("You missed a decision at table %(table)s (game %(game)s): a bot played it for you.") % words
     if n.kind == Kind.TOURNAMENT_STARTING:
         return _("%(name)s, a tournament you entered, starts at %(at)s.") % {

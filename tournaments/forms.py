@@ -107,7 +107,10 @@ class TournamentCreateForm(forms.Form):
     )
     decision_seconds = forms.TypedChoiceField(
         label=_("Swiss: slow games"),
-        choices=[("", _("No: live games, the timers above")), *((n, DECISION_TIME_LABELS[n]) for n in SLOW_DECISION_SECONDS)],
+        choices=[
+            ("", _("No: live games, the timers above")),
+            *((n, DECISION_TIME_LABELS[n]) for n in SLOW_DECISION_SECONDS),
+        ],
         coerce=int,
         empty_value=None,
         required=False,
@@ -163,7 +166,11 @@ class TournamentCreateForm(forms.Form):
             "packs": list(d["packs"]),
             "turn_timer": d["turn_timer"],
             "rated": d["rated"],
-            **({"pace": Pace.SLOW, "decision_seconds": d["decision_seconds"]} if d.get("decision_seconds") else {}),
+            **(
+                {"pace": Pace.SLOW, "decision_seconds": d["decision_seconds"]}
+                if d.get("decision_seconds")
+                else {}
+            ),
             "entry_opens_at": now,
             "starts_at": now + timedelta(minutes=d["starts_in"]),
         }

@@ -37,7 +37,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     discard_timer = serializers.IntegerField(**_bounded("discard_timer", 10))
     pace = serializers.CharField(default="live", max_length=16, help_text="live, or slow (Swiss only)")
     decision_seconds = serializers.IntegerField(
-        required=False, allow_null=True, default=None, help_text="a slow event's time per decision, in seconds"
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="a slow event's time per decision, in seconds",
     )
     rated = serializers.BooleanField(default=True)
     entry_opens_at = serializers.DateTimeField(required=False, help_text="default: now")

@@ -5,42 +5,51 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_table_pace'),
+        ("games", "0004_table_pace"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='slow',
+            model_name="game",
+            name="slow",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='game',
-            name='slow_deadline_at',
+            model_name="game",
+            name="slow_deadline_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='slow_tell',
+            model_name="game",
+            name="slow_tell",
             field=models.BooleanField(default=False),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('slow', False), ('status', 'running')), fields=['id'], name='game_running_live'),
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("slow", False), ("status", "running")),
+                fields=["id"],
+                name="game_running_live",
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('slow_deadline_at__isnull', False)), fields=['slow_deadline_at'], name='game_slow_due'),
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("slow_deadline_at__isnull", False)),
+                fields=["slow_deadline_at"],
+                name="game_slow_due",
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('slow_tell', True)), fields=['id'], name='game_slow_tell'),
+            model_name="game",
+            index=models.Index(condition=models.Q(("slow_tell", True)), fields=["id"], name="game_slow_tell"),
         ),
         migrations.AddIndex(
-            model_name='gameseat',
-            index=models.Index(condition=models.Q(('connections__gt', 0)), fields=['game'], name='gameseat_connected'),
+            model_name="gameseat",
+            index=models.Index(
+                condition=models.Q(("connections__gt", 0)), fields=["game"], name="gameseat_connected"
+            ),
         ),
     ]

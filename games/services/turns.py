@@ -22,7 +22,6 @@ from django.utils import timezone
 from harehra.state import Decision
 from notifications.models import Kind, Notification
 from notifications.services import notification_send
-
 from plumbing import clock
 
 from ..models import Game, GameSeat, GameStatus, misses_before_away
@@ -134,7 +133,9 @@ def decisions_untold(limit: int = 500) -> list[tuple[int, int, int | None, bool,
             "game__deadline_at",
         )[:limit]
     )
-    return [(g, seq, user, not bot, conns, table, deadline) for g, seq, user, bot, conns, table, deadline in rows]
+    return [
+        (g, seq, user, not bot, conns, table, deadline) for g, seq, user, bot, conns, table, deadline in rows
+    ]
 
 
 def decisions_tell() -> int:
@@ -148,7 +149,12 @@ def decisions_tell() -> int:
             continue  # looking at it: tell them when they leave, if it still waits
         try:  # one decision's failure stops no other's notice
             with transaction.atomic():
-                if person and user_id is not None and deadline is not None and deadline > now + YOUR_TURN_LEAST_LEFT:
+                if (
+                    person
+                    and user_id is not None
+                    and deadline is not None
+                    and deadline > now + YOUR_TURN_LEAST_LEFT
+                ):
                     sent = notification_send(
                         user_id=user_id,
                         kind=Kind.SLOW_TURN,

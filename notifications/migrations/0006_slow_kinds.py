@@ -4,20 +4,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0005_every_kind'),
+        ("notifications", "0005_every_kind"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('follower', 'A new follower'), ('analysis_ready', 'Your requested analysis is ready'), ('challenge', 'A challenge to a table'), ('your_turn', 'Your decision awaited in a game you are not looking at'), ('tournament_starting', 'A tournament you entered starts in 5 minutes'), ('moderation', "A moderator's decision about you"), ('slow_turn', 'Your decision awaited in a slow game'), ('decision_missed', 'A decision of yours in a slow game was played by a bot')], max_length=32),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("follower", "A new follower"),
+                    ("analysis_ready", "Your requested analysis is ready"),
+                    ("challenge", "A challenge to a table"),
+                    ("your_turn", "Your decision awaited in a game you are not looking at"),
+                    ("tournament_starting", "A tournament you entered starts in 5 minutes"),
+                    ("moderation", "A moderator's decision about you"),
+                    ("slow_turn", "Your decision awaited in a slow game"),
+                    ("decision_missed", "A decision of yours in a slow game was played by a bot"),
+                ],
+                max_length=32,
+            ),
         ),
         migrations.AlterField(
-            model_name='notificationpreference',
-            name='kind',
-            field=models.CharField(choices=[('follower', 'A new follower'), ('analysis_ready', 'Your requested analysis is ready'), ('challenge', 'A challenge to a table'), ('your_turn', 'Your decision awaited in a game you are not looking at'), ('tournament_starting', 'A tournament you entered starts in 5 minutes'), ('moderation', "A moderator's decision about you"), ('slow_turn', 'Your decision awaited in a slow game'), ('decision_missed', 'A decision of yours in a slow game was played by a bot')], max_length=32),
+            model_name="notificationpreference",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("follower", "A new follower"),
+                    ("analysis_ready", "Your requested analysis is ready"),
+                    ("challenge", "A challenge to a table"),
+                    ("your_turn", "Your decision awaited in a game you are not looking at"),
+                    ("tournament_starting", "A tournament you entered starts in 5 minutes"),
+                    ("moderation", "A moderator's decision about you"),
+                    ("slow_turn", "Your decision awaited in a slow game"),
+                    ("decision_missed", "A decision of yours in a slow game was played by a bot"),
+                ],
+                max_length=32,
+            ),
         ),
     ]

@@ -10,12 +10,13 @@ from typing import Any, NamedTuple
 
 import pytest
 from celery import current_app as app
+from django.db import transaction
 
 from games.followups import BOT_THINK_TASK, DEADLINE_TASK
 from games.models import SLOW_MISSES_IN_A_ROW, Game, GameEvent, GameSeat, GameStatus
 from games.services.autoplay import due_deadlines, slow_due
 from games.services.presence import seats_gone_away
-from games.services.seats import seat_reclaim
+from games.services.seats import seat_hand_to_bot, seat_reclaim
 from games.services.sweep import sweep_run
 from games.services.turns import decisions_tell, your_turn_sweep
 from notifications.models import Kind, Notification
@@ -265,19 +266,98 @@ def test_a_bot_to_move_at_a_slow_table_has_its_wakeup_and_the_sweep_behind_it(
     game = _slow_game(people, django_capture_on_commit_callbacks)
     user = GameSeat.objects.get(game=game, seat=game.awaiting_seat).user
     _sent()
-    with django_capture_on_commit_callbacks(execute=True):
-        from games.services.seats import seat_hand_to_bot
-
-        from django.db import transaction
-
-        with transaction.atomic():
-            seat_hand_to_bot(game=game, seat=game.awaiting_seat, reason="away")
-    assert [t.task for t in _sent()] == [BOT_THINK_TASK]
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        seat_hand_to_bot(game=game, seat=game.awaiting_seat, reason="away")
+    assert [t.task for t in _sent()] == [BOT_THINK_TASK]  # its wake-up, and no countdown task
     game.refresh_from_db()
     # The bot's wake-up is lost here (no worker): the sweep moves it seconds later, not a day.
     assert (game.slow_deadline_at - clock.now()).total_seconds() < 60
     seq = game.last_seq
     clock.shift(timedelta(seconds=60))
-    sweep_run()
+    assert sweep_run().done["slow"] == 1
     game.refresh_from_db()
     assert game.last_seq > seq and user is not None
+    assert GameEvent.objects.get(game=game, seq=seq + 1).actor_id is None
+
+
+# --- challenges and Swiss events -------------------------------------------------------------------
+
+
+def test_a_challenge_makes_a_slow_rated_table(make_user, client_for, django_capture_on_commit_callbacks):
+    alena, bedrich = make_user("alena"), make_user("bedrich")
+    a, b = client_for(alena), client_for(bedrich)
+    for x, y in ((a, "bedrich"), (b, "alena")):
+        assert x.post(f"/api/relations/follows/{y}/").status_code == 200
+    bad = a.post("/api/challenges/", {"to": ["bedrich"], "seats": 2, "pace": "slow"}, format="json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "bad_pace")
+    body = {"to": ["bedrich"], "seats": 2, "pace": "slow", "decision_seconds": 3 * DAY, "rated": True}
+    cid = a.post("/api/challenges/", body, format="json").json()["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = b.post(f"/api/challenges/{cid}/accept/")
+    game = Game.objects.select_related("table").get(pk=r.json()["game"])
+    assert game.slow and game.table.is_slow and game.table.rated
+    assert game.table.turn_timer == game.table.reaction_timer == 3 * DAY
+
+
+def test_a_swiss_event_may_be_slow_and_its_tables_are(staff, make_user):
+    from django.utils import timezone
+
+    from plumbing.errors import ServiceError
+    from tournaments.models import EventTable
+    from tournaments.services import tournament_create, tournament_join, tournament_start
+
+    now = timezone.now()
+    spec = {
+        **{"name": "Slow", "table_size": 2, "min_table_size": 2, "rated": True, "rounds": 1},
+        **{"entry_opens_at": now - timedelta(minutes=5), "starts_at": now + timedelta(minutes=5)},
+    }
+    for bad in (
+        {"format": "arena", "pace": "slow", "decision_seconds": DAY},
+        {"format": "swiss", "pace": "slow"},
+    ):
+        with pytest.raises(ServiceError) as e:
+            tournament_create(user=staff, **spec, **bad)
+        assert e.value.code == "bad_pace", bad
+    t = tournament_create(user=staff, **spec, format="swiss", pace="slow", decision_seconds=8 * 3600)
+    for _ in range(2):
+        tournament_join(tournament=t, user=make_user())
+    tournament_start(tournament=t, user=staff)
+    et = EventTable.objects.select_related("table", "game").get(tournament=t)
+    assert et.table.is_slow and et.game.slow and et.table.turn_timer == 8 * 3600
+
+
+# --- reactions -------------------------------------------------------------------------------------
+
+
+def test_a_slow_reaction_waits_only_for_a_seat_that_could_answer(people, django_capture_on_commit_callbacks):
+    """Whoever is asked to react: a seat holding an answer gets the table's time, a seat with
+    none declines after AUTO_ANSWER_SECONDS (as a seat with "answer for me" always does)."""
+    from django.conf import settings
+
+    from games.eventlog import load_state
+    from harehra import legal_commands
+
+    game = _slow_game(people, django_capture_on_commit_callbacks)
+    seen = set()
+    for _ in range(600):
+        game.refresh_from_db()
+        if game.status != GameStatus.RUNNING or len(seen) == 2:
+            break
+        if game.awaiting_kind in ("volley", "skip"):
+            could = len(legal_commands(load_state(game), game.awaiting_seat)) > 1
+            window = (
+                game.deadline_at - GameEvent.objects.get(game=game, seq=game.last_seq).created_at
+            ).total_seconds()
+            if could:
+                assert window > DAY - 60
+            else:
+                assert window <= settings.AUTO_ANSWER_SECONDS + 1
+                assert not game.slow_tell  # nothing to tell: it declines by itself in seconds
+            seen.add(could)
+        client = _client(people, game, game.awaiting_seat)
+        legal = client.get(f"/api/games/{game.pk}/").json()["legal"]
+        volleys = [c for c in legal if c.get("play", [""])[0] == "cumi"]
+        choice = volleys[0] if volleys and game.awaiting_kind == "turn" else legal[0]
+        r = send(client, game.pk, {k: v for k, v in choice.items() if k != "seat"})
+        assert r.status_code == 200, r.content
+    assert seen, "no reaction was asked in the deal"

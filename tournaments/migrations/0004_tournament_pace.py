@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_featured_and_host'),
+        ("tournaments", "0003_featured_and_host"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='decision_seconds',
+            model_name="tournament",
+            name="decision_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='pace',
-            field=models.CharField(choices=[('live', 'Live'), ('slow', 'Slow (a decision in hours or days)')], default='live', max_length=8),
+            model_name="tournament",
+            name="pace",
+            field=models.CharField(
+                choices=[("live", "Live"), ("slow", "Slow (a decision in hours or days)")],
+                default="live",
+                max_length=8,
+            ),
         ),
     ]
