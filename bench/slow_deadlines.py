@@ -43,7 +43,7 @@ class SlowConfig:
     database_url: str
     games: int = 100_000
     live: int = 600
-    due: int = 40
+    due: int | None = None  # real games due in the window (default: the filler's rate)
     window: int = 600  # seconds of moved clock measured
     period: int = 5  # the beat's sweep period
     seed: int = 1
@@ -90,27 +90,39 @@ def _fill(cfg: SlowConfig, start: Any) -> None:
         )
 
 
-def _due_games(cfg: SlowConfig, start: Any, rng: random.Random) -> dict[int, Any]:
-    """`due` real slow games, started, their deadlines moved into the window: {game: deadline}."""
+def _due_count(cfg: SlowConfig) -> int:
+    """As many as fall due in the window when `games` deadlines are spread over 3 days (about 2
+    a sweep at 100,000), unless `due` says."""
+    return cfg.due if cfg.due is not None else max(1, round(cfg.games * cfg.window / THREE_DAYS))
+
+
+def _due_games(cfg: SlowConfig) -> list[Any]:
+    """The real slow games, started through the table services (1 hour a decision)."""
     from django.contrib.auth import get_user_model
 
-    from games.models import Game
     from games.services.tables import TableSettings, table_create, table_join, table_start
 
     User = get_user_model()
-    due = {}
-    for k in range(cfg.due):
+    games = []
+    for k in range(_due_count(cfg)):
         users = User.objects.bulk_create([User(username=f"bench-due-{k}-{s}") for s in range(4)])
-        table = table_create(
-            host=users[0], settings=TableSettings(seats=4, pace="slow", decision_seconds=3600)
-        )
+        settings = TableSettings(seats=4, pace="slow", decision_seconds=3600)
+        table = table_create(host=users[0], settings=settings)
         for u in users[1:]:
             table_join(table=table, user=u, invite_code=table.invite_code)
-        game = table_start(table=table, user=users[0])
+        games.append(table_start(table=table, user=users[0]))
+    return games
+
+
+def _due_in_window(games: list[Any], start: Any, cfg: SlowConfig, rng: random.Random) -> dict[int, Any]:
+    """The real games' deadlines moved into the window from `start`: {game: (deadline, seq)}."""
+    from games.models import Game
+
+    due = {}
+    for game in games:
         deadline = start + timedelta(seconds=rng.uniform(1, cfg.window - 2 * cfg.period))
-        Game.objects.filter(pk=game.pk).update(
-            deadline_at=deadline, slow_deadline_at=deadline, slow_tell=False
-        )
+        moved = {"deadline_at": deadline, "slow_deadline_at": deadline, "slow_tell": False}
+        Game.objects.filter(pk=game.pk).update(**moved)
         due[game.pk] = (deadline, game.last_seq)
     return due
 
@@ -137,20 +149,26 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
 
     rng = random.Random(cfg.seed)
     call_command("migrate", verbosity=0)
-    start = clock.now()
     say(f"filling {cfg.games} slow games and {cfg.live} live ones...")
     t0 = time.perf_counter()
-    _fill(cfg, start)
+    # The filler's deadlines lie after the window (plus a margin for the setup's own time).
+    _fill(cfg, clock.now() + timedelta(minutes=10))
     event_log_partitions_ensure()  # the real games made next have ids past the filler's
-    say(f"  {time.perf_counter() - t0:.1f} s; starting {cfg.due} real slow games due in the window")
-    due = _due_games(cfg, start, rng)
+    say(f"  {time.perf_counter() - t0:.1f} s; starting {_due_count(cfg)} real slow games due in the window")
+    games = _due_games(cfg)
     with connection.cursor() as cur:
         cur.execute("VACUUM (ANALYZE) games_game")
         cur.execute("ANALYZE games_gameseat")
+    # The window starts once everything is made: a deadline is late by the sweep's doing only.
+    pending = _due_in_window(games, clock.now(), cfg, rng)
     db_ms: list[float] = []
     statements: list[int] = []
     late_s: list[float] = []
-    pending = dict(due)
+    idle_ms: list[float] = []  # runs that applied no deadline
+    busy_ms: list[float] = []  # runs that applied one or more
+    per_applied_ms: list[float] = []
+    old_ms: list[float] = []
+    new_ms: list[float] = []
     timing: list[float] = []
     by_statement: dict[str, float] = {}  # the first words of each statement: its summed time
 
@@ -164,7 +182,6 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
             key = sql[:150]
             by_statement[key] = by_statement.get(key, 0.0) + took
 
-    old_ms, new_ms = [], []
     for _ in range(cfg.window // cfg.period + 2):
         clock.shift(timedelta(seconds=cfg.period))
         timing.clear()
@@ -177,19 +194,28 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         if report.failed or report.unread:
             say(f"  sweep: {report.line()}")
         moved = dict(Game.objects.filter(pk__in=list(pending)).values_list("pk", "last_seq"))
+        applied = 0
         for gid, (deadline, seq) in list(pending.items()):
             if moved[gid] != seq:
                 late_s.append((ended - deadline).total_seconds())
                 del pending[gid]
+                applied += 1
+        (busy_ms if applied else idle_ms).append(db_ms[-1])
+        if applied:
+            per_applied_ms.append(db_ms[-1] / applied)
         now = clock.now()
         old_ms.append(_explain_ms(OLD_DUE, now))
         new_ms.append(_explain_ms(NEW_DUE, now))
     return {
         "cfg": cfg,
+        "due": _due_count(cfg),
         "db_ms": db_ms,
         "statements": statements,
         "late_s": late_s,
         "missed": len(pending),
+        "idle_ms": idle_ms,
+        "busy_ms": busy_ms,
+        "per_applied_ms": per_applied_ms,
         "old_ms": old_ms,
         "new_ms": new_ms,
         "costliest": sorted(by_statement.items(), key=lambda kv: -kv[1])[:4],
@@ -202,12 +228,15 @@ def format_report(f: dict[str, Any]) -> list[str]:
     p = percentile
     lines = [
         f"slow deadlines: {cfg.games} slow games spread over 3 days, {cfg.live} live games, "
-        f"{cfg.due} real slow games due within {cfg.window} s of moved clock, a sweep every {cfg.period} s",
+        f"{f['due']} real slow games due within {cfg.window} s of moved clock, a sweep every {cfg.period} s",
         f"sweep run, database time (ms): p50 {p(db, 50):.2f}  p99 {p(db, 99):.2f}  max {max(db):.2f}  "
         f"(goal <= {GOAL_SWEEP_MS:.0f}); statements per run p50 {p(f['statements'], 50):.0f} "
         f"max {max(f['statements'])}",
         f"lateness of due deadlines (s): p50 {p(late, 50):.2f}  p99 {p(late, 99):.2f}  max {max(late):.2f}  "
         f"(goal p99 <= {GOAL_LATE_P99_S:.0f}); applied {len(late)}, not applied {f['missed']}",
+        f"  runs applying none: p50 {p(f['idle_ms'], 50):.2f} max {max(f['idle_ms'], default=0):.2f}; "
+        f"runs applying some ({len(f['busy_ms'])}): p50 {p(f['busy_ms'], 50):.2f} "
+        f"max {max(f['busy_ms'], default=0):.2f}; per deadline applied p50 {p(f['per_applied_ms'], 50):.2f}",
         "due work list, EXPLAIN ANALYZE (ms): old (running games by deadline_at) "
         f"p50 {p(f['old_ms'], 50):.2f}  "
         f"new (game_slow_due) p50 {p(f['new_ms'], 50):.2f}",

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--database-url", required=True, help="the bench's database (dropped and made)")
         parser.add_argument("--games", type=int, help="slow games not due, spread over 3 days (100,000)")
         parser.add_argument("--live", type=int, help="live games beside them, not due (600)")
-        parser.add_argument("--due", type=int, help="real slow games due within the window (40)")
+        parser.add_argument("--due", type=int, help="slow games due in the window (the rate of 3 days)")
         parser.add_argument("--window", type=int, help="seconds of moved clock measured (600)")
         parser.add_argument("--seed", type=int)
 
