@@ -5,7 +5,8 @@ spread over the 3 days after the measured window (rows of their own, 4 seats eac
 keeps them between its decisions: no page open), `live` live games not due, and `due` real slow
 games (made and started through the table services, 1 hour a decision) whose deadlines fall
 inside the window. The clock (plumbing/clock.py) then moves `period` seconds at a time, as the
-beat's sweep runs every 5 s, and each step runs one `sweep_run()` and one `decisions_tell()`.
+beat's sweep runs every 5 s, and each step runs what the beat runs every 5 s on the games: one
+`sweep_run()` (sweep_deadlines) and `your_turn_sweep()` with `decisions_tell()` (your_turn_notify).
 
 Figures: the database time of each sweep run (every statement's time as the client waits for
 it, summed), its statements, and each due deadline's lateness: from the deadline to the end of
@@ -52,7 +53,8 @@ class SlowConfig:
 def _fill(cfg: SlowConfig, start: Any) -> None:
     """The slow games not due in the window, and the live ones, as rows (one SQL statement each):
     no log (seq 0, which the sweep's log check finds in order); the slow games' people gone from
-    their pages an hour ago, the live games' never counted (as pages open on them)."""
+    their pages an hour ago, the live games' never counted (as pages open on them), each awaiting
+    a 10-second discard (nothing your_turn_sweep tells)."""
     from django.contrib.auth import get_user_model
     from django.db import connection
 
@@ -74,11 +76,12 @@ def _fill(cfg: SlowConfig, start: Any) -> None:
                 "INSERT INTO games_game (table_id, number, players, shuffler, status, result, last_seq, "
                 "awaiting_seat, awaiting_kind, deadline_at, slow, slow_deadline_at, slow_tell, replay_key, "
                 "replay_hidden, created_at) "
-                "SELECT %s, i, 4, 0, 'running', '', 0, i %% 4, 'turn', d, %s, "
-                "CASE WHEN %s THEN d END, false, md5(%s || ':' || i::text), false, now() "
+                "SELECT %s, i, 4, 0, 'running', '', 0, i %% 4, "
+                "CASE WHEN %s THEN 'turn' ELSE 'discard' END, d, %s, CASE WHEN %s THEN d END, false, "
+                "md5(%s || ':' || i::text), false, now() "
                 "FROM (SELECT i, %s + (random() * %s) * interval '1 second' AS d "
                 "FROM generate_series(%s, %s) AS i) AS g",
-                [table, slow_game, slow_game, str(table), begin, spread, first, first + n - 1],
+                [table, slow_game, slow_game, slow_game, str(table), begin, spread, first, first + n - 1],
             )
         cur.execute(
             "INSERT INTO games_gameseat (game_id, seat, user_id, is_bot, bot_playing, bot_level, "
@@ -144,7 +147,7 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
     from games.models import Game
     from games.partitions import event_log_partitions_ensure
     from games.services.sweep import sweep_run
-    from games.services.turns import decisions_tell
+    from games.services.turns import decisions_tell, your_turn_sweep
     from plumbing import clock
 
     rng = random.Random(cfg.seed)
@@ -187,6 +190,8 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         timing.clear()
         with connection.execute_wrapper(timed):
             report = sweep_run()
+            # The beat's other 5-second task, your_turn_notify: live and slow decisions told.
+            your_turn_sweep()
             decisions_tell()
         ended = clock.now()  # the moved clock, and the run's own real time with it
         db_ms.append(sum(timing) * 1000)

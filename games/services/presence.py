@@ -25,8 +25,8 @@ from plumbing.sharedcache import shared_cache
 
 from .. import sql
 from ..followups import followups_check_away
-from ..models import Game, GameSeat, GameStatus
-from ..selectors import presence_of, seats_presence
+from ..models import GameSeat, GameStatus
+from ..selectors import live_running_games, presence_of, seats_presence
 from ..sql import GameRead
 from .faults import set_aside
 from .moves import game_lock
@@ -217,14 +217,10 @@ def seats_gone_away() -> list[tuple[int, int]]:
     cutoff = timezone.now() - timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     return list(
         GameSeat.objects.filter(
-            # The running live games first, by their partial index (game_running_live), then
-            # their seats by the (game, seat) index: in one statement the planner reads every
-            # seat (the slow games' look gone too, and they are most), so the ids are read apart.
+            # The running live games (live_running_games), then their seats by (game, seat).
             # At a slow table nobody is expected to stay: only missed decisions hand a seat to a
             # bot there (autoplay.py, game_deadline_expire).
-            game_id__in=list(
-                Game.objects.filter(status=GameStatus.RUNNING, slow=False).values_list("pk", flat=True)
-            ),
+            game_id__in=live_running_games(),
             user__isnull=False,
             bot_playing=False,
             connections=0,

@@ -24,7 +24,8 @@ from notifications.models import Kind, Notification
 from notifications.services import notification_send
 from plumbing import clock
 
-from ..models import Game, GameSeat, GameStatus, misses_before_away
+from ..models import Game, GameSeat, misses_before_away
+from ..selectors import live_running_games
 from .faults import set_aside
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,10 @@ def your_turn_sweep() -> int:
     now = timezone.now()
     rows = (
         GameSeat.objects.filter(
-            game__status=GameStatus.RUNNING,
-            game__slow=False,  # a slow game's decisions are told by decisions_tell
+            # The running live games by their partial index, then their seats by (game, seat):
+            # slow games' decisions are told by decisions_tell, and in one statement the planner
+            # would read every slow game's seats (live_running_games says why).
+            game_id__in=live_running_games(),
             game__awaiting_seat=F("seat"),
             game__deadline_at__gt=now + YOUR_TURN_LEAST_LEFT,
             user__isnull=False,
