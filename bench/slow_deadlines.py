@@ -47,6 +47,7 @@ class SlowConfig:
     due: int | None = None  # real games due in the window (default: the filler's rate)
     window: int = 600  # seconds of moved clock measured
     period: int = 5  # the beat's sweep period
+    hot_moves: int = 200  # live moves whose game row updates are counted (HOT or not)
     seed: int = 1
 
 
@@ -140,6 +141,35 @@ def _explain_ms(sql: str, at: Any) -> float:
     return float(plan["Execution Time"])
 
 
+def _hot_share(moves: int, rng: random.Random) -> tuple[int, int]:
+    """(game row updates, of which HOT) over `moves` moves of a new live game, from PostgreSQL's
+    own counters (pg_stat_user_tables, flushed by pg_stat_force_next_flush)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from bench.stored_games import play_out, start_table
+
+    def counts() -> tuple[int, int]:
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_stat_force_next_flush()")
+            cur.execute("SELECT pg_stat_clear_snapshot()")
+            cur.execute(
+                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'games_game'"
+            )
+            upd, hot = cur.fetchone()
+        return int(upd), int(hot)
+
+    User = get_user_model()
+    tag = rng.randrange(10**9)
+    people = User.objects.bulk_create([User(username=f"bench-hot-{tag}-{s}") for s in range(4)])
+    game = start_table(people, rated=False)
+    before = counts()
+    play_out(game, rng, moves=moves)
+    time.sleep(0.6)
+    after = counts()
+    return after[0] - before[0], after[1] - before[1]
+
+
 def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connection
@@ -162,6 +192,14 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
     with connection.cursor() as cur:
         cur.execute("VACUUM (ANALYZE) games_game")
         cur.execute("ANALYZE games_gameseat")
+    # Why a column of its own: live moves' HOT updates, as they are and with an index on
+    # `deadline_at` limited to slow games (what the column spares them), in one run.
+    hot_now = _hot_share(cfg.hot_moves, rng)
+    with connection.cursor() as cur:
+        cur.execute("CREATE INDEX bench_deadline_slow ON games_game (deadline_at) WHERE slow")
+    hot_indexed = _hot_share(cfg.hot_moves, rng)
+    with connection.cursor() as cur:
+        cur.execute("DROP INDEX bench_deadline_slow")
     # The window starts once everything is made: a deadline is late by the sweep's doing only.
     pending = _due_in_window(games, clock.now(), cfg, rng)
     db_ms: list[float] = []
@@ -223,6 +261,8 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         "per_applied_ms": per_applied_ms,
         "old_ms": old_ms,
         "new_ms": new_ms,
+        "hot_now": hot_now,
+        "hot_indexed": hot_indexed,
         "costliest": sorted(by_statement.items(), key=lambda kv: -kv[1])[:4],
         "runs": len(db_ms),
     }
@@ -245,10 +285,17 @@ def format_report(f: dict[str, Any]) -> list[str]:
         "due work list, EXPLAIN ANALYZE (ms): old (running games by deadline_at) "
         f"p50 {p(f['old_ms'], 50):.2f}  "
         f"new (game_slow_due) p50 {p(f['new_ms'], 50):.2f}",
+        f"live moves' game row updates that were HOT: {_share(f['hot_now'])} as built (slow_deadline_at "
+        f"indexed), {_share(f['hot_indexed'])} with an index on deadline_at WHERE slow instead",
         "costliest statements, ms per sweep run:",
         *(f"  {t * 1000 / f['runs']:.2f}  {sql[:110]}" for sql, t in f["costliest"]),
     ]
     return lines
+
+
+def _share(counts: tuple[int, int]) -> str:
+    updates, hot = counts
+    return f"{hot}/{updates} ({100 * hot / updates:.0f}%)" if updates else "no updates counted"
 
 
 def drop_database(url: str) -> None:
