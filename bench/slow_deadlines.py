@@ -18,6 +18,7 @@ timed by EXPLAIN ANALYZE on the same database.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable
@@ -194,10 +195,10 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         cur.execute("ANALYZE games_gameseat")
     # Why a column of its own: live moves' HOT updates, as they are and with an index on
     # `deadline_at` limited to slow games (what the column spares them), in one run.
-    hot_now = _hot_share(cfg.hot_moves, rng)
+    hot_now = _hot_share(cfg.hot_moves, rng) if cfg.hot_moves else (0, 0)
     with connection.cursor() as cur:
         cur.execute("CREATE INDEX bench_deadline_slow ON games_game (deadline_at) WHERE slow")
-    hot_indexed = _hot_share(cfg.hot_moves, rng)
+    hot_indexed = _hot_share(cfg.hot_moves, rng) if cfg.hot_moves else (0, 0)
     with connection.cursor() as cur:
         cur.execute("DROP INDEX bench_deadline_slow")
     # The window starts once everything is made: a deadline is late by the sweep's doing only.
@@ -211,7 +212,9 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
     old_ms: list[float] = []
     new_ms: list[float] = []
     timing: list[float] = []
+    texts: list[str] = []
     by_statement: dict[str, float] = {}  # the first words of each statement: its summed time
+    busy_statements: dict[str, list[float]] = {}  # in runs that applied deadlines: [time, count]
 
     def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         t = time.perf_counter()
@@ -220,12 +223,14 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         finally:
             took = time.perf_counter() - t
             timing.append(took)
+            texts.append(sql[:90])
             key = sql[:150]
             by_statement[key] = by_statement.get(key, 0.0) + took
 
     for _ in range(cfg.window // cfg.period + 2):
         clock.shift(timedelta(seconds=cfg.period))
         timing.clear()
+        texts.clear()
         with connection.execute_wrapper(timed):
             report = sweep_run()
             # The beat's other 5-second task, your_turn_notify: live and slow decisions told.
@@ -246,6 +251,10 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         (busy_ms if applied else idle_ms).append(db_ms[-1])
         if applied:
             per_applied_ms.append(db_ms[-1] / applied)
+            for text, took in zip(texts, timing, strict=True):
+                cell = busy_statements.setdefault(text, [0.0, 0])
+                cell[0] += took * 1000 / applied
+                cell[1] += 1 / applied
         now = clock.now()
         old_ms.append(_explain_ms(OLD_DUE, now))
         new_ms.append(_explain_ms(NEW_DUE, now))
@@ -263,6 +272,9 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         "new_ms": new_ms,
         "hot_now": hot_now,
         "hot_indexed": hot_indexed,
+        "per_deadline": sorted(busy_statements.items(), key=lambda kv: -kv[1][0])[:6],
+        "busy_runs": len(busy_ms),
+        "load": os.getloadavg()[0],
         "costliest": sorted(by_statement.items(), key=lambda kv: -kv[1])[:4],
         "runs": len(db_ms),
     }
@@ -287,6 +299,12 @@ def format_report(f: dict[str, Any]) -> list[str]:
         f"new (game_slow_due) p50 {p(f['new_ms'], 50):.2f}",
         f"live moves' game row updates that were HOT: {_share(f['hot_now'])} as built (slow_deadline_at "
         f"indexed), {_share(f['hot_indexed'])} with an index on deadline_at WHERE slow instead",
+        f"load average (1 min) at the end: {f['load']:.1f}",
+        "costliest statements in runs that applied deadlines, ms and statements per deadline applied:",
+        *(
+            f"  {t / max(1, f['busy_runs']):.2f} ms  {n / max(1, f['busy_runs']):.1f}x  {sql}"
+            for sql, (t, n) in f["per_deadline"]
+        ),
         "costliest statements, ms per sweep run:",
         *(f"  {t * 1000 / f['runs']:.2f}  {sql[:110]}" for sql, t in f["costliest"]),
     ]

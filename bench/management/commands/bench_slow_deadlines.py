@@ -21,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--live", type=int, help="live games beside them, not due (600)")
         parser.add_argument("--due", type=int, help="slow games due in the window (the rate of 3 days)")
         parser.add_argument("--window", type=int, help="seconds of moved clock measured (600)")
+        parser.add_argument("--hot-moves", type=int, help="live moves counted for HOT updates (200; 0: none)")
         parser.add_argument("--seed", type=int)
 
     def handle(self, *args: Any, **options: Any) -> None:
