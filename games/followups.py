@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from plumbing import clock
+
 from .models import Game, GameStatus
 
 BOT_THINK_TASK = "games.tasks.bot_think"
@@ -48,6 +50,12 @@ def followups_arm(game: Game, *, bot_to_move: bool) -> None:
 
     Sets `game.timer_armed_for` when a countdown is armed: call it before the game row is written.
     """
+    if game.slow:
+        _slow_wake_set(game, bot_to_move=bot_to_move)
+        if bot_to_move and game.status == GameStatus.RUNNING and game.awaiting_seat is not None:
+            game_id, seq = game.pk, game.last_seq
+            transaction.on_commit(lambda: followups_send(game_id, seq, bot_to_move=True, timer_at=None))
+        return
     if game.status != GameStatus.RUNNING or game.awaiting_seat is None:
         return
     timer_at = timer_to_arm(game)
@@ -58,6 +66,24 @@ def followups_arm(game: Game, *, bot_to_move: bool) -> None:
         transaction.on_commit(
             lambda: followups_send(game_id, seq, bot_to_move=bot_to_move, timer_at=timer_at)
         )
+
+
+def _slow_wake_set(game: Game, *, bot_to_move: bool) -> None:
+    """A slow game's deadline is kept in PostgreSQL only (`Game.slow_deadline_at`, indexed), never
+    as a countdown task: with the Redis broker a task whose ETA lies beyond the visibility timeout
+    is delivered again and again, and a slow game's deadline lies hours or days ahead. The beat's
+    sweep picks the due ones (games/services/autoplay.py, slow_due). A bot to move still gets its
+    wake-up task (a second's ETA); the sweep looks again BOT_DELAY + BOT_OVERDUE seconds later
+    in case that task is lost, as `overdue_bot_moves` does for live games."""
+    if game.status != GameStatus.RUNNING or game.awaiting_seat is None or game.deadline_at is None:
+        game.slow_deadline_at = None
+        return
+    wake = game.deadline_at
+    if bot_to_move:
+        lost_after = timedelta(seconds=settings.BOT_DELAY_SECONDS + settings.BOT_OVERDUE_SECONDS)
+        wake = min(wake, clock.now() + lost_after)
+    game.slow_deadline_at = wake
+    game.timer_armed_for = None
 
 
 def followups_send(game_id: int, seq: int, *, bot_to_move: bool, timer_at: datetime | None) -> None:

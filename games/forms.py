@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from harehra.bots import DEFAULT_LEVEL, LEVELS
 from harehra.cards import PACKS
 
-from .labels import LEVEL_LABELS
-from .models import BotLevel, ReplayAccess, Visibility
+from .labels import DECISION_TIME_LABELS, LEVEL_LABELS
+from .models import SLOW_DECISION_SECONDS, BotLevel, Pace, ReplayAccess, Visibility
 from .services.tables import TABLE_LIMITS, TableSettings
 
 PACK_LABELS = {"big-warren": _("Big Warren (more cards, up to 6 players)")}
@@ -44,6 +44,26 @@ class TableCreateForm(forms.Form):
         max_value=TABLE_LIMITS["mini"].high,
         initial=TableSettings.mini,
         help_text=_("Hare Mini is disabled: it can only be burned or discarded."),
+    )
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        choices=[
+            (Pace.LIVE, _("Live: everyone plays now, decisions in seconds")),
+            (Pace.SLOW, _("Slow: a decision in hours or days")),
+        ],
+        initial=Pace.LIVE,
+        required=False,
+        help_text=_(
+            "At a slow table each player is told when a decision is theirs and has the time below to make it."
+        ),
+    )
+    decision_seconds = forms.TypedChoiceField(
+        label=_("Slow table: time per decision"),
+        choices=[(n, DECISION_TIME_LABELS[n]) for n in SLOW_DECISION_SECONDS],
+        coerce=int,
+        initial=24 * 3600,
+        required=False,
+        empty_value=None,
     )
     turn_timer = forms.IntegerField(label=_("Turn timer (seconds)"), **_bounded("turn_timer"))
     reaction_timer = forms.IntegerField(label=_("Reaction timer (seconds)"), **_bounded("reaction_timer"))
@@ -89,6 +109,8 @@ class TableCreateForm(forms.Form):
         seats, packs = data.get("seats"), data.get("packs") or []
         if seats and seats > 4 and "big-warren" not in packs:
             self.add_error("seats", _("5 or 6 players need the Big Warren pack."))
+        if data.get("pace") == Pace.SLOW and data.get("decision_seconds") is None:
+            self.add_error("decision_seconds", _("Choose the time per decision of a slow table."))
         return data
 
     def settings(self) -> TableSettings:
@@ -97,15 +119,25 @@ class TableCreateForm(forms.Form):
             seats=d["seats"],
             packs=tuple(d["packs"]),
             mini=d["mini"],
-            turn_timer=d["turn_timer"],
-            reaction_timer=d["reaction_timer"],
-            discard_timer=d["discard_timer"],
+            **self._timers(),
             visibility=d["visibility"],
             replay_access=d["replay_access"],
             rated=d["rated"],
             chat_enabled=d["chat_enabled"],
             away_bot_level=d.get("away_bot_level") or DEFAULT_LEVEL,
         )
+
+    def _timers(self) -> dict[str, Any]:
+        """A live table's three timers; a slow table's one time per decision (the timers, shown
+        on the same form for live tables, are not its own)."""
+        d = self.cleaned_data
+        if d.get("pace") == Pace.SLOW:
+            return {"pace": Pace.SLOW, "decision_seconds": d["decision_seconds"]}
+        return {
+            "turn_timer": d["turn_timer"],
+            "reaction_timer": d["reaction_timer"],
+            "discard_timer": d["discard_timer"],
+        }
 
 
 class SeatForm(forms.Form):

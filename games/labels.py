@@ -30,3 +30,20 @@ def seat_name(seat: Any) -> str | None:
         return None
     number = seat.number if hasattr(seat, "number") else seat.seat
     return bot_name(number, seat.bot_level)
+
+
+# A slow table's time per decision (models.SLOW_DECISION_SECONDS), in words.
+DECISION_TIME_LABELS = {
+    3600: gettext_lazy("1 hour"),
+    8 * 3600: gettext_lazy("8 hours"),
+    24 * 3600: gettext_lazy("1 day"),
+    3 * 24 * 3600: gettext_lazy("3 days"),
+}
+
+
+def decision_time_label(seconds: int) -> str:
+    """A slow table's time per decision in words ("1 day"); other lengths in hours."""
+    label = DECISION_TIME_LABELS.get(seconds)
+    if label is not None:
+        return str(label)
+    return _("%(n)s hours") % {"n": round(seconds / 3600, 1)}

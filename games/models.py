@@ -144,6 +144,20 @@ class Game(models.Model):
     # When the game's one pending countdown task fires. A later deadline needs no task of its own:
     # that task, finding the deadline moved, arms itself again for it.
     timer_armed_for = models.DateTimeField(null=True, blank=True)
+    # A slow table's game (Table.pace), fixed when the game starts: the sweeps of live games pass
+    # over slow ones by the partial index `game_running_live`, and slow games' deadlines are kept
+    # below, with no countdown task (games/followups.py).
+    slow = models.BooleanField(default=False)
+    # When the beat's sweep must next look at a slow game: its deadline, or sooner when a bot is
+    # to move there (in case the bot's wake-up task is lost); None for live games and for slow
+    # games with nothing awaited. A column of its own rather than an index on `deadline_at`: an
+    # index on `deadline_at` (even one partial to slow games) would make every live move change an
+    # indexed column and lose its HOT update; this one stays NULL at live games, so their moves
+    # keep HOT updates, and slow games, which move rarely, pay the index entry.
+    slow_deadline_at = models.DateTimeField(null=True, blank=True)
+    # A slow game's decision whose person is still to be told of it (once per decision:
+    # games/services/turns.py, decisions_tell). Always false at live games.
+    slow_tell = models.BooleanField(default=False)
     # Until when a watch page is open on the game: while it is, each move's push also carries the
     # spectators' replay frames (they cost more than everything else a push carries).
     watched_until = models.DateTimeField(null=True, blank=True)
@@ -160,6 +174,11 @@ class Game(models.Model):
         ]
         indexes = [
             models.Index(fields=["id"], condition=Q(status="running"), name="game_running"),
+            models.Index(fields=["id"], condition=Q(status="running", slow=False), name="game_running_live"),
+            models.Index(
+                fields=["slow_deadline_at"], condition=Q(slow_deadline_at__isnull=False), name="game_slow_due"
+            ),
+            models.Index(fields=["id"], condition=Q(slow_tell=True), name="game_slow_tell"),
         ]
 
     def __str__(self) -> str:
@@ -168,6 +187,17 @@ class Game(models.Model):
 
 # Missed turns or discards in a row that hand a person's seat to a bot (games/services/autoplay.py).
 MISSED_DEADLINES_BEFORE_AWAY = 2
+# At a slow table: missed decisions in a row (of any kind: there a reaction window that runs out
+# was one its seat could answer) that hand the seat to a bot until its person takes it back.
+# Three, not two: a decision there lasts hours or days, and a person away for one of them (a
+# night, a day's travel) should find their seat still theirs, each miss already played by a bot
+# and told; three in a row is days of absence, and meanwhile the others wait a whole window at
+# every one of the seat's decisions, which the bot taking the seat ends (it plays at once).
+SLOW_MISSES_IN_A_ROW = 3
+
+
+def misses_before_away(slow: bool) -> int:
+    return SLOW_MISSES_IN_A_ROW if slow else MISSED_DEADLINES_BEFORE_AWAY
 
 
 # A seat's standing answers: "ask" (none: its person answers), the card ("when I hold one"), or
@@ -215,6 +245,11 @@ class GameSeat(models.Model):
                 condition=Q(standing_skip__in=STANDING_SKIP), name="gameseat_standing_skip"
             ),
         ]
+        indexes = [
+            # The seats counted as connected, for the sweep's check of their leases
+            # (presence_stale_seats): a few, among the many seats of slow games nobody looks at.
+            models.Index(fields=["game"], condition=Q(connections__gt=0), name="gameseat_connected"),
+        ]
 
     def standing_for(self, kind: str) -> str:
         """The seat's standing answer to a decision of `kind` ("volley" or "skip"); "ask" for none."""
@@ -233,11 +268,13 @@ class GameSeat(models.Model):
 
     @property
     def away_warned(self) -> bool:
-        """One more missed deadline hands this person's seat to a bot: its person is warned."""
+        """One more missed deadline hands this person's seat at a live table to a bot: its person
+        is warned (`warned_at` for a table of either pace)."""
+        return self.warned_at(slow=False)
+
+    def warned_at(self, *, slow: bool) -> bool:
         return (
-            not self.is_bot
-            and not self.bot_playing
-            and self.missed_deadlines >= MISSED_DEADLINES_BEFORE_AWAY - 1
+            not self.is_bot and not self.bot_playing and self.missed_deadlines >= misses_before_away(slow) - 1
         )
 
 

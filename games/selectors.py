@@ -206,7 +206,9 @@ def _view_of(game: Game, seat: int | None, rows: list[GameSeat]) -> dict[str, An
         "legal": legal_commands(state, seat) if row is not None and not row.bot_playing else [],
         "places": game_places(game.pk, game.status, game.last_seq),
         # One more missed turn (or discard) and a bot plays the viewer's seat (docs/PROTOCOL.md).
-        "away_warning": row is not None and row.away_warned and game.status == GameStatus.RUNNING,
+        "away_warning": row is not None
+        and row.warned_at(slow=game.slow)
+        and game.status == GameStatus.RUNNING,
     }
 
 
@@ -374,3 +376,12 @@ def finished_game_ids(since: datetime | None = None, game_id: int | None = None)
     if game_id is not None:
         games = games.filter(pk=game_id)
     return list(games.order_by("finished_at", "pk").values_list("pk", flat=True))
+
+
+def live_running_games() -> list[int]:
+    """The running live games' ids, from their partial index (`game_running_live`): the sweeps
+    over live games' seats read these first, then the seats by the (game, seat) index. In one
+    statement joined to the seats the planner reads every seat row instead: the slow games' seats,
+    by far the most beside 100,000 slow games, look like candidates to its statistics (their
+    people gone from the page for hours), though no slow game is one (bench_slow_deadlines)."""
+    return list(Game.objects.filter(status=GameStatus.RUNNING, slow=False).values_list("pk", flat=True))

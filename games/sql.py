@@ -374,6 +374,8 @@ _GAME_MOVE_FIELDS = (
     "awaiting_kind",
     "deadline_at",
     "timer_armed_for",
+    "slow_deadline_at",
+    "slow_tell",
     "finished_at",
 )
 

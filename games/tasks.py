@@ -17,7 +17,7 @@ from .partitions import event_log_partitions_ensure as partitions_ensure
 from .services.autoplay import BotChoice, game_bot_move, game_bot_play, game_bot_think, game_timer_fired
 from .services.presence import seat_mark_away
 from .services.sweep import sweep_run
-from .services.turns import your_turn_sweep
+from .services.turns import decisions_tell, your_turn_sweep
 
 log = logging.getLogger(__name__)
 
@@ -109,4 +109,4 @@ def check_away(game_id: int, seat: int) -> None:
 @shared_task(ignore_result=True)
 def your_turn_notify() -> int:
     """The beat's: people whose decision waits with no page of theirs open are told, once."""
-    return your_turn_sweep()
+    return your_turn_sweep() + decisions_tell()

@@ -205,6 +205,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "auto_answer_seconds": settings.AUTO_ANSWER_SECONDS,
         # The seat's standing answers go to its own person's page alone (a spectator's has none).
         "standing": game_seat_standing_answers(game, seat) if seat is not None else None,
+        # A slow game's turn line says until when its decision waits (static/js/game/prompt.js).
+        "slow": game.slow,
         "replay_url": f"/replays/{game.pk}/",
         "table_url": f"/tables/{table.pk}/",
         "event": None,  # a tournament's game: {id, name, format, status, url}, its end screen's way on

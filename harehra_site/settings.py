@@ -530,3 +530,6 @@ DRAIN_LINGER_SECONDS = float(os.environ.get("DRAIN_LINGER_SECONDS", "0"))
 LOGGING.setdefault("loggers", {})["health_check"] = {"level": "ERROR"}
 # How long a reaction window lasts for a seat that chose "answer for me when I can't".
 AUTO_ANSWER_SECONDS = float(os.environ.get("AUTO_ANSWER_SECONDS", "4"))
+# Tests only: a file of seconds every process adds to the slow path's clock (plumbing/clock.py), so a
+# test's servers, worker and beat share one moved clock. Unset in production: no file is read.
+CLOCK_SHIFT_FILE = os.environ.get("CLOCK_SHIFT_FILE", "")

@@ -42,6 +42,10 @@ def notification_email_later(notification_id: int) -> None:
 
 def email_topic(n: Notification) -> str:
     """What the hourly limit counts: a game's notifications share one, so do a tournament's."""
+    if n.kind == Kind.SLOW_TURN and n.data.get("game") and n.data.get("deadline"):
+        # Each decision of a slow game is its own topic: they come hours apart, and the
+        # notification is sent once per decision already.
+        return f"decision:{int(n.data['game'])}:{n.data['deadline']}"[:80]
     if n.kind == Kind.YOUR_TURN and n.data.get("game"):
         return f"game:{int(n.data['game'])}"
     if n.kind == Kind.TOURNAMENT_STARTING and n.data.get("tournament"):

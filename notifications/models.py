@@ -18,6 +18,8 @@ class Kind(models.TextChoices):
     YOUR_TURN = "your_turn", "Your decision awaited in a game you are not looking at"
     TOURNAMENT_STARTING = "tournament_starting", "A tournament you entered starts in 5 minutes"
     MODERATION = "moderation", "A moderator's decision about you"
+    SLOW_TURN = "slow_turn", "Your decision awaited in a slow game"
+    DECISION_MISSED = "decision_missed", "A decision of yours in a slow game was played by a bot"
 
 
 class Channel(models.TextChoices):

@@ -27,7 +27,7 @@ def notification_url(n: Notification) -> str:
         return f"/replays/{int(n.data.get('game', 0))}/"
     if n.kind == Kind.CHALLENGE:
         return f"/challenges/{int(n.data.get('challenge', 0))}/"
-    if n.kind == Kind.YOUR_TURN:
+    if n.kind in (Kind.YOUR_TURN, Kind.SLOW_TURN, Kind.DECISION_MISSED):
         return f"/games/{int(n.data.get('game', 0))}/"
     if n.kind == Kind.TOURNAMENT_STARTING:
         return f"/tournaments/{int(n.data.get('tournament', 0))}/"
@@ -86,6 +86,23 @@ def notification_text(n: Notification) -> str:
             "game": n.data.get("game", ""),
             "deadline": _at(n.data.get("deadline"), "TIME_FORMAT"),
         }
+    if n.kind == Kind.SLOW_TURN:
+        return _("Your decision at table %(table)s (game %(game)s): the time runs out on %(deadline)s.") % {
+            "table": n.data.get("table", ""),
+            "game": n.data.get("game", ""),
+            "deadline": _at(n.data.get("deadline")),
+        }
+    if n.kind == Kind.DECISION_MISSED:
+        words = {"table": n.data.get("table", ""), "game": n.data.get("game", "")}
+        if n.data.get("taken"):
+            return (
+                _(
+                    "You missed another decision at table %(table)s (game %(game)s): a bot now plays "
+                    "your seat until you take it back."
+                )
+                % words
+            )
+        return _("You missed a decision at table %(table)s (game %(game)s): a bot played it for you.") % words
     if n.kind == Kind.TOURNAMENT_STARTING:
         return _("%(name)s, a tournament you entered, starts at %(at)s.") % {
             "name": n.data.get("name", ""),
@@ -119,7 +136,9 @@ def notifications_of(user_id: int) -> list[dict[str, Any]]:
 # The site channel is always on: a notification is kept and counted on the bell whatever else
 # the person chose (it is the record the other channels point at). Push and email are theirs to
 # choose; without a choice, push is on for every kind and email only for those below.
-EMAIL_BY_DEFAULT = frozenset({"challenge"})
+# A slow game's decisions are told by email too unless the person says otherwise: they come hours
+# or days apart, when the person is likely away from the site.
+EMAIL_BY_DEFAULT = frozenset({"challenge", "slow_turn", "decision_missed"})
 CHOOSABLE = (Channel.PUSH, Channel.EMAIL)
 
 
@@ -167,6 +186,8 @@ def kind_label(kind: str) -> str:
         Kind.TOURNAMENT_STARTING: _("A tournament you entered starts in 5 minutes"),
         Kind.MODERATION: _("A moderator's decision about you"),
         Kind.CHALLENGE: _("A challenge to a table"),
+        Kind.SLOW_TURN: _("Your decision awaited in a slow game"),
+        Kind.DECISION_MISSED: _("A decision of yours in a slow game played by a bot"),
     }
     return str(labels.get(kind, Kind(kind).label if kind in Kind.values else kind))
 

@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.forms import PACK_LABELS
+from games.labels import DECISION_TIME_LABELS
+from games.models import SLOW_DECISION_SECONDS, Pace
 from games.services.tables import TABLE_LIMITS, TableSettings
 from harehra.cards import PACKS
 
@@ -103,6 +105,17 @@ class TournamentCreateForm(forms.Form):
         max_value=TABLE_LIMITS["turn_timer"].high,
         initial=TableSettings.turn_timer,
     )
+    decision_seconds = forms.TypedChoiceField(
+        label=_("Swiss: slow games"),
+        choices=[
+            ("", _("No: live games, the timers above")),
+            *((n, DECISION_TIME_LABELS[n]) for n in SLOW_DECISION_SECONDS),
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_("A slow event's round is played over days: this long per decision."),
+    )
     bots_fill = forms.BooleanField(
         label=_("Bots fill a table when too few players are free"), required=False, initial=True
     )
@@ -153,6 +166,11 @@ class TournamentCreateForm(forms.Form):
             "packs": list(d["packs"]),
             "turn_timer": d["turn_timer"],
             "rated": d["rated"],
+            **(
+                {"pace": Pace.SLOW, "decision_seconds": d["decision_seconds"]}
+                if d.get("decision_seconds")
+                else {}
+            ),
             "entry_opens_at": now,
             "starts_at": now + timedelta(minutes=d["starts_in"]),
         }

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.models import BotLevel, Game, Table
+from games.models import BotLevel, Game, Pace, Table
 from harehra.bots import DEFAULT_LEVEL
 
 
@@ -40,6 +40,10 @@ class Tournament(models.Model):
     turn_timer = models.PositiveIntegerField(default=30)
     reaction_timer = models.PositiveIntegerField(default=10)
     discard_timer = models.PositiveIntegerField(default=10)
+    # Live, or slow (Swiss only: a round's games are played over days, a decision in
+    # `decision_seconds`, one of games.models.SLOW_DECISION_SECONDS, instead of the timers).
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.LIVE)
+    decision_seconds = models.PositiveIntegerField(null=True, blank=True)
     rated = models.BooleanField(default=True)
     entry_opens_at = models.DateTimeField()
     starts_at = models.DateTimeField()

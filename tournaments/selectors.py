@@ -362,6 +362,8 @@ def tournament_detail(t: Tournament, viewer: AnyUser) -> dict[str, Any]:
         "turn_timer": t.turn_timer,
         "reaction_timer": t.reaction_timer,
         "discard_timer": t.discard_timer,
+        "pace": t.pace,
+        "decision_seconds": t.decision_seconds,
         "bot_level": t.bot_level,
         "bots_after_seconds": t.bots_after_seconds,
         "started_at": t.started_at,

@@ -35,6 +35,13 @@ class TournamentCreateSerializer(serializers.Serializer):
     turn_timer = serializers.IntegerField(**_bounded("turn_timer", 30))
     reaction_timer = serializers.IntegerField(**_bounded("reaction_timer", 10))
     discard_timer = serializers.IntegerField(**_bounded("discard_timer", 10))
+    pace = serializers.CharField(default="live", max_length=16, help_text="live, or slow (Swiss only)")
+    decision_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="a slow event's time per decision, in seconds",
+    )
     rated = serializers.BooleanField(default=True)
     entry_opens_at = serializers.DateTimeField(required=False, help_text="default: now")
     starts_at = serializers.DateTimeField()
@@ -116,6 +123,8 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     turn_timer = serializers.IntegerField()
     reaction_timer = serializers.IntegerField()
     discard_timer = serializers.IntegerField()
+    pace = serializers.CharField()
+    decision_seconds = serializers.IntegerField(allow_null=True)
     bot_level = serializers.CharField()
     bots_after_seconds = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.access import AnyUser
 from accounts.standing import sanctioned_now
-from games.models import Game, GameSeat, GameStatus, Table, TableStatus, Visibility
+from games.models import Game, GameSeat, GameStatus, Pace, Table, TableStatus, Visibility
 from games.selectors import game_outcome
 from games.services.tables import (
     TABLE_LIMITS,
@@ -30,6 +30,7 @@ from games.services.tables import (
     table_join,
     table_leave,
     table_seat_vacate,
+    table_settings_check,
     table_start,
 )
 from harehra import EngineError, make_ruleset
@@ -46,7 +47,8 @@ log = logging.getLogger(__name__)
 
 SPEC_FIELDS = (
     "name", "format", "table_size", "min_table_size", "bots_fill", "bot_level", "bots_after_seconds",
-    "packs", "mini", "turn_timer", "reaction_timer", "discard_timer", "rated", "entry_opens_at",
+    "packs", "mini", "turn_timer", "reaction_timer", "discard_timer", "pace", "decision_seconds", "rated",
+    "entry_opens_at",
     "starts_at", "duration_minutes", "rounds", "featured",
 )  # fmt: skip
 
@@ -87,7 +89,12 @@ def _check(t: Tournament) -> None:
         raise ServiceError(
             "bad_settings", f"with these packs a table seats {ruleset.min_players} to {ruleset.max_players}"
         )
-    for name in ("turn_timer", "reaction_timer", "discard_timer"):
+    if t.pace == Pace.SLOW and t.format != Format.SWISS:
+        # An arena's tables come and go within its minutes: only a Swiss round can last days.
+        raise ServiceError("bad_pace", "a slow event is a Swiss one: a round is played over days")
+    # The pace and time per decision as a table's (bad_pace), then the live timers' bounds.
+    table_settings_check(TableSettings(pace=t.pace, decision_seconds=t.decision_seconds))
+    for name in ("turn_timer", "reaction_timer", "discard_timer") if t.pace == Pace.LIVE else ():
         b = TABLE_LIMITS[name]
         if not b.low <= getattr(t, name) <= b.high:
             raise ServiceError("bad_settings", f"{name} is {b.low} to {b.high} seconds")
@@ -465,6 +472,13 @@ def _seat_arena(t: Tournament) -> list[EventTable]:
     ]
 
 
+def _timers(t: Tournament) -> dict[str, Any]:
+    """The event's tables' timers: the live timers, or a slow event's one time per decision."""
+    if t.pace == Pace.SLOW:
+        return {"pace": Pace.SLOW, "decision_seconds": t.decision_seconds}
+    return {"turn_timer": t.turn_timer, "reaction_timer": t.reaction_timer, "discard_timer": t.discard_timer}
+
+
 def _open_table(t: Tournament, people: list[Entry], bots: int, rnd: Round | None) -> EventTable | None:
     """A games table for `people` and `bots`, its game started, through games' services. A table
     that cannot be made (a player banned meanwhile...) is rolled back alone and logged: its people
@@ -478,9 +492,7 @@ def _open_table(t: Tournament, people: list[Entry], bots: int, rnd: Round | None
                     seats=len(people) + bots,
                     packs=tuple(t.packs),
                     mini=t.mini,
-                    turn_timer=t.turn_timer,
-                    reaction_timer=t.reaction_timer,
-                    discard_timer=t.discard_timer,
+                    **_timers(t),
                     visibility=Visibility.PRIVATE,
                     rated=t.rated,
                     chat_enabled=True,

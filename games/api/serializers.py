@@ -7,7 +7,18 @@ from rest_framework import serializers
 from harehra.bots import DEFAULT_LEVEL
 
 from ..labels import seat_name
-from ..models import STANDING_SKIP, STANDING_VOLLEY, BotLevel, Game, ReplayAccess, Seat, Table, Visibility
+from ..models import (
+    SLOW_DECISION_SECONDS,
+    STANDING_SKIP,
+    STANDING_VOLLEY,
+    BotLevel,
+    Game,
+    Pace,
+    ReplayAccess,
+    Seat,
+    Table,
+    Visibility,
+)
 from ..services.tables import TABLE_LIMITS, TableSettings
 
 
@@ -34,6 +45,16 @@ class TableCreateSerializer(serializers.Serializer):
         choices=BotLevel.choices,
         default=DEFAULT_LEVEL,
         help_text="the level of the bot that plays a seat whose person is away or has left",
+    )
+    # Checked by the table service (bad_pace), so the page, the API and challenges answer alike.
+    pace = serializers.CharField(
+        default=Pace.LIVE, max_length=16, help_text="live (the timers, in seconds) or slow (decision_seconds)"
+    )
+    decision_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"a slow table's time per decision, in seconds: one of {list(SLOW_DECISION_SECONDS)}",
     )
 
 
@@ -80,6 +101,7 @@ class TableSerializer(serializers.ModelSerializer):
             "rated",
             "chat_enabled",
             "away_bot_level",
+            "pace",
             "status",
             "next_shuffler",
             "seat_list",

@@ -8,20 +8,22 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from harehra import GameState, legal_commands, view_for
 from harehra.bots import DEFAULT_LEVEL
+from plumbing import clock
 from plumbing.errors import ServiceError
 
 from .. import followups
 from ..bot_thinking import think
 from ..eventlog import load_state
-from ..models import MISSED_DEADLINES_BEFORE_AWAY, Game, GameEvent, GameSeat, GameStatus
+from ..models import Game, GameEvent, GameSeat, GameStatus, misses_before_away
 from .faults import set_aside
 from .moves import CommandOutcome, game_command_submit_for_seat, game_lock
 from .seats import seat_hand_to_bot
+from .turns import decision_missed_tell
 
 log = logging.getLogger(__name__)
 # Only these count toward being marked away; a volley or a skip that times out is declined.
@@ -106,7 +108,8 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
     returns; after the first, the seat's views carry `away_warning` (its person is told that one
     more missed turn hands the seat to a bot). A reaction window that runs out is a decision
     (declining), not a missed deadline: a person with the page open who holds no answer is never
-    marked away for it.
+    marked away for it. At a slow table SLOW_MISSES_IN_A_ROW misses (a reaction its seat could
+    answer counts) hand the seat to a bot, and each miss is told to its person (decision_missed).
     """
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id).exists():
@@ -116,19 +119,25 @@ def game_deadline_expire(*, game_id: int, guard_seq: int) -> CommandOutcome | No
             game.status != GameStatus.RUNNING
             or game.last_seq != guard_seq
             or game.deadline_at is None
-            or game.deadline_at > timezone.now()
+            or game.deadline_at > clock.now()
             or game.awaiting_seat is None
         ):
             return None
         seat = game.awaiting_seat
         row = GameSeat.objects.get(game=game, seat=seat)
-        if not row.bot_playing and game.awaiting_kind in COUNTED_AS_MISSED:
+        state = load_state(game)
+        missed = not row.bot_playing and _counted_as_missed(game, row, state)
+        if missed:
             row.missed_deadlines += 1
             row.save(update_fields=["missed_deadlines"])
-            if row.missed_deadlines >= MISSED_DEADLINES_BEFORE_AWAY:
+            if row.missed_deadlines >= misses_before_away(game.slow):
                 seat_hand_to_bot(game=game, seat=seat, reason="timeout")
                 game.refresh_from_db()
-        state = load_state(game)
+                state = load_state(game)
+        if missed and game.slow and row.user_id is not None:
+            decision_missed_tell(
+                game=game, user_id=row.user_id, kind=game.awaiting_kind, missed=row.missed_deadlines
+            )
         if game.awaiting_kind in ("volley", "skip"):
             standing = "ask" if row.bot_playing else row.standing_for(game.awaiting_kind)
             command: dict[str, object] = standing_command(state, seat, standing)
@@ -158,6 +167,21 @@ def standing_command(state: GameState, seat: int, standing: str) -> dict[str, ob
         if command in legal_commands(state, seat):
             return {"react": standing}
     return {"react": "none"}
+
+
+def _counted_as_missed(game: Game, row: GameSeat, state: GameState) -> bool:
+    """At a live table only turns and discards count (a person with the page open who holds no
+    answer lets a reaction window run out). At a slow table a reaction counts too when its seat
+    could answer and its person was asked (not "answer for me" nor a standing answer): a seat
+    with no possible answer declines after a few seconds (moves.py, _with_deadline), which is no
+    miss of its person's."""
+    if row.is_bot or row.user_id is None:
+        return False
+    if game.awaiting_kind in COUNTED_AS_MISSED:
+        return True
+    return (
+        game.slow and not row.answers_at_once(game.awaiting_kind) and len(legal_commands(state, row.seat)) > 1
+    )
 
 
 def game_timer_fired(*, game_id: int, guard_seq: int, armed_for: datetime | None) -> CommandOutcome | None:
@@ -192,15 +216,16 @@ def _timer_rearm(game_id: int, armed_for: datetime) -> None:
 
 
 def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
-    """(game, seq) pairs where a bot plays the awaited seat and has not moved for BOT_DELAY_SECONDS
-    plus BOT_OVERDUE_SECONDS since the last event: its wake-up task was lost (a killed worker)."""
+    """(game, seq) pairs of live games where a bot plays the awaited seat and has not moved for
+    BOT_DELAY_SECONDS plus BOT_OVERDUE_SECONDS since the last event: its wake-up task was lost (a
+    killed worker). Slow games' are found by `slow_due` (games/followups.py)."""
     cutoff = timezone.now() - timedelta(seconds=settings.BOT_DELAY_SECONDS + settings.BOT_OVERDUE_SECONDS)
     bot_awaited = GameSeat.objects.filter(
         game=OuterRef("pk"), seat=OuterRef("awaiting_seat"), bot_playing=True
     )
     quiet = GameEvent.objects.filter(game=OuterRef("pk"), seq=OuterRef("last_seq"), created_at__lte=cutoff)
     return list(
-        Game.objects.filter(status=GameStatus.RUNNING, awaiting_seat__isnull=False)
+        Game.objects.filter(status=GameStatus.RUNNING, slow=False, awaiting_seat__isnull=False)
         .exclude(set_aside())
         .filter(Exists(bot_awaited), Exists(quiet))
         .values_list("pk", "last_seq")[:limit]
@@ -208,10 +233,38 @@ def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
 
 
 def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
-    """(game, seq) pairs whose deadline has passed: the sweep's work list."""
+    """(game, seq) pairs of live games whose deadline has passed: the sweep's work list (among
+    the running live games, `game_running_live`; slow games' are `slow_due`'s)."""
     return list(
-        Game.objects.filter(status=GameStatus.RUNNING, deadline_at__lte=timezone.now())
+        Game.objects.filter(status=GameStatus.RUNNING, slow=False, deadline_at__lte=timezone.now())
         .exclude(set_aside())
         .order_by("deadline_at")
         .values_list("pk", "last_seq")[:limit]
     )
+
+
+def slow_due(limit: int = 200) -> list[tuple[int, int]]:
+    """(game, seq) pairs of slow games the sweep must look at now (their deadline passed, or a bot
+    there should have moved by now), earliest first: read from the index `game_slow_due`, so the
+    cost is the due ones', not the slow games'."""
+    return list(
+        Game.objects.filter(slow_deadline_at__lte=clock.now())
+        .exclude(set_aside())
+        .order_by("slow_deadline_at")
+        .values_list("pk", "last_seq")[:limit]
+    )
+
+
+def game_slow_wake(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
+    """The sweep's look at a slow game that `slow_due` listed: its deadline's default action if
+    the time is up (game_deadline_expire), else the bot's move if its wake-up was lost. A game
+    found with neither (the bot moved meanwhile) is put back to wait for its deadline."""
+    outcome = game_deadline_expire(game_id=game_id, guard_seq=guard_seq)
+    if outcome is None:
+        outcome = game_bot_move(game_id=game_id, guard_seq=guard_seq)
+    if outcome is None:
+        now = clock.now()
+        Game.objects.filter(
+            pk=game_id, last_seq=guard_seq, slow_deadline_at__lte=now, deadline_at__gt=now
+        ).update(slow_deadline_at=F("deadline_at"))
+    return outcome

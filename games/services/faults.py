@@ -70,10 +70,29 @@ def games_with_log_mismatch(limit: int = 200) -> list[tuple[int, int, int]]:
     log_end = Subquery(GameEvent.objects.filter(game=OuterRef("pk")).order_by("-seq").values("seq")[:1])
     return list(
         running_not_set_aside()
+        # Live games only: a slow game's log is checked when the sweep wakes it (sweep.py), so
+        # the cost of this list stays the live games', however many slow games wait for days.
+        .filter(slow=False)
         .annotate(log_end=Coalesce(log_end, Value(0)))
         .exclude(log_end=F("last_seq"))
         .values_list("pk", "last_seq", "log_end")[:limit]
     )
+
+
+def game_log_mismatch(game_id: int) -> tuple[int, int] | None:
+    """(row's last seq, log's last seq) if the game's log does not end where its row says, else
+    None. Both read by one statement, so one snapshot: a move writes its events and its row in
+    one statement too (games/sql.py, write_move), and a move committing meanwhile is no mismatch."""
+    log_end = Subquery(GameEvent.objects.filter(game=OuterRef("pk")).order_by("-seq").values("seq")[:1])
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(log_end=Coalesce(log_end, Value(0)))
+        .values_list("last_seq", "log_end")
+        .first()
+    )
+    if row is None or row[0] == row[1]:
+        return None
+    return row[0], row[1]
 
 
 def set_aside(game: str = "pk") -> Exists:

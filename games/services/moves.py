@@ -43,11 +43,12 @@ from harehra import (
     Result,
     StoredEvent,
     abort,
+    legal_commands,
     parse_command,
     state_to_dict,
     step,
 )
-from plumbing import metrics
+from plumbing import clock, metrics
 from plumbing.errors import ServiceError
 
 from .. import sql
@@ -152,7 +153,7 @@ def game_command_submit(
             actor_id=user.pk,
             bot_seats={r.seat for r in read.seats if r.bot_playing},
             # The mover's missed deadlines end with this move (below): no warning for them.
-            warned_seats={r.seat for r in read.seats if r.away_warned and r.seat != seat},
+            warned_seats={r.seat for r in read.seats if r.warned_at(slow=game.slow) and r.seat != seat},
             # A reaction window's length depends on them (_with_deadline): read with the seats.
             answering_seats={(r.seat, k) for r in read.seats for k in _REACTIONS if r.answers_at_once(k)},
             record=sql.CommandRecordRow(user.pk, client_cmd_id, seat),
@@ -199,6 +200,7 @@ def game_end_unappendable(game: Game) -> None:
     can vouch for), and every reader stops at the row's last seq. The caller holds its lock."""
     game.status, game.result, game.winner_seat = GameStatus.ABORTED, "aborted", None
     game.awaiting_seat, game.awaiting_kind, game.deadline_at, game.timer_armed_for = None, "", None, None
+    game.slow_deadline_at, game.slow_tell = None, False
     game.finished_at = timezone.now()
     Game.objects.filter(pk=game.pk).update(
         status=game.status,
@@ -208,6 +210,8 @@ def game_end_unappendable(game: Game) -> None:
         awaiting_kind="",
         deadline_at=None,
         timer_armed_for=None,
+        slow_deadline_at=None,
+        slow_tell=False,
         finished_at=game.finished_at,
     )
     _table_after_game(game)
@@ -290,7 +294,7 @@ def game_append(
             GameSeat.objects.filter(game=game).only("seat", "is_bot", "bot_playing", "missed_deadlines")
         )
         bot_seats = {r.seat for r in rows if r.bot_playing}
-        warned_seats = {r.seat for r in rows if r.away_warned}
+        warned_seats = {r.seat for r in rows if r.warned_at(slow=game.slow)}
     followups_arm(game, bot_to_move=game.awaiting_seat in bot_seats)
     try:
         sql.write_move(game, first_seq, logged, actor_id, record)
@@ -347,18 +351,28 @@ def _with_deadline(
     awaiting = state.awaiting
     if awaiting is None or state.over:
         game.awaiting_seat, game.awaiting_kind, game.deadline_at = None, "", None
+        game.slow_tell = False
         return events
     seconds: float = _timer_for(game.table, awaiting.kind)
-    if awaiting.kind in (Decision.VOLLEY, Decision.SKIP) and _answers_for_itself(
-        game, awaiting.seat, awaiting.kind.value, answering_seats
-    ):
+    reaction = awaiting.kind in (Decision.VOLLEY, Decision.SKIP)
+    if reaction and _answers_for_itself(game, awaiting.seat, awaiting.kind.value, answering_seats):
         # The same short window whether or not the seat holds an answer: its timing tells nothing.
         # A standing answer is played at this window's end too, never at once (autoplay.py
         # standing_command): "answer for me", a standing pass and a standing Taptap or Strom,
         # card held or not, all answer at the same moment, so the moment tells nothing of the hand.
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
-    deadline = timezone.now() + timedelta(seconds=seconds)
+    elif reaction and game.slow and len(legal_commands(state, awaiting.seat)) < 2:
+        # A slow table's reaction waits hours for a seat that could answer, but a seat with no
+        # possible answer (declining is its only command) is not kept waiting for its person, nor
+        # the table with it: it declines after the short window of "answer for me", the same
+        # delay after which a seat that holds an answer and answers for itself declines. A quick
+        # decline so tells the others nothing a live table's would not; a seat that could answer
+        # is asked (and told: decisions_tell), as a live table's is.
+        seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
+    deadline = clock.now() + timedelta(seconds=seconds)
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
+    # A slow game's person is told of each decision that waits long enough to matter, once.
+    game.slow_tell = game.slow and seconds >= settings.YOUR_TURN_MIN_SECONDS
     return [*events[:-1], {**events[-1], "deadline": deadline.isoformat()}]
 
 

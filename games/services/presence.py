@@ -26,7 +26,7 @@ from plumbing.sharedcache import shared_cache
 from .. import sql
 from ..followups import followups_check_away
 from ..models import GameSeat, GameStatus
-from ..selectors import presence_of, seats_presence
+from ..selectors import live_running_games, presence_of, seats_presence
 from ..sql import GameRead
 from .faults import set_aside
 from .moves import game_lock
@@ -217,7 +217,10 @@ def seats_gone_away() -> list[tuple[int, int]]:
     cutoff = timezone.now() - timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     return list(
         GameSeat.objects.filter(
-            game__status=GameStatus.RUNNING,
+            # The running live games (live_running_games), then their seats by (game, seat).
+            # At a slow table nobody is expected to stay: only missed decisions hand a seat to a
+            # bot there (autoplay.py, game_deadline_expire).
+            game_id__in=live_running_games(),
             user__isnull=False,
             bot_playing=False,
             connections=0,
@@ -229,12 +232,13 @@ def seats_gone_away() -> list[tuple[int, int]]:
 
 
 def seat_mark_away(*, game_id: int, seat: int) -> bool:
-    """A bot takes the seat, if its person is still gone (checked again under the lock)."""
+    """A bot takes the seat, if its person is still gone (checked again under the lock); never at
+    a slow table, where closing the page is how one plays."""
     cutoff = timezone.now() - timedelta(seconds=settings.AWAY_GRACE_SECONDS)
     with transaction.atomic():
         game = game_lock(game_id)
         row = GameSeat.objects.get(game=game, seat=seat)
-        if row.connections or row.disconnected_at is None or row.disconnected_at > cutoff:
+        if game.slow or row.connections or row.disconnected_at is None or row.disconnected_at > cutoff:
             return False
         if _alive(game_id, seat):  # a socket renewed the seat after its count went to 0
             return False

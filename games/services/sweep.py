@@ -16,8 +16,21 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
-from .autoplay import due_deadlines, game_bot_move, game_deadline_expire, overdue_bot_moves
-from .faults import game_fault_clear, game_fault_record, games_failing, games_with_log_mismatch
+from .autoplay import (
+    due_deadlines,
+    game_bot_move,
+    game_deadline_expire,
+    game_slow_wake,
+    overdue_bot_moves,
+    slow_due,
+)
+from .faults import (
+    game_fault_clear,
+    game_fault_record,
+    game_log_mismatch,
+    games_failing,
+    games_with_log_mismatch,
+)
 from .presence import presence_stale_seats, seat_mark_away, seat_presence_reset, seats_gone_away
 
 log = logging.getLogger(__name__)
@@ -91,6 +104,16 @@ def sweep_run() -> SweepReport:
         _one_game(
             report, "deadline", game_id, lambda g=game_id, s=seq: game_deadline_expire(game_id=g, guard_seq=s)
         )
+    for game_id, seq in _work_list(report, "slow", slow_due):  # slow games' deadlines (no tasks)
+        # The log check of the live games' list above, for this one game about to be moved.
+        mismatch = game_log_mismatch(game_id)
+        if mismatch is not None:
+            row_seq, log_seq = mismatch
+            log.error("game %s: its row says seq %s, its log ends at %s", game_id, row_seq, log_seq)
+            error = f"the game's row says seq {row_seq}, its log ends at {log_seq}"
+            _count_failure(report, "log", game_id, error, set_aside=True)
+            continue
+        _one_game(report, "slow", game_id, lambda g=game_id, s=seq: game_slow_wake(game_id=g, guard_seq=s))
     for game_id, seq in _work_list(report, "bot", overdue_bot_moves):  # wake-ups lost with a worker
         _one_game(report, "bot", game_id, lambda g=game_id, s=seq: game_bot_move(game_id=g, guard_seq=s))
     for game_id, seat, last in _work_list(report, "presence", presence_stale_seats):  # sockets ended unseen

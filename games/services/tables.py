@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 
@@ -14,7 +14,19 @@ from plumbing.errors import ServiceError
 from relations.selectors import blocks
 
 from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
-from ..models import BotLevel, Game, GameSeat, GameStatus, ReplayAccess, Seat, Table, TableStatus, Visibility
+from ..models import (
+    SLOW_DECISION_SECONDS,
+    BotLevel,
+    Game,
+    GameSeat,
+    GameStatus,
+    Pace,
+    ReplayAccess,
+    Seat,
+    Table,
+    TableStatus,
+    Visibility,
+)
 from .moves import game_append
 from .seats import seat_hand_to_bot
 from .shuffle import deck_shuffle
@@ -50,9 +62,39 @@ class TableSettings:
     rated: bool = True
     chat_enabled: bool = True
     away_bot_level: str = DEFAULT_LEVEL  # plays the seats of people away or gone
+    # Live: the three timers above, in seconds. Slow: one time per decision, one of
+    # SLOW_DECISION_SECONDS, for turns, reactions and discards alike (the timers are not given).
+    pace: str = Pace.LIVE
+    decision_seconds: int | None = None
+
+    def stored(self) -> TableSettings:
+        """The settings as the table keeps them: a slow table's one time in its three timers."""
+        if self.pace != Pace.SLOW or self.decision_seconds is None:
+            return self
+        t = self.decision_seconds
+        return replace(self, turn_timer=t, reaction_timer=t, discard_timer=t)
+
+
+def _check_pace(s: TableSettings) -> None:
+    """A live table's timers are in seconds (TABLE_LIMITS); a slow table's one time per decision
+    is one of SLOW_DECISION_SECONDS. `bad_pace` for anything else, before anything is written."""
+    if s.pace not in Pace.values:
+        raise ServiceError("bad_pace", "pace is live or slow")
+    choices = ", ".join(str(c) for c in SLOW_DECISION_SECONDS)
+    if s.pace == Pace.SLOW:
+        if s.decision_seconds not in SLOW_DECISION_SECONDS:
+            raise ServiceError("bad_pace", f"a slow table's decision_seconds is one of {choices}")
+        given = {s.turn_timer, s.reaction_timer, s.discard_timer}
+        if given not in ({s.decision_seconds}, {TableSettings.turn_timer, TableSettings.reaction_timer}):
+            raise ServiceError(
+                "bad_pace", "a slow table has one time per decision: give decision_seconds, not the timers"
+            )
+    elif s.decision_seconds is not None:
+        raise ServiceError("bad_pace", "decision_seconds is for slow tables: a live table gives its timers")
 
 
 def _check_settings(s: TableSettings) -> None:
+    _check_pace(s)
     try:
         ruleset = make_ruleset(s.packs, s.mini)
     except EngineError as e:
@@ -62,7 +104,7 @@ def _check_settings(s: TableSettings) -> None:
             "bad_settings",
             f"with these packs a table seats {ruleset.min_players} to {ruleset.max_players} players",
         )
-    for name in ("turn_timer", "reaction_timer", "discard_timer"):
+    for name in ("turn_timer", "reaction_timer", "discard_timer") if s.pace == Pace.LIVE else ():
         bounds = TABLE_LIMITS[name]
         if not bounds.low <= getattr(s, name) <= bounds.high:
             raise ServiceError("bad_settings", f"{name} is {bounds.low} to {bounds.high} seconds")
@@ -91,6 +133,7 @@ def _locked(table: Table) -> Table:
 def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
     access_signed_in(host)
     _check_settings(settings)
+    settings = settings.stored()
     with transaction.atomic():
         table = Table.objects.create(
             host=host,
@@ -105,6 +148,7 @@ def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
             rated=bool(settings.rated),
             chat_enabled=bool(settings.chat_enabled),
             away_bot_level=settings.away_bot_level,
+            pace=settings.pace,
         )
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=host if n == 0 else None) for n in range(settings.seats)]
@@ -257,6 +301,7 @@ def _game_create(table: Table) -> Game:
         number=table.games.count() + 1,
         players=table.seats,
         shuffler=table.next_shuffler,
+        slow=table.is_slow,
     )
     # A person's standing answers carry over the table's series: they are a way of playing the
     # person chose (a slow table's series runs for weeks), not a reply to one game's cards. Only the

@@ -12,7 +12,7 @@ deadline, nothing a seat hides."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -22,8 +22,9 @@ from django.utils import timezone
 from harehra.state import Decision
 from notifications.models import Kind, Notification
 from notifications.services import notification_send
+from plumbing import clock
 
-from ..models import GameSeat, GameStatus
+from ..models import Game, GameSeat, GameStatus, misses_before_away
 from .faults import set_aside
 
 log = logging.getLogger(__name__)
@@ -55,32 +56,49 @@ def your_turn_sweep() -> int:
     """Notify every person whose decision waits with no page of theirs open on its game; how
     many were notified (a decision already told about is not told again)."""
     now = timezone.now()
-    rows = (
+    # The live games awaiting a decision with time left, by their partial index
+    # (game_running_live), then those decisions' seats by the (game, seat) index. One statement
+    # joining the two reads every game whose deadline lies ahead instead: the slow games', by far
+    # the most beside 100,000 slow games (bench_slow_deadlines). Slow games' decisions are told
+    # by decisions_tell.
+    awaited = {
+        (game_id, seat): rest
+        for game_id, seat, *rest in Game.objects.filter(
+            status=GameStatus.RUNNING,
+            slow=False,
+            awaiting_seat__isnull=False,
+            deadline_at__gt=now + YOUR_TURN_LEAST_LEFT,
+        )
+        .exclude(set_aside())
+        .values_list(
+            "pk",
+            "awaiting_seat",
+            "table_id",
+            "awaiting_kind",
+            "deadline_at",
+            "table__turn_timer",
+            "table__discard_timer",
+            "table__reaction_timer",
+        )
+    }
+    if not awaited:
+        return 0
+    seats = (
         GameSeat.objects.filter(
-            game__status=GameStatus.RUNNING,
-            game__awaiting_seat=F("seat"),
-            game__deadline_at__gt=now + YOUR_TURN_LEAST_LEFT,
+            game_id__in={g for g, _ in awaited},
             user__isnull=False,
             is_bot=False,
             bot_playing=False,
             connections=0,
         )
         .filter(Q(disconnected_at__isnull=True) | Q(disconnected_at__lte=now - YOUR_TURN_GONE_FOR))
-        .exclude(set_aside("game_id"))
-        .values_list(
-            "game_id",
-            "user_id",
-            "auto_answer",
-            "standing_volley",
-            "standing_skip",
-            "game__table_id",
-            "game__awaiting_kind",
-            "game__deadline_at",
-            "game__table__turn_timer",
-            "game__table__discard_timer",
-            "game__table__reaction_timer",
-        )
+        .values_list("game_id", "seat", "user_id", "auto_answer", "standing_volley", "standing_skip")
     )
+    rows = [
+        (game_id, user_id, auto, volley, skip, *awaited[(game_id, seat)])
+        for game_id, seat, user_id, auto, volley, skip in seats
+        if (game_id, seat) in awaited
+    ]
     due = [
         (f"turn:{game_id}:{int(deadline.timestamp() * 1000)}", user_id, game_id, table_id, deadline)
         for game_id, user_id, auto, volley, skip, table_id, kind, deadline, turn, discard, reaction in rows
@@ -112,3 +130,83 @@ def your_turn_sweep() -> int:
             continue
         told += sent is not None
     return told
+
+
+# --- slow tables ---------------------------------------------------------------------------------
+
+
+def _once(game_id: int, deadline: datetime) -> str:
+    """The occasion a decision's notice names: its game and deadline (each decision has its own),
+    the same for both sweeps, so a decision is never told twice."""
+    return f"turn:{game_id}:{int(deadline.timestamp() * 1000)}"
+
+
+def decisions_untold(limit: int = 500) -> list[tuple[int, int, int | None, bool, int, int, datetime | None]]:
+    """Slow games' decisions whose person is still to be told (`Game.slow_tell`, read from its
+    partial index `game_slow_tell`: the cost is the untold decisions', not the slow games'), with
+    the awaited seat's row: (game, seq, user, plays itself, connections, table, deadline)."""
+    rows = (
+        GameSeat.objects.filter(game__slow_tell=True, seat=F("game__awaiting_seat"))
+        .exclude(set_aside("game_id"))
+        .values_list(
+            "game_id",
+            "game__last_seq",
+            "user_id",
+            "bot_playing",
+            "connections",
+            "game__table_id",
+            "game__deadline_at",
+        )[:limit]
+    )
+    return [
+        (g, seq, user, not bot, conns, table, deadline) for g, seq, user, bot, conns, table, deadline in rows
+    ]
+
+
+def decisions_tell() -> int:
+    """Tell each slow game's awaited person of their decision, once per decision (site, push and
+    email by their preferences: notification_send), unless a page of theirs is open on the game
+    (then it is told once they leave it, if the decision still waits). How many were told."""
+    now = clock.now()
+    told = 0
+    for game_id, seq, user_id, person, connections, table_id, deadline in decisions_untold():
+        if person and user_id is not None and connections:
+            continue  # looking at it: tell them when they leave, if it still waits
+        try:  # one decision's failure stops no other's notice
+            with transaction.atomic():
+                if (
+                    person
+                    and user_id is not None
+                    and deadline is not None
+                    and deadline > now + YOUR_TURN_LEAST_LEFT
+                ):
+                    sent = notification_send(
+                        user_id=user_id,
+                        kind=Kind.SLOW_TURN,
+                        data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
+                        once=_once(game_id, deadline),
+                    )
+                    told += sent is not None
+                # Told (or a bot's, or too late to matter): the decision leaves the index.
+                Game.objects.filter(pk=game_id, last_seq=seq, slow_tell=True).update(slow_tell=False)
+        except Exception:
+            log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
+    return told
+
+
+def decision_missed_tell(*, game: Game, user_id: int, kind: str, missed: int) -> None:
+    """A slow game's person missed a decision: a bot played it for them. They are told, and
+    whether a bot now holds their seat (after SLOW_MISSES_IN_A_ROW) until they take it back.
+    Inside the caller's transaction (the expiry's), once per decision."""
+    notification_send(
+        user_id=user_id,
+        kind=Kind.DECISION_MISSED,
+        data={
+            "game": game.pk,
+            "table": game.table_id,
+            "decision": kind,
+            "missed": missed,
+            "taken": missed >= misses_before_away(True),
+        },
+        once=f"missed:{game.pk}:{game.last_seq}",
+    )

@@ -9,7 +9,7 @@ from django import template
 
 from harehra.bots import DEFAULT_LEVEL, LEVELS
 
-from ..labels import LEVEL_LABELS
+from ..labels import LEVEL_LABELS, decision_time_label
 from ..labels import seat_name as _seat_name
 
 register = template.Library()
@@ -25,6 +25,12 @@ def seat_name(seat: Any) -> str:
 def bot_level(level: str) -> str:
     """A bot level's word in the page's language ("běžný" for "normal")."""
     return str(LEVEL_LABELS.get(level, level))
+
+
+@register.filter
+def decision_time(seconds: int) -> str:
+    """A slow table's time per decision in the page's language ("1 den")."""
+    return decision_time_label(int(seconds))
 
 
 @register.simple_tag

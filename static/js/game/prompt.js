@@ -2,6 +2,7 @@
 // buttons (answer a Hare Cumi or a skip, discard, pass, aim the chosen Hare Cumi).
 
 import { $, el, fmt, gettext, ngettext } from "../core/dom.js";
+import { localTime } from "../core/times.js";
 import { aimTargets, seatAims } from "../table/aim.js";
 import { decidingWords, setRing } from "../table/tableview.js";
 import { answersItself, away, burnable, canReact, myTurn, nameOf } from "./state.js";
@@ -34,7 +35,10 @@ export function renderTurn(g) {
   const botMine = myTurn(g) && away(g);
   const current = v.awaiting && !botMine && S.deadlineFor === `${v.awaiting.kind}:${v.awaiting.seat}`;
   const left = S.deadline && current && !v.over && S.deadline > Date.now() - 1000 ? Math.max(0, Math.ceil((S.deadline - Date.now()) / 1000)) : null;
-  const line = left !== null ? `${words} · ${fmt(ngettext("%(s)s second left", "%(s)s seconds left", left), { s: left })}` : words;
+  // A slow game's decision lasts hours or days: whose it is and until when, in the reader's zone
+  // and language, rather than a count of seconds (its last minute counts down as any other).
+  const until = left !== null && g.cfg.slow && left > 60 ? fmt(gettext("until %(when)s"), { when: localTime(new Date(S.deadline), { lang: document.documentElement.lang || undefined }) }) : null;
+  const line = until !== null ? `${words} · ${until}` : left !== null ? `${words} · ${fmt(ngettext("%(s)s second left", "%(s)s seconds left", left), { s: left })}` : words;
   if (text.textContent !== line) text.textContent = line;
   const ring = $("ring-fg");
   const frac = left !== null ? Math.max(0, Math.min(1, (S.deadline - Date.now()) / S.deadlineTotal)) : null;
