@@ -341,6 +341,10 @@ class SocketPage(_Page):
     def socket_path(self) -> str:
         raise NotImplementedError
 
+    def connect_options(self) -> dict[str, Any]:
+        """How its socket opens beyond `connect`'s defaults (a browser's Origin and cookie, ...)."""
+        return {}
+
     async def start(self) -> None:
         """What the page loads before it opens its socket."""
 
@@ -360,11 +364,12 @@ class SocketPage(_Page):
         while not self.closing:
             started = time.monotonic()
             try:
+                url, options = self.ws_base + self.socket_path(), self.connect_options()
                 if first:  # the bench opens its pages a few at a time
                     async with sem:
-                        ws = await connect(self.ws_base + self.socket_path())
+                        ws = await connect(url, **options)
                 else:  # a page reconnects on its own time, whatever the others do
-                    ws = await connect(self.ws_base + self.socket_path())
+                    ws = await connect(url, **options)
             except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as e:
                 if self.closing:
                     return
