@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.kit.client import Http, PageCounts, Run, SocketPage
+from bench.kit.client import Game, Http, PageCounts, Run, SocketPage
 from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -58,15 +58,6 @@ class ReconnectConfig:
     # Also reconnect every page to a server just started (as after a deploy: no game of theirs
     # in its memory), after the reconnect to the server that served them.
     fresh: bool = False
-
-
-@dataclass
-class Game:
-    """What a page belongs to (the kit's `Table`, of which a page here reads only these)."""
-
-    run: Run
-    game_id: int
-    ended: bool = False
 
 
 class Page(SocketPage):
