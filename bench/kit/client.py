@@ -267,7 +267,8 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool
 
 @dataclass
 class Game:
-    """What a page that tells no scenario what it sees belongs to: the run, and a game (0: none)."""
+    """What a page belongs to when no scenario reads what it sees (the lobby page, or a bench that
+    reads its pages itself): the run, and the page's game (0: none)."""
 
     run: Run
     game_id: int = 0
