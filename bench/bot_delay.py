@@ -210,16 +210,6 @@ def scrape(base: str) -> dict[str, Histogram]:
     return out
 
 
-class Seat(SeatPage):
-    """The person's game page (the kit's): it tells its table when each frame arrived."""
-
-    game: Table
-
-    def on_message(self, msg: dict[str, Any], now: float) -> None:
-        self.game.frame_at = now
-        super().on_message(msg, now)
-
-
 class Table:
     """One table: its person's token, and the game page that plays the person's seat (a new page
     for each game of the table)."""
@@ -229,7 +219,6 @@ class Table:
         self.table_id, self.game_id = table_id, game_id
         self.ended = False
         self.game_over = asyncio.Event()
-        self.frame_at = math.nan  # when the frame being read arrived
         self.events_at = math.nan  # when the latest frame with new events arrived
         self.pending: tuple[float, int, bool] | None = None  # the due push: arrival, seq, analyses pending
         self.bot_moves = 0  # seen at this table, warm-up included
@@ -241,7 +230,7 @@ class Table:
             self.pending, self.ended = None, False
             self.game_over.clear()
             drive.games_played += 1
-            page = Seat(self, 0, self.token, drive.ws_base, drive.base)
+            page = SeatPage(self, 0, self.token, drive.ws_base, drive.base)
             opened = asyncio.create_task(page.run_page(drive.opening))
             ends = [asyncio.ensure_future(e.wait()) for e in (self.game_over, drive.done)]
             await asyncio.wait([opened, *ends], return_when=asyncio.FIRST_COMPLETED)
@@ -258,10 +247,10 @@ class Table:
             path = f"/api/tables/{self.table_id}/next-game/"
             self.game_id = (await asyncio.to_thread(api, drive.base, path, {}, self.token))["current_game"]
 
-    def saw_event(self, seq: int) -> None:
+    def saw_event(self, seq: int, now: float) -> None:
         """An event in order: the first after a due push is the bot's move (only the awaited seat
         may move)."""
-        self.events_at = self.frame_at
+        self.events_at = now
         if self.pending is None:
             return
         due_at, due_seq, busy_then = self.pending
@@ -269,14 +258,14 @@ class Table:
         self.bot_moves += 1
         drive = self.drive
         if self.bot_moves > drive.cfg.warmup_moves or drive.measuring:
-            late_ms = (self.frame_at - due_at - drive.cfg.delay) * 1000
+            late_ms = (now - due_at - drive.cfg.delay) * 1000
             phase = drive.phase_of(busy_then, drive.analyses_pending())
             drive.record(Sample(self.index, self.game_id, due_seq, seq, late_ms, phase))
 
     def held(self, page: SocketPage, seq: int, now: float) -> None:
         """The view after a push (or the state on connecting): the person moves when it is their
         turn; a push with events that leaves a bot to decide makes its move due."""
-        assert isinstance(page, Seat)
+        assert isinstance(page, SeatPage)
         if page.over:
             self.ended = True
             self.game_over.set()

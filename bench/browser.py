@@ -213,9 +213,9 @@ class BrowserGame:
 
     # -- what the pages report --
 
-    def saw_event(self, seq: int) -> None:
+    def saw_event(self, seq: int, now: float) -> None:
         self.head_seq = max(self.head_seq, seq)
-        self.bot_moved(seq, time.monotonic())
+        self.bot_moved(seq, now)
 
     def bot_moved(self, seq: int, now: float) -> None:
         turn = self.bot_turn

@@ -282,7 +282,7 @@ class Table(Protocol):
     game_id: int
     ended: bool
 
-    def saw_event(self, seq: int) -> None: ...
+    def saw_event(self, seq: int, now: float) -> None: ...
     def held(self, page: SocketPage, seq: int, now: float) -> None: ...
     def on_ack(self, msg: dict[str, Any], now: float) -> None: ...
     def on_error(self, page: SeatPage, msg: dict[str, Any]) -> None: ...
@@ -448,20 +448,19 @@ class SocketPage:
         send(ws, data)
         return True
 
-    def on_event_seq(self, seq: int) -> bool:
+    def on_event_seq(self, seq: int, now: float) -> bool:
         """A game page: only in-order events pass; a gap asks the server to resume from the last one.
         (A watch page reads no seqs: it takes every event, and a gap is only counted.)"""
         if self.event_seq is None or seq <= self.event_seq:
             return False
         if seq > self.event_seq + 1:
-            now = time.monotonic()
             if self.resumes:
                 self.ask_resume(now)
                 return False
             self.run.stats.seq_gaps += 1
         self.event_seq = seq
         self.resume_asked_at = -math.inf
-        self.game.saw_event(seq)
+        self.game.saw_event(seq, now)
         return True
 
     def ask_resume(self, now: float) -> None:
@@ -513,7 +512,7 @@ class SeatPage(SocketPage):
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "event":
-            self.on_event_seq(msg["seq"])
+            self.on_event_seq(msg["seq"], now)
         elif kind == "view":
             if self.event_seq is not None and msg["seq"] > self.event_seq:
                 self.ask_resume(now)  # some of its events never came
@@ -603,7 +602,7 @@ class WatchPage(SocketPage):
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "event":
-            self.on_event_seq(msg["seq"])
+            self.on_event_seq(msg["seq"], now)
         elif kind == "view":
             self.came_back(now)
             self.over = self.over or msg.get("status") not in (None, "running")
