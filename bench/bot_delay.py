@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 import math
 import os
 import random
@@ -24,7 +23,7 @@ from typing import Any, Literal
 
 from django.db import connections
 
-from bench.kit.client import api, connect, messages
+from bench.kit.client import PageCounts, Run, SeatPage, SocketPage, api
 from bench.kit.stack import (
     DEFAULT_REDIS_URL,
     ROOT,
@@ -39,7 +38,7 @@ from bench.kit.stack import (
     use_database,
     vacuum,
 )
-from bench.kit.stats import ms, percentile, reported, scrape_metrics, write_report
+from bench.kit.stats import counts, ms, percentile, reported, scrape_metrics, write_report
 
 Mode = Literal["embedded", "redis"]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/harehra_bench_botdelay"
@@ -125,7 +124,7 @@ class BotDelayResult:
     loop_held_cpu_ms: list[float] = field(default_factory=list)  # the process's CPU meanwhile (newer servers)
     games_played: int = 0
     errors: Counter[str] = field(default_factory=Counter)
-    gaps: int = 0
+    pages: PageCounts = field(default_factory=PageCounts)  # the pages' seq gaps, lost sockets, ...
     window_s: float = 0.0
     load: tuple[float, float] = (math.nan, math.nan)  # 1-minute load average at start and end
     wake_late_ms: list[float] = field(default_factory=list)  # the bench's own 0.1 s sleeps, overslept
@@ -212,90 +211,80 @@ def scrape(base: str) -> dict[str, Histogram]:
 
 
 class Table:
-    """One table: its person's token and seat, and the socket that plays the seat."""
+    """One table: its person's token, and the game page that plays the person's seat (a new page
+    for each game of the table)."""
 
-    def __init__(self, run: Drive, index: int, token: str, table_id: int, game_id: int) -> None:
-        self.run, self.index, self.token = run, index, token
+    def __init__(self, drive: Drive, index: int, token: str, table_id: int, game_id: int) -> None:
+        self.drive, self.run, self.index, self.token = drive, drive.pages, index, token
         self.table_id, self.game_id = table_id, game_id
-        self.seat: int | None = None
-        self.seq = 0
+        self.ended = False
+        self.game_over = asyncio.Event()
+        self.events_at = math.nan  # when the latest frame with new events arrived
         self.pending: tuple[float, int, bool] | None = None  # the due push: arrival, seq, analyses pending
         self.bot_moves = 0  # seen at this table, warm-up included
-        self.rng = random.Random(run.cfg.seed * 1000 + index)
+        self.rng = random.Random(drive.cfg.seed * 1000 + index)
 
     async def play(self) -> None:
-        while not self.run.done.is_set():
-            await self.play_game()
-            if self.run.done.is_set():
+        drive = self.drive
+        while not drive.done.is_set():
+            self.pending, self.ended = None, False
+            self.game_over.clear()
+            drive.games_played += 1
+            page = SeatPage(self, 0, self.token, drive.ws_base, drive.base)
+            opened = asyncio.create_task(page.run_page(drive.opening))
+            ends = [asyncio.ensure_future(e.wait()) for e in (self.game_over, drive.done)]
+            await asyncio.wait([opened, *ends], return_when=asyncio.FIRST_COMPLETED)
+            for end in ends:
+                end.cancel()
+            await page.close()
+            await opened  # a page that stopped on its own (refused) fails the drive here
+            if drive.done.is_set():
                 return
+            if not self.game_over.is_set():
+                raise RuntimeError(
+                    f"the page of game {self.game_id} stopped (refused: {dict(self.run.stats.refused)})"
+                )
             path = f"/api/tables/{self.table_id}/next-game/"
-            self.game_id = (await asyncio.to_thread(api, self.run.base, path, {}, self.token))["current_game"]
+            self.game_id = (await asyncio.to_thread(api, drive.base, path, {}, self.token))["current_game"]
 
-    async def play_game(self) -> None:
-        self.seq, self.pending = 0, None
-        self.run.games_played += 1
-        url = f"{self.run.ws_base}/ws/games/{self.game_id}/?batch=1&token={self.token}"
-        ws = await connect(
-            url, origin="http://localhost", ping_interval=20, open_timeout=10, close_timeout=10
-        )
-        stop = asyncio.ensure_future(self.close_when_done(ws))
-        try:
-            async for now, batch in messages(ws):
-                if self.run.done.is_set() or await self.on_push(ws, batch, now):
-                    return
-            if not self.run.done.is_set():
-                raise RuntimeError(f"the socket of game {self.game_id} closed (code {ws.close_code})")
-        finally:
-            stop.cancel()
-            await ws.close()
+    def saw_event(self, seq: int, now: float) -> None:
+        """An event in order: the first after a due push is the bot's move (only the awaited seat
+        may move)."""
+        self.events_at = now
+        if self.pending is None:
+            return
+        due_at, due_seq, busy_then = self.pending
+        self.pending = None
+        self.bot_moves += 1
+        drive = self.drive
+        if self.bot_moves > drive.cfg.warmup_moves or drive.measuring:
+            late_ms = (now - due_at - drive.cfg.delay) * 1000
+            phase = drive.phase_of(busy_then, drive.analyses_pending())
+            drive.record(Sample(self.index, self.game_id, due_seq, seq, late_ms, phase))
 
-    async def close_when_done(self, ws: Any) -> None:
-        await self.run.done.wait()
-        await ws.close()
-
-    async def on_push(self, ws: Any, messages: list[dict[str, Any]], now: float) -> bool:
-        """One frame: a push's messages (events, deadline, view) or the state on connecting.
-        True when the game is over."""
-        events = [m for m in messages if m["type"] == "event" and m["seq"] > self.seq]
-        for m in messages:
-            if m["type"] == "error":
-                self.run.result.errors[str(m.get("code"))] += 1
-        if events:
-            if events[0]["seq"] != self.seq + 1:
-                self.run.result.gaps += 1
-                self.pending = None
-            if self.pending is not None:
-                # The move the bot was due to make (only the awaited seat may move).
-                due_at, due_seq, busy_then = self.pending
-                self.pending = None
-                self.bot_moves += 1
-                if self.bot_moves > self.run.cfg.warmup_moves or self.run.measuring:
-                    late_ms = (now - due_at - self.run.cfg.delay) * 1000
-                    phase = self.run.phase_of(busy_then, self.run.analyses_pending())
-                    self.run.record(
-                        Sample(self.index, self.game_id, due_seq, events[0]["seq"], late_ms, phase)
-                    )
-            self.seq = events[-1]["seq"]
-        last = next((m for m in reversed(messages) if m["type"] in ("view", "state")), None)
-        if last is None:
-            return False
-        if last["type"] == "state":
-            self.seq = last["seq"]
-            self.seat = last["view"]["seat"]
-        view = last["view"]
-        if view["over"] or last.get("status") != "running":
-            return True
-        awaiting = view["awaiting"]
+    def held(self, page: SocketPage, seq: int, now: float) -> None:
+        """The view after a push (or the state on connecting): the person moves when it is their
+        turn; a push with events that leaves a bot to decide makes its move due."""
+        assert isinstance(page, SeatPage)
+        if page.over:
+            self.ended = True
+            self.game_over.set()
+            return
+        awaiting = page.view["awaiting"]
         if awaiting is None:
-            return False
-        if awaiting["seat"] == self.seat:
-            if last["legal"]:
-                command = {k: v for k, v in self.rng.choice(last["legal"]).items() if k != "seat"}
-                cmd = {"type": "command", "cmd_id": secrets.token_hex(6), "expected_seq": self.seq}
-                await ws.send(json.dumps({**cmd, **command}))
-        elif events and last["type"] == "view":  # this push made a bot's decision due
-            self.pending = (now, last["seq"], self.run.analyses_pending())
-        return False
+            return
+        if awaiting["seat"] == page.view["seat"]:
+            if page.legal:
+                command = {k: v for k, v in self.rng.choice(page.legal).items() if k != "seat"}
+                page.command({"type": "command", "cmd_id": secrets.token_hex(6), **command})
+        elif self.events_at == now:
+            self.pending = (now, seq, self.drive.analyses_pending())
+
+    def on_ack(self, msg: dict[str, Any], now: float) -> None:
+        pass
+
+    def on_error(self, page: SeatPage, msg: dict[str, Any]) -> None:
+        self.drive.result.errors[str(msg.get("code"))] += 1
 
 
 class Asker:
@@ -353,6 +342,10 @@ class Drive:
     def __init__(self, cfg: BotDelayConfig, base: str, ws_base: str, result: BotDelayResult) -> None:
         self.cfg, self.base, self.ws_base, self.result = cfg, base, ws_base, result
         self.done = asyncio.Event()
+        # The pages' counters (the kit's): lost sockets and reconnects count from the start.
+        self.pages = Run(PageCounts())
+        self.pages.playing = True
+        self.opening = asyncio.Semaphore(4)  # pages opening their first socket at once
         self.measuring = False  # every table is past its warm-up
         self.window: list[float] = []
         self.games_played = 0
@@ -433,6 +426,9 @@ class Drive:
             self.done.set()
             self.window.append(time.monotonic())
             await asyncio.gather(*plays, return_exceptions=True)
+            for task in list(self.pages.tasks):
+                task.cancel()
+            await asyncio.gather(*self.pages.tasks, return_exceptions=True)
             await self.in_db(connections.close_all)
             self.db.shutdown()
 
@@ -538,6 +534,7 @@ def run_bot_delay(cfg: BotDelayConfig, write: Callable[[str], None] = print) -> 
                     setattr(result, attr, h.minus(drive.baseline.get(attr, Histogram())))
             result.window_s = drive.window[-1] - drive.window[0] if len(drive.window) > 1 else 0.0
             result.games_played = drive.games_played
+            result.pages = drive.pages.stats
             game_ids = {t.game_id for t in drive.tables}
         result.server_late_ms = _server_gaps(result.samples, cfg.delay)
         for phase in ("with", "without"):
@@ -652,7 +649,8 @@ def format_report(r: BotDelayResult) -> list[str]:
         f"machine: load average {r.load[0]:.1f} at the start, {r.load[1]:.1f} at the end; this process's "
         f"0.1 s sleeps overslept p50 {ms(r.wake_late_ms, 50, 0)} p95 {ms(r.wake_late_ms, 95, 0)} max "
         f"{ms(r.wake_late_ms, 100, 0)} ms",
-        f"errors: {dict(r.errors) or 'none'}; seq gaps: {r.gaps}",
+        f"errors: {dict(r.errors) or 'none'}; seq gaps: {r.pages.seq_gaps}; sockets lost: "
+        f"{counts(r.pages.closes)}, reconnects {r.pages.reconnects}",
         f"goal (p95 at the page <= {GOAL_P95_MS:g} ms): "
         + ("met" if c and percentile(c, 95) <= GOAL_P95_MS else "not met"),
         *(analysis_lines(r) if cfg.analyses else []),

@@ -47,8 +47,6 @@ from bench.kit.stats import (
 )
 from bench.live import LiveConfig, LiveResult, Stats, run_on_stack
 
-Client = Literal["new"]
-
 # What the site must do, and what it aims for: 600 games at one command per
 # 4 s each with spectators and lobby watchers, on one or two server processes.
 MUST_GAMES, MUST_SERVERS, MUST_P50_MS, MUST_P99_MS = 600, 2, 20.0, 150.0
@@ -58,7 +56,6 @@ MUST_SENT_SHARE = 0.98  # of the scheduled decisions; a few queued at the window
 
 @dataclass(frozen=True)
 class BrowserConfig(LiveConfig):
-    client: Client = "new"  # the pages as they are (the only client there is)
     mean_gap: float = 4.0  # seconds between a game's decisions, on average (exponential gaps)
     duration: float = 20.0  # measured seconds
     spectator_every: int = 4  # a watch page on games 0, 4, 8, ...
@@ -216,9 +213,9 @@ class BrowserGame:
 
     # -- what the pages report --
 
-    def saw_event(self, seq: int) -> None:
+    def saw_event(self, seq: int, now: float) -> None:
         self.head_seq = max(self.head_seq, seq)
-        self.bot_moved(seq, time.monotonic())
+        self.bot_moved(seq, now)
 
     def bot_moved(self, seq: int, now: float) -> None:
         turn = self.bot_turn
@@ -402,7 +399,7 @@ def run_browser_bench(cfg: BrowserConfig, write: Callable[[str], None] = print) 
         # Sockets and keep-alive connections: about three per page, at both ends of loopback.
         6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers),
         BrowserResult,
-        code=f" from {cfg.code_label}, {cfg.client} browser client",
+        code=f" from {cfg.code_label}",
         server_env=http_db_env(cfg),
     )
     return reported(result, format_browser_report(result), write)
@@ -420,7 +417,7 @@ def run_browser_compare(
             cfg, migrate=cfg.migrate and not results, code_root=root, code_label=label, log_dir=log_dir
         )
         write("")
-        write(f"=== round {r} of {rounds}: {role} code, {cfg.client} client ===")
+        write(f"=== round {r} of {rounds}: {role} code ===")
         results.append(run_browser_bench(run_cfg, write))
     write_report(format_comparison(results), write)
     return results
@@ -441,7 +438,7 @@ def format_browser_report(r: BrowserResult) -> list[str]:
     lat = s.latencies_ms
     http_total = sum(s.http.values())
     lines = [
-        f"bench_live --mix browser --client {cfg.client}: {cfg.games} games x {SEATS} seats, "
+        f"bench_live --mix browser: {cfg.games} games x {SEATS} seats, "
         f"{cfg.spectators} watch pages, {cfg.lobby_watchers} lobby pages; {cfg.servers} server(s) "
         f"(sockets routed by {cfg.route}) from {cfg.code_label}; a decision per game every "
         f"{cfg.mean_gap:g} s on average (exponential); {r.window_s:.0f} s measured after "
@@ -522,16 +519,16 @@ def verdict(r: BrowserResult) -> str:
 def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
     """Every run as a row, then the median of each side and new/old."""
     head = (
-        "| run | client | code | ref. loop | moves/s (sched.) | p50 | p99 | p99.9 | max | "
+        "| run | code | ref. loop | moves/s (sched.) | p50 | p99 | p99.9 | max | "
         "server CPU/move | PG CPU/move | bench CPU/move | HTTP/move | errors, gaps, lost, reconnects |"
     )
-    lines = [*must_lines(), head, "|" + "---|" * 14]
+    lines = [*must_lines(), head, "|" + "---|" * 13]
 
     def row(i: int, r: BrowserResult) -> str:
         s, lat = r.stats, r.stats.latencies_ms
         bad = sum(s.errors.values()) + sum(s.http_errors.values()) + s.late_answers
         return (
-            f"| {i} | {r.config.client} | {r.config.code_label} | {r.reference_ms:.1f} ms | "
+            f"| {i} | {r.config.code_label} | {r.reference_ms:.1f} ms | "
             f"{r.per_second(s.sent):.1f} ({r.per_second(s.scheduled):.1f}) | "
             f"{ms(lat, 50)} | {ms(lat, 99)} | "
             f"{ms(lat, 99.9)} | {ms(lat, 100)} | {num(r.cpu_ms_per_move('server'))} ms | "

@@ -204,7 +204,7 @@ def _metric_deltas(before: Scrape, after: Scrape) -> dict[str, float]:
     return out
 
 
-def _out_pages(pages: Sequence[SocketPage | LobbyPage]) -> int:
+def _out_pages(pages: Sequence[SocketPage]) -> int:
     return sum(1 for p in pages if p.lost is not None)
 
 
@@ -233,7 +233,7 @@ async def _drive(
     ]
     lobbies = [LobbyPage(ctx, *nginx) for _ in range(cfg.lobby_watchers)]
     pages: list[SocketPage] = [p for g in games for p in g.pages]
-    everyone: list[SocketPage | LobbyPage] = [*pages, *lobbies]
+    everyone: list[SocketPage] = [*pages, *lobbies]
     sem = asyncio.Semaphore(cfg.connect_concurrency)
     phases: list[Phase] = []
     opened = pages_open(ctx, pages, lobbies, lambda p: sem, cfg.connect_timeout, "game pages were open")

@@ -15,11 +15,12 @@ import asyncio
 import contextlib
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.kit.client import Http, PageCounts, Run, connect, messages
+from bench.kit.client import Game, Http, PageCounts, Run, SocketPage, pages_open
 from bench.kit.stats import cpu_reading, cpu_window, ms, percentile, table_lines
 
 GOAL_P95_MS = 200.0
@@ -35,6 +36,25 @@ class NotifyConfig:
     servers: int = 1
     worker: bool = True
     log_dir: Path = Path("test-output/bench-notify")
+
+
+class MePage(SocketPage):
+    """The socket every signed-in page opens (`/ws/me/`, by API token): it hands each message on."""
+
+    pings = False
+
+    def __init__(
+        self, run: Run, ws_base: str, token: str, seen: Callable[[dict[str, Any], float], None]
+    ) -> None:
+        super().__init__(Game(run), ws_base, Http(run, "http" + ws_base.removeprefix("ws"), {}))
+        self.token, self.seen = token, seen
+
+    def socket_path(self) -> str:
+        return f"/ws/me/?token={self.token}"
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        self.connected.set()  # its first count came
+        self.seen(msg, now)
 
 
 def _accounts(prefix: str, n: int) -> list[tuple[str, str]]:
@@ -61,24 +81,13 @@ async def _drive(
     run = Run(PageCounts())
     n = len(stack.servers)
 
-    async def page(i: int, token: str, opened: asyncio.Event) -> None:
-        ws = await connect(f"{stack.ws_url(i % n)}/ws/me/?token={token}")
-        try:
-            async for now, batch in messages(ws):
-                opened.set()
-                for msg in batch:
-                    if msg.get("type") == "notification" and msg.get("kind") == "follower":
-                        name = (msg.get("url") or "").removeprefix("/players/").rstrip("/")
-                        if name in sent:
-                            latency_s.append(now - sent.pop(name))
-                            if len(latency_s) == len(fans):
-                                arrived.set()
-        finally:
-            await ws.close()
-
-    opened = [asyncio.Event() for _ in people]
-    pages = [asyncio.ensure_future(page(i, tok, opened[i])) for i, (_, tok) in enumerate(people)]
-    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), 60)  # each got its first count
+    def seen(msg: dict[str, Any], now: float) -> None:
+        if msg.get("type") == "notification" and msg.get("kind") == "follower":
+            name = (msg.get("url") or "").removeprefix("/players/").rstrip("/")
+            if name in sent:
+                latency_s.append(now - sent.pop(name))
+                if len(latency_s) == len(fans):
+                    arrived.set()
 
     async def follow(k: int, name: str, token: str) -> None:
         target = people[k % len(people)][0]
@@ -96,19 +105,20 @@ async def _drive(
 
     dbname = cfg.database_url.rsplit("/", 1)[1]
     named = stack_processes(stack)
-    cpu0, t0 = cpu_reading(named, dbname), time.monotonic()
-    follows = []
-    for k, (name, token) in enumerate(fans):
-        follows.append(asyncio.ensure_future(follow(k, name, token)))
-        await asyncio.sleep(max(0.0, t0 + (k + 1) / cfg.rate - time.monotonic()))
-    await asyncio.gather(*follows)
-    with contextlib.suppress(TimeoutError):  # a notification that never came is counted as missing
-        await asyncio.wait_for(arrived.wait(), 10)
-    window_s = time.monotonic() - t0
-    cpu = cpu_window(cpu0, cpu_reading(named, dbname))
-    for p in pages:
-        p.cancel()
-    await asyncio.gather(*pages, return_exceptions=True)
+    pages = [MePage(run, stack.ws_url(i % n), token, seen) for i, (_, token) in enumerate(people)]
+    anytime = asyncio.Semaphore(len(pages))  # all open at once
+    # Each page open and its first count come before the follows start.
+    async with pages_open(run, pages, [], lambda _: anytime, 60, "pages had their first count"):
+        cpu0, t0 = cpu_reading(named, dbname), time.monotonic()
+        follows = []
+        for k, (name, token) in enumerate(fans):
+            follows.append(asyncio.ensure_future(follow(k, name, token)))
+            await asyncio.sleep(max(0.0, t0 + (k + 1) / cfg.rate - time.monotonic()))
+        await asyncio.gather(*follows)
+        with contextlib.suppress(TimeoutError):  # a notification that never came is counted as missing
+            await asyncio.wait_for(arrived.wait(), 10)
+        window_s = time.monotonic() - t0
+        cpu = cpu_window(cpu0, cpu_reading(named, dbname))
     got = {"latency_s": latency_s, "answered_s": answered_s, "errors": errors}
     return {**got, "cpu": cpu, "window_s": window_s}
 

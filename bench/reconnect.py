@@ -14,11 +14,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from bench.kit.client import connect, messages
+from bench.kit.client import Game, Http, PageCounts, Run, SocketPage
 from bench.kit.stack import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -60,53 +60,37 @@ class ReconnectConfig:
     fresh: bool = False
 
 
-@dataclass
-class Page:
-    game_id: int
-    token: str
-    url: str
-    session: str | None = None  # a session key: signed in by cookie instead of the token
-    server: int = 0  # which of its side's servers it opens on
-    seq: int = 0
-    ws: Any = None
-    back_s: float | None = None  # from the storm's start until its view arrived
-    failures: list[str] = field(default_factory=list)
+class Page(SocketPage):
+    """A game page's socket (the kit's), signed in by API token or, as a browser, by its session
+    cookie; it opens naming the last seq it saw, and is back when its view (or state) arrives."""
 
-    async def open(self, started: float, delay: float = 0.0) -> None:
-        """Connect (naming the last seq seen, once it has one) and read until the view arrives."""
-        await asyncio.sleep(delay)
+    pings = False
+
+    def __init__(self, game: Game, token: str, server: int, url: str, session: str | None) -> None:
+        super().__init__(game, url, Http(game.run, "http" + url.removeprefix("ws"), {}))
+        self.token, self.server, self.session = token, server, session
+        self.seq = 0
+        self.started = self.delay = 0.0  # the phase's start, and this page's wait after it
+        self.back_s: float | None = None  # from the phase's start until its view arrived
+
+    def socket_path(self) -> str:
+        auth = f"&token={self.token}" if self.session is None else ""
         after = f"&after={self.seq}" if self.seq else ""
-        if self.session is None:
-            auth, headers = f"&token={self.token}", {}
-        else:  # as a browser: its session cookie, and the page's Origin
-            auth, headers = "", {"Cookie": f"sessionid={self.session}"}
-        for _ in range(5):
-            try:
-                self.ws = await connect(
-                    f"{self.url}/ws/games/{self.game_id}/?batch=1{auth}{after}",
-                    origin="http" + self.url.removeprefix("ws"),
-                    additional_headers=headers,
-                    close_timeout=10,
-                )
-                break
-            except (OSError, TimeoutError) as e:
-                self.failures.append(type(e).__name__)
-                await asyncio.sleep(0.2)
-        else:
-            return
-        async for _, batch in messages(self.ws):
-            for m in batch:
-                if m["type"] == "event":
-                    self.seq = max(self.seq, m["seq"])
-                if m["type"] in ("state", "view"):
-                    self.seq = max(self.seq, m["seq"])
-                    self.back_s = time.monotonic() - started
-                    return
+        return f"/ws/games/{self.game.game_id}/?batch=1{auth}{after}"
 
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-            self.ws = None
+    def connect_options(self) -> dict[str, Any]:
+        cookie = {} if self.session is None else {"Cookie": f"sessionid={self.session}"}
+        return {"origin": "http" + self.ws_base.removeprefix("ws"), "additional_headers": cookie}
+
+    async def start(self) -> None:
+        await asyncio.sleep(self.delay)
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        if msg["type"] in ("event", "state", "view"):
+            self.seq = max(self.seq, msg["seq"])
+        if msg["type"] in ("state", "view") and self.back_s is None:
+            self.back_s = now - self.started
+            self.connected.set()
 
 
 @dataclass
@@ -125,7 +109,7 @@ class Side:
         for i in range(len(self.stack.servers)):
             self.stack.restart_server(i)
         for page in self.pages:
-            page.url = self.stack.ws_url(page.server)
+            page.ws_base = self.stack.ws_url(page.server)
 
 
 @dataclass
@@ -209,25 +193,27 @@ async def _phase(
         snap.update(_sent_counts(counts, side.pids))
         return snap
 
-    sem = asyncio.Semaphore(limit) if limit else None
-    started = 0.0
-
-    async def one(page: Page) -> None:
-        page.back_s = None
-        delay = rng.uniform(0, cfg.jitter) if name != "open" else 0.0
-        if sem is None:
-            await page.open(started, delay)
-            return
-        async with sem:
-            await page.open(started, delay)
+    sem = asyncio.Semaphore(limit or len(pages))
+    for page in pages:
+        page.back_s, page.closing = None, False
+        page.connected.clear()
+        page.delay = rng.uniform(0, cfg.jitter) if name != "open" else 0.0
 
     with _sampled(cfg, side, f"{side.name}-{name}-{round_}"):
         shared0 = await asyncio.to_thread(snapshot)
         cpu0 = sum(process_cpu_seconds(p) for p in side.pids)
         client0 = process_cpu_seconds(os.getpid())
         started = time.monotonic()
-        await asyncio.wait_for(asyncio.gather(*(one(p) for p in pages)), cfg.timeout)
+        for page in pages:
+            page.started = started
+        opened = [asyncio.create_task(p.run_page(sem)) for p in pages]
+        # A page that fails to open tries again, as core/socket.js does; those not back by the
+        # timeout are counted as such.
+        backs = [asyncio.create_task(p.connected.wait()) for p in pages]
+        await asyncio.wait(backs, timeout=cfg.timeout)
         wall = time.monotonic() - started
+        for back in backs:
+            back.cancel()
         cpu = sum(process_cpu_seconds(p) for p in side.pids) - cpu0
         client = process_cpu_seconds(os.getpid()) - client0
     # Redis counts at once (it answers for itself); PostgreSQL's once its backends have reported.
@@ -237,11 +223,13 @@ async def _phase(
     shared1.update({k: v for k, v in redis1.items() if k.startswith("redis ")})
     back = [p.back_s for p in pages if p.back_s is not None]
     per = {k: (shared1.get(k, 0.0) - shared0.get(k, 0.0)) for k in shared1}
-    for p in pages:
-        await p.close()
+    await asyncio.gather(*(p.close() for p in pages))
+    await asyncio.gather(*opened)
     # The closes' own work (each seat's count back to 0) is done before the next phase counts: a
     # seat still counted would reconnect without telling the game's sockets, which costs less.
-    await asyncio.to_thread(_seats_let_go, cfg.database_url, sorted({p.game_id for p in pages}), cfg.timeout)
+    await asyncio.to_thread(
+        _seats_let_go, cfg.database_url, sorted({p.game.game_id for p in pages}), cfg.timeout
+    )
     await asyncio.sleep(cfg.settle)
     return Phase(side.name, name, round_, len(pages), wall, back, len(pages) - len(back), cpu, client, per)
 
@@ -288,6 +276,7 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
     probe["SECRET_KEY"] = settings.SECRET_KEY
     write(f"set up in {prepared.setup_s:.1f} s; starting {cfg.servers} server(s) a side ...")
     sides: list[Side] = []
+    run = Run(PageCounts())  # the pages' counters, read by no figure here
     try:
         with ExitStack() as running:
             for i, (name, root) in enumerate(roots):
@@ -304,7 +293,7 @@ def run_reconnect_bench(cfg: ReconnectConfig, write: Callable[[str], None] = pri
                 )
                 specs = prepared.specs[i * cfg.games : (i + 1) * cfg.games]
                 pages = [
-                    Page(spec.game_id, token, stack.ws_url(j), sessions.get(token), j)
+                    Page(Game(run, spec.game_id), token, j, stack.ws_url(j), sessions.get(token))
                     for g, spec in enumerate(specs)
                     for s, token in enumerate(spec.tokens)
                     for j in [(g + s) % cfg.servers]

@@ -265,6 +265,16 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool
     return status, await reader.read(), False
 
 
+@dataclass
+class Game:
+    """What a page belongs to when no scenario reads what it sees (the lobby page, or a bench that
+    reads its pages itself): the run, and the page's game (0: none)."""
+
+    run: Run
+    game_id: int = 0
+    ended: bool = False
+
+
 class Table(Protocol):
     """What a page tells the scenario it belongs to (a bench's game)."""
 
@@ -272,19 +282,30 @@ class Table(Protocol):
     game_id: int
     ended: bool
 
-    def saw_event(self, seq: int) -> None: ...
+    def saw_event(self, seq: int, now: float) -> None: ...
     def held(self, page: SocketPage, seq: int, now: float) -> None: ...
     def on_ack(self, msg: dict[str, Any], now: float) -> None: ...
     def on_error(self, page: SeatPage, msg: dict[str, Any]) -> None: ...
 
 
-class _Page:
-    """What every page holds: its socket (if open) and its keep-alive HTTP connection."""
+class SocketPage:
+    """A page with a socket (a game, watch or lobby page) and a keep-alive HTTP connection; its
+    socket reconnects after a loss, as core/socket.js does."""
 
-    run: Run
-    ws: Any
-    http: Http
-    closing: bool
+    bit = 0
+    pings = True
+    resumes = True  # a game page asks for what a gap missed; a watch page never does
+
+    def __init__(self, game: Table, ws_base: str, http: Http) -> None:
+        self.game, self.run, self.ws_base, self.http = game, game.run, ws_base, http
+        self.ws: Any = None
+        self.connected = asyncio.Event()
+        self.closing = False
+        self.seq = -1  # the seq of the view this page holds
+        self.event_seq: int | None = None  # the last event seq on the socket
+        self.resume_asked_at = -math.inf
+        self.lost: tuple[float, Any] | None = None  # when its socket was lost while playing, the counts then
+        self.opened_at = math.nan  # when its latest socket opened
 
     async def close(self) -> None:
         self.closing = True
@@ -308,38 +329,26 @@ class _Page:
             return None
         return status, payload
 
-    def counts_failures(self) -> bool:
-        return not self.closing
-
     async def get(self, path: str, kind: str) -> Any:
         """GET `path` as JSON; None when it failed."""
         got = await self.request("GET", path, kind)
         return None if got is None else json.loads(got[1])
-
-
-class SocketPage(_Page):
-    """A page with a live game socket: reconnects after a loss, as core/socket.js does."""
-
-    bit = 0
-    pings = True
-    resumes = True  # a game page asks for what a gap missed; a watch page never does
-
-    def __init__(self, game: Table, ws_base: str, http: Http) -> None:
-        self.game, self.run, self.ws_base, self.http = game, game.run, ws_base, http
-        self.ws: Any = None
-        self.connected = asyncio.Event()
-        self.closing = False
-        self.seq = -1  # the seq of the view this page holds
-        self.event_seq: int | None = None  # the last event seq on the socket
-        self.resume_asked_at = -math.inf
-        self.lost: tuple[float, Any] | None = None  # when its socket was lost while playing, the counts then
-        self.opened_at = math.nan  # when its latest socket opened
 
     def counts_failures(self) -> bool:
         return not self.game.ended and self.run.playing
 
     def socket_path(self) -> str:
         raise NotImplementedError
+
+    def socket_missing(self) -> bool:
+        """Whether to stop when its first socket fails, or closes before it brought anything: a
+        page whose socket an older server may lack (the lobby's) counts itself and stops; a game
+        page tries again."""
+        return False
+
+    def connect_options(self) -> dict[str, Any]:
+        """How its socket opens beyond `connect`'s defaults (a browser's Origin and cookie, ...)."""
+        return {}
 
     async def start(self) -> None:
         """What the page loads before it opens its socket."""
@@ -356,20 +365,23 @@ class SocketPage(_Page):
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         await self.start()
-        first, attempt, slow_tries = True, 0, 0
+        first, attempt, slow_tries, ever_served = True, 0, 0, False
         while not self.closing:
             started = time.monotonic()
             try:
+                url, options = self.ws_base + self.socket_path(), self.connect_options()
                 if first:  # the bench opens its pages a few at a time
                     async with sem:
-                        ws = await connect(self.ws_base + self.socket_path())
+                        ws = await connect(url, **options)
                 else:  # a page reconnects on its own time, whatever the others do
-                    ws = await connect(self.ws_base + self.socket_path())
+                    ws = await connect(url, **options)
             except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as e:
                 if self.closing:
                     return
                 self.run.stats.other_messages[f"connect_failed:{type(e).__name__}"] += 1
                 if first:
+                    if self.socket_missing():
+                        return
                     await asyncio.sleep(0.5)  # the connect phase: the server is busy accepting
                     continue
                 status = getattr(getattr(e, "response", None), "status_code", None)
@@ -390,7 +402,7 @@ class SocketPage(_Page):
             try:
                 async for now, batch in messages(ws):
                     if not served:  # counted from a connection that served something (socket.js)
-                        served, attempt, slow_tries = True, 0, 0
+                        served, attempt, slow_tries, ever_served = True, 0, 0, True
                     if self.run.in_window(now):
                         self.run.stats.socket_frames += 1
                     for msg in batch:
@@ -400,7 +412,7 @@ class SocketPage(_Page):
                     pinger.cancel()
                 self.ws = None
                 self.connected.clear()
-            if self.closing:
+            if self.closing or (not ever_served and self.socket_missing()):
                 return
             code = ws.close_code if ws.close_code is not None else 1006
             stats = self.run.stats
@@ -436,20 +448,19 @@ class SocketPage(_Page):
         send(ws, data)
         return True
 
-    def on_event_seq(self, seq: int) -> bool:
+    def on_event_seq(self, seq: int, now: float) -> bool:
         """A game page: only in-order events pass; a gap asks the server to resume from the last one.
         (A watch page reads no seqs: it takes every event, and a gap is only counted.)"""
         if self.event_seq is None or seq <= self.event_seq:
             return False
         if seq > self.event_seq + 1:
-            now = time.monotonic()
             if self.resumes:
                 self.ask_resume(now)
                 return False
             self.run.stats.seq_gaps += 1
         self.event_seq = seq
         self.resume_asked_at = -math.inf
-        self.game.saw_event(seq)
+        self.game.saw_event(seq, now)
         return True
 
     def ask_resume(self, now: float) -> None:
@@ -501,7 +512,7 @@ class SeatPage(SocketPage):
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "event":
-            self.on_event_seq(msg["seq"])
+            self.on_event_seq(msg["seq"], now)
         elif kind == "view":
             if self.event_seq is not None and msg["seq"] > self.event_seq:
                 self.ask_resume(now)  # some of its events never came
@@ -591,7 +602,7 @@ class WatchPage(SocketPage):
     def on_message(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "event":
-            self.on_event_seq(msg["seq"])
+            self.on_event_seq(msg["seq"], now)
         elif kind == "view":
             self.came_back(now)
             self.over = self.over or msg.get("status") not in (None, "running")
@@ -642,68 +653,30 @@ class WatchPage(SocketPage):
             await asyncio.sleep(every)
 
 
-class LobbyPage(_Page):
-    """The lobby page: its socket, reconnecting as core/socket.js does."""
+class LobbyPage(SocketPage):
+    """The lobby page: a GET of the page, then its socket (no pings: it sends nothing)."""
+
+    pings = False
 
     def __init__(self, run: Run, ws_base: str, http_base: str) -> None:
-        self.run, self.ws_base = run, ws_base
-        self.http = Http(run, http_base, {})
-        self.closing = False
-        self.ws: Any = None
-        self.ready = asyncio.Event()
-        self.lost: tuple[float, Any] | None = None
+        super().__init__(Game(run), ws_base, Http(run, http_base, {}))
 
-    async def run_page(self) -> None:
-        from websockets.exceptions import ConnectionClosed, InvalidHandshake
-
+    async def start(self) -> None:
         await self.request("GET", "/lobby/", "page")
-        worked = False
-        attempt = slow_tries = 0
-        while not self.closing:
-            try:
-                ws = await connect(self.ws_base + "/ws/lobby/")
-            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
-                if worked and not self.closing:
-                    await asyncio.sleep(after_close(1006, attempt, slow_tries)[1])
-                    attempt += 1
-                    continue
-                break
-            self.ws = ws
-            served = False
-            try:
-                async for now, batch in messages(ws):
-                    if not served:
-                        served, attempt, slow_tries = True, 0, 0
-                        if self.lost is not None:  # back: the new socket's first message
-                            self.lost[1].back_s.append(now - self.lost[0])
-                            self.lost = None
-                    if not worked:
-                        worked = True
-                        self.ready.set()
-                    if self.run.in_window():
-                        self.run.stats.socket_frames += 1
-                        for one in batch:
-                            self.run.stats.lobby_messages[str(one.get("type"))] += 1
-            finally:
-                self.ws = None
-            if not worked or self.closing:
-                break  # closed before it said anything: no lobby socket here
-            code = ws.close_code if ws.close_code is not None else 1006
-            if self.run.playing:
-                self.run.stats.reconnects += 1
-                self.run.stats.closes[code] += 1
-                if self.lost is None:
-                    self.lost = (time.monotonic(), self.run.stats)
-            retry, delay, slow = after_close(code, attempt, slow_tries)
-            if not retry:
-                self.run.stats.refused[code] += 1
-                break
-            attempt += 1
-            slow_tries += slow
-            await asyncio.sleep(delay)
-        if not worked and not self.closing:
-            self.run.stats.lobby_socket_unavailable += 1
-            self.ready.set()
+
+    def socket_path(self) -> str:
+        return "/ws/lobby/"
+
+    def socket_missing(self) -> bool:
+        self.run.stats.lobby_socket_unavailable += 1
+        self.connected.set()  # ready: the bench goes on without it
+        return True
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        self.came_back(now)  # back after a loss: the new socket's first message
+        self.connected.set()
+        if self.run.in_window(now):
+            self.run.stats.lobby_messages[str(msg.get("type"))] += 1
 
 
 @asynccontextmanager
@@ -720,9 +693,10 @@ async def pages_open(
     `what` names what was not ready in time ("game sockets were open")."""
     t0 = time.monotonic()
     tasks = [asyncio.create_task(p.run_page(sem_of(p))) for p in pages]
-    tasks += [asyncio.create_task(lobby.run_page()) for lobby in lobbies]
+    anytime = asyncio.Semaphore(len(lobbies) or 1)  # the lobby pages open all at once
+    tasks += [asyncio.create_task(lobby.run_page(anytime)) for lobby in lobbies]
     try:
-        ready = [p.connected.wait() for p in pages] + [lobby.ready.wait() for lobby in lobbies]
+        ready = [p.connected.wait() for p in [*pages, *lobbies]]
         try:
             await asyncio.wait_for(asyncio.gather(*ready), timeout=timeout)
         except TimeoutError:

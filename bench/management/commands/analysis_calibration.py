@@ -9,15 +9,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 
 from bench.calibration import REFERENCE_FACTOR, Calibration, calibrate, compare_reference, compare_seeds
+from bench.kit.command import BenchCommand
 from bench.management.commands.simulate import progress_bar
 from harehra.analysis import DEFAULT_PLAYOUTS
 from harehra.bots import LEVELS
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = (
         "Play bot games of mixed levels and print a reliability table of the analysis's public win "
         "chance (predicted decile against observed win rate, Brier score); with --compare-seeds, "
@@ -25,60 +26,41 @@ class Command(BaseCommand):
     )
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--games", type=int, default=100, help="games to calibrate on (default 100; 0: none)"
-        )
-        parser.add_argument(
-            "--steps", type=int, default=10, help="decision tables sampled per game (default 10)"
-        )
-        parser.add_argument(
-            "--players", type=int, nargs="+", default=[4], help="table sizes, cycled game by game (default 4)"
-        )
-        parser.add_argument(
+    options = (
+        ("--games", 100, "games to calibrate on (default 100; 0: none)"),
+        ("--steps", 10, "decision tables sampled per game (default 10)"),
+        ("--players", [4], "table sizes, cycled game by game (default 4)", {"type": int, "nargs": "+"}),
+        (
             "--levels",
-            nargs="+",
-            choices=LEVELS,
-            default=list(LEVELS),
-            help="bot levels drawn for each seat (default: all)",
-        )
-        parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="worlds per estimate")
-        parser.add_argument(
-            "--hard-playouts",
-            type=int,
-            default=100,
-            help="the hard bot's playouts per decision (default 100)",
-        )
-        parser.add_argument(
-            "--compare-seeds", type=int, default=0, metavar="K", help="also analyse K games twice"
-        )
-        parser.add_argument(
-            "--save", metavar="FILE", help="write the calibration's samples to FILE (JSON), to pool runs"
-        )
-        parser.add_argument(
+            list(LEVELS),
+            "bot levels drawn for each seat (default: all)",
+            {"nargs": "+", "choices": LEVELS},
+        ),
+        ("--playouts", DEFAULT_PLAYOUTS, "worlds per estimate"),
+        ("--hard-playouts", 100, "the hard bot's playouts per decision (default 100)"),
+        ("--compare-seeds", 0, "also analyse K games twice", {"metavar": "K"}),
+        ("--save", None, "write the calibration's samples to FILE (JSON), to pool runs", {"metavar": "FILE"}),
+        (
             "--pool",
-            nargs="+",
-            metavar="FILE",
-            help="print the calibration table of the samples saved by several runs (--save), and stop",
-        )
-        parser.add_argument(
+            None,
+            "print the calibration table of the samples saved by several runs (--save), and stop",
+            {"nargs": "+", "metavar": "FILE"},
+        ),
+        (
             "--reference",
-            type=int,
-            default=0,
-            metavar="K",
-            help=f"also judge every decision of K games at the budget (two seeds) and at {REFERENCE_FACTOR} "
+            0,
+            f"also judge every decision of K games at the budget (two seeds) and at {REFERENCE_FACTOR} "
             "times it (the reference), and compare the labels",
-        )
-        parser.add_argument(
-            "--first", type=int, default=0, help="the first game of --reference (to run a set in parts)"
-        )
-        parser.add_argument("--seed", type=int, default=0, help="seed of the games and the samples")
+            {"metavar": "K"},
+        ),
+        ("--first", 0, "the first game of --reference (to run a set in parts)"),
+        ("--seed", 0, "seed of the games and the samples"),
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["pool"]:
             runs = [json.loads(Path(name).read_text()) for name in options["pool"]]
-            for line in Calibration.pooled(runs).lines():
-                self.stdout.write(line)
+            self.lines(Calibration.pooled(runs).lines())
             return
         games, compare, reference = options["games"], options["compare_seeds"], options["reference"]
         if (
@@ -104,8 +86,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 progress=progress_bar(sys.stderr, games, min_total=1),
             )
-            for line in result.lines():
-                self.stdout.write(line)
+            self.lines(result.lines())
             if options["save"]:
                 Path(options["save"]).write_text(json.dumps(result.samples()))
             self.stdout.write(
@@ -113,32 +94,24 @@ class Command(BaseCommand):
                 f"levels {' '.join(options['levels'])}, tables of {' '.join(map(str, options['players']))}, "
                 f"{options['playouts']} playouts)"
             )
+        # The games of --compare-seeds and --reference: between easy and normal bots, whose moves
+        # give the labels work to do.
+        pairs = {
+            "players": options["players"][0],
+            "levels": [level for level in options["levels"] if level != "hard"] or ["easy", "normal"],
+            "playouts": options["playouts"],
+            "hard_playouts": options["hard_playouts"],
+            "seed": options["seed"],
+            "clock": time.process_time,
+        }
         if compare:
-            # Games between easy and normal bots: the easy bot's moves give the labels work to do.
-            agreement = compare_seeds(
-                compare,
-                players=options["players"][0],
-                levels=[level for level in options["levels"] if level != "hard"] or ["easy", "normal"],
-                playouts=options["playouts"],
-                hard_playouts=options["hard_playouts"],
-                seed=options["seed"],
-                progress=progress_bar(sys.stderr, compare, min_total=1),
-                clock=time.process_time,
+            self.lines(
+                compare_seeds(
+                    compare, **pairs, progress=progress_bar(sys.stderr, compare, min_total=1)
+                ).lines()
             )
-            for line in agreement.lines():
-                self.stdout.write(line)
         if reference:
-            # The games of --compare-seeds: between easy and normal bots, whose labels have work to do.
-            against = compare_reference(
-                reference,
-                players=options["players"][0],
-                levels=[level for level in options["levels"] if level != "hard"] or ["easy", "normal"],
-                playouts=options["playouts"],
-                hard_playouts=options["hard_playouts"],
-                seed=options["seed"],
-                first=options["first"],
-                progress=progress_bar(sys.stderr, reference, min_total=1),
-                clock=time.process_time,
+            progress = progress_bar(sys.stderr, reference, min_total=1)
+            self.lines(
+                compare_reference(reference, **pairs, first=options["first"], progress=progress).lines()
             )
-            for line in against.lines():
-                self.stdout.write(line)

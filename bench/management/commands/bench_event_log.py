@@ -5,24 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
-
 from bench.event_log import EventLogConfig, format_report, run_event_log_bench
-from bench.kit.command import config, guarded
+from bench.kit.command import BenchCommand, config, guarded
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Appends and replay reads on a small and a big event log, before and after partitioning."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--database-url", required=True, help="the big log's database (dropped and made)")
-        parser.add_argument("--events", type=int, help="events in the big log (10,000,000)")
-        parser.add_argument("--commands", type=int, help="moves appended per measure (300)")
-        parser.add_argument("--reads", type=int, help="replay reads per measure (300)")
-        parser.add_argument("--seed", type=int)
+    options = (
+        ("--database-url", None, "the big log's database (dropped and made)", {"required": True}),
+        ("--events", None, "events in the big log (10,000,000)", {"type": int}),
+        ("--commands", None, "moves appended per measure (300)", {"type": int}),
+        ("--reads", None, "replay reads per measure (300)", {"type": int}),
+        ("--seed", None, None, {"type": int}),
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         cfg = config(EventLogConfig, options)
         figures = guarded(lambda: run_event_log_bench(cfg, self.stdout.write))
-        for line in format_report(figures):
-            self.stdout.write(line)
+        self.lines(format_report(figures))

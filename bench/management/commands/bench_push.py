@@ -6,27 +6,29 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 from django.db import connection
 
+from bench.kit.command import BenchCommand
 from bench.kit.stack import check_loopback, database_url
 from bench.kit.stats import write_report
 from bench.push import run_bench
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = (
         "Keep N notifications for people subscribed to web push at a push service on loopback, and "
         "measure how many a minute a Celery worker sends. Needs PostgreSQL and REDIS_URL (the "
         "worker's broker). Leaves its bp* accounts behind."
     )
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--notifications", type=int, default=10_000)
-        parser.add_argument("--people", type=int, default=500, help="accounts, one subscription each")
-        parser.add_argument("--batch", type=int, default=100, help="notifications a transaction")
-        parser.add_argument("--workers", type=int, default=1, help="worker processes (one has beat)")
-        parser.add_argument("--log-dir", default="test-output/bench-push", help="the worker's log")
+    options = (
+        ("--notifications", 10_000, None),
+        ("--people", 500, "accounts, one subscription each"),
+        ("--batch", 100, "notifications a transaction"),
+        ("--workers", 1, "worker processes (one has beat)"),
+        ("--log-dir", "test-output/bench-push", "the worker's log"),
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if connection.vendor != "postgresql":
