@@ -1,13 +1,15 @@
 """What games tells its live clients, as plain messages to the sockets' groups, sent after the
-transaction commits (plumbing/publish.py, `send_on_commit`). A move's message, every viewer's
-frame, is made by games/push.py."""
+transaction commits (plumbing/publish.py, `send_on_commit`). A move's frames, one per viewer, are
+made by games/push.py and sent here, each to its own group."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+from games.push import SPECTATOR, frame_pack
 from games.selectors import lobby_change
+from plumbing.channellayer import SAME_SHARD
 from plumbing.publish import send_on_commit
 
 log = logging.getLogger(__name__)
@@ -15,6 +17,13 @@ log = logging.getLogger(__name__)
 
 def game_group(game_id: int) -> str:
     return f"game.{game_id}"
+
+
+def viewer_group(game_id: int, viewer: str) -> str:
+    """The group of a game's sockets of one viewer (a seat's number, or the watch pages': a key of
+    games/push.py). It lives on its game group's shard (plumbing/channellayer.py, SAME_SHARD), so a
+    move's sends to the two reach a server in the order they were made."""
+    return f"{game_group(game_id)}{SAME_SHARD}{viewer}"
 
 
 def table_group(table_id: int) -> str:
@@ -25,9 +34,25 @@ LOBBY_GROUP = "lobby"
 
 
 def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
-    """One move to every socket of the game (games/push.py, `push_message`); each socket takes
-    its own viewer's frame."""
-    send_on_commit(game_group(game_id), message)
+    """One move (games/push.py, `push_message`), each viewer's frame to that viewer's sockets
+    alone: a seat's (and the watch pages') to its own group, which only servers with such a socket
+    subscribe to, so no server receives a seat's cards unless that seat's socket is on it.
+
+    The spectators' frame goes last, to the game group, which every socket at the game joins
+    before it reads the game (live/game.py): a seat's socket learns from it that the move happened
+    even in the moment before its own group's subscription holds (its seat is known only once the
+    read is made), and reads its frame from the log then. One Redis per game (the same shard) and
+    one connection per server keep the order: a seat's frame arrives before the spectators'."""
+    first, last = message["first"], message["last"]
+    frames = message["frames"]
+    for viewer, text in frames.items():
+        if viewer != SPECTATOR:
+            send_on_commit(viewer_group(game_id, viewer), _push(first, last, viewer, text))
+    send_on_commit(game_group(game_id), _push(first, last, SPECTATOR, frames[SPECTATOR]))
+
+
+def _push(first: int, last: int, viewer: str, text: str) -> dict[str, Any]:
+    return {"type": "game.push", "first": first, "last": last, "viewer": viewer, "frame": frame_pack(text)}
 
 
 def publish_game_head(game_id: int, seq: int) -> None:

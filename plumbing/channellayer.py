@@ -16,8 +16,10 @@ sends each group to one of them by a hash of the group's name (`_get_shard`), th
 process, for its PUBLISH and its SUBSCRIBE alike. So the rule above holds per shard: a group's
 publishers and subscribers all meet on the one server its name hashes to, its subscription is
 confirmed by that server on that server's connection, and the order "confirmed, then read" is the
-order of that one server. Nothing orders two shards, and nothing needs to: a push never spans
-two groups.
+order of that one server. A group named `<base>-<more>` (SAME_SHARD) is hashed as `<base>`, so it
+lives on its base group's shard: a game's viewer groups (games/publish.py, `viewer_group`) share the
+game group's Redis, which keeps a move's sends to them in order and makes the loss of one shard the
+loss of whole games, never of part of one. Nothing orders two shards, and nothing needs to.
 
 A lost shard (its server killed, restarted, or out of reach): PUBLISH to it fails at once (the
 move is committed in PostgreSQL by then; plumbing/publish.py logs and counts the lost push), a
@@ -49,6 +51,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
+SAME_SHARD = "-"  # a group `<base>-<more>` lives on the shard of `<base>` (the module's docstring)
 GROUP_MARK = "__group__"  # in every group's channel name (RedisPubSubLoopLayer._get_group_channel_name)
 CONFIRM_TIMEOUT_S = 5.0
 LOST = "layer.lost"  # the message a lost shard's groups' members are told (their handler: layer_lost)
@@ -208,6 +211,14 @@ class ConfirmingLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, hosts: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(hosts, *args, **kwargs)
         self._shards = [ConfirmingShardConnection(host, self) for host in decode_hosts(hosts)]
+
+    def _get_shard(self, channel_or_group_name: str) -> Any:
+        """Channels' own hash, of a group's base name: `<base>-<more>` lives with `<base>`."""
+        name = channel_or_group_name
+        if GROUP_MARK in name and SAME_SHARD in name.split(GROUP_MARK, 1)[1]:
+            head, group = name.split(GROUP_MARK, 1)
+            name = f"{head}{GROUP_MARK}{group.split(SAME_SHARD, 1)[0]}"
+        return super()._get_shard(name)
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A socket's own channel, in this process only (the module's docstring says why)."""
