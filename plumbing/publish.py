@@ -125,14 +125,18 @@ def sends_held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
 
 
 async def sends_made(held: list[tuple[str, dict[str, Any]]]) -> None:
-    """Make the held sends, in order, on the server's loop."""
+    """Make the held sends on the server's loop: started together, in order, so that the Redis
+    layer takes them to each Redis in one trip, in that order (plumbing/channellayer.py)."""
     layer = get_channel_layer()
-    for group, message in held:
-        try:
-            await layer.group_send(group, message)
-        except Exception as e:  # a lost push is recovered by the clients' seq check and resume
-            _failed(group, e)
-            _log_lost(group, e)
+    done = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in held), return_exceptions=True
+    )
+    for (group, _), outcome in zip(held, done, strict=True):
+        if isinstance(outcome, Exception):  # a lost push is recovered by the clients' seq check and resume
+            _failed(group, outcome)
+            _log_lost(group, outcome)
+        elif isinstance(outcome, BaseException):
+            raise outcome
 
 
 def sends_made_sync(held: list[tuple[str, dict[str, Any]]]) -> None:
