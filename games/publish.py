@@ -20,9 +20,9 @@ def game_group(game_id: int) -> str:
 
 
 def viewer_group(game_id: int, viewer: str) -> str:
-    """The group of a game's sockets of one viewer (a seat's number, or the watch pages': a key of
-    games/push.py). It lives on its game group's shard (plumbing/channellayer.py, SAME_SHARD), so a
-    move's sends to the two reach a server in the order they were made."""
+    """The group of a game's sockets of one viewer (a seat's number, the spectators', the watch
+    pages': a key of games/push.py). It lives on its game group's shard (plumbing/channellayer.py,
+    SAME_SHARD): a move's sends to a game's groups reach a server in the order they were made."""
     return f"{game_group(game_id)}{SAME_SHARD}{viewer}"
 
 
@@ -35,20 +35,22 @@ LOBBY_GROUP = "lobby"
 
 def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
     """One move (games/push.py, `push_message`), each viewer's frame to that viewer's sockets
-    alone: a seat's (and the watch pages') to its own group, which only servers with such a socket
-    subscribe to, so no server receives a seat's cards unless that seat's socket is on it.
+    alone: to its own group (a seat's, the spectators', the watch pages'), which only servers with
+    such a socket subscribe to, so no server receives a seat's cards unless that seat's socket is
+    on it.
 
-    The spectators' frame goes last, to the game group, which every socket at the game joins
-    before it reads the game (live/game.py): a seat's socket learns from it that the move happened
-    even in the moment before its own group's subscription holds (its seat is known only once the
-    read is made), and reads its frame from the log then. One Redis per game (the same shard) and
-    one connection per server keep the order: a seat's frame arrives before the spectators'."""
+    The spectators' frame goes last. A seat's socket hears it while it opens (live/game.py): it
+    joins the spectators' group before it reads the game, and its seat's only after (the read
+    says which seat it is), so a move pushed in between reaches it as the spectators' frame, and
+    it reads its own from the log. A game's groups live on one Redis (the same shard), and each
+    server reads it on one connection, so a server gets a move's frames in the order sent."""
     first, last = message["first"], message["last"]
     frames = message["frames"]
     for viewer, text in frames.items():
         if viewer != SPECTATOR:
             send_on_commit(viewer_group(game_id, viewer), _push(first, last, viewer, text))
-    send_on_commit(game_group(game_id), _push(first, last, SPECTATOR, frames[SPECTATOR]))
+    spectators = frames[SPECTATOR]
+    send_on_commit(viewer_group(game_id, SPECTATOR), _push(first, last, SPECTATOR, spectators))
 
 
 def _push(first: int, last: int, viewer: str, text: str) -> dict[str, Any]:

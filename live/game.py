@@ -113,7 +113,9 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
         if not socket_register(self, self.user.pk if self.user.is_authenticated else None, game_id):
             await self.refuse(CLOSE_TOO_MANY)  # this user has enough sockets at this game
             return
-        groups = [game_group(game_id)]
+        # The game's group (what is said to all its sockets) and the spectators' frames, which tell
+        # every socket of a move until it knows its seat (below).
+        groups = [game_group(game_id), viewer_group(game_id, SPECTATOR)]
         if self.user.is_authenticated:
             groups.append(user_group(self.user.pk))
         added: list[str] = []
@@ -140,8 +142,11 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
         self.viewer = viewer_key(self.seat, frames=self.frames)
         if self.viewer != SPECTATOR:
             # The viewer's own frames come on a group of their own (games/publish.py), known only
-            # now. A move pushed before this subscription holds is told by the game group's
-            # spectator frame, which arrives after this viewer's: game_push reads it from the log.
+            # now. A move pushed before Redis confirms this subscription was told by its
+            # spectators' frame, which is in this socket's queue by then (one connection to the
+            # game's Redis, in order): game_push reads the move from the log. A seat's socket then
+            # hears the spectators' frames no more; a watch page keeps them (they stand in for its
+            # own while the game is not marked watched).
             mine = viewer_group(game_id, self.viewer)
             try:
                 await self.channel_layer.group_add(mine, self.channel_name)
@@ -152,6 +157,10 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
                     await db(presence_disconnect)(game_id=game_id, seat=self.seat)
                 raise
             groups.append(mine)
+            if self.viewer != WATCH:
+                spectators = viewer_group(game_id, SPECTATOR)
+                await self.channel_layer.group_discard(spectators, self.channel_name)
+                groups.remove(spectators)
         self.joined = groups
         # Counted before accept, so a disconnect can never be handled before its connect.
         self.presence_seat = self.seat
@@ -322,8 +331,9 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
 
     async def game_push(self, message: dict[str, Any]) -> None:
         """One move: the frame made for this socket's viewer when the move was written (its events,
-        then everything the page needs to render and act), sent as it is. A seat's socket and a
-        watch page's also hear the spectators' frame, after their own (games/publish.py)."""
+        then everything the page needs to render and act), sent as it is. A watch page's socket
+        also hears the spectators' frame, after its own (games/publish.py), and so does a seat's
+        while it opens."""
         first, last = message["first"], message["last"]
         if last <= self.last_seq:
             return  # already sent (its own frame came first), or a resume overtook the push
@@ -335,7 +345,7 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             text = frame_text(message["frame"])
         else:
             # The spectators' frame of a move whose frame for this seat never came: pushed before
-            # the seat's group held (the socket was opening), or dropped. From the log.
+            # the seat's group held (the socket was opening). From the log.
             await self._catch_up()
             return
         if first != self.last_seq + 1:

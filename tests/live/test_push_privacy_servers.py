@@ -58,9 +58,11 @@ class Monitor:
 
     def _line(self, command: dict[str, Any]) -> None:
         words = command["command"].split(" ")
+        client = f"{command['client_address']}:{command['client_port']}"
         if words[0].upper() == "SUBSCRIBE":
-            client = f"{command['client_address']}:{command['client_port']}"
-            self.subscribed[client].update(w for w in words[1:])
+            self.subscribed[client].update(words[1:])
+        elif words[0].upper() == "UNSUBSCRIBE":
+            self.subscribed[client].difference_update(words[1:])
 
     def stop(self) -> None:
         self.connection.disconnect()
@@ -148,7 +150,7 @@ def test_a_server_receives_only_its_own_sockets_frames(stack):
         games = {client: groups for client, groups in games.items() if groups}
         assert sorted(games.values(), key=len) == [
             {base, f"{base}-{seat_b}"},
-            {base, f"{base}-{seat_a}", f"{base}-watch"},
+            {base, f"{base}-{seat_a}", f"{base}-watch", f"{base}-spectator"},
         ], games  # one connection per server: its sockets' viewers, no other seat, no bot's
         one, two = (next(c for c, g in games.items() if f"{base}-{seat}" in g) for seat in (seat_a, seat_b))
         mirrors = tuple(
@@ -179,4 +181,5 @@ def test_a_server_receives_only_its_own_sockets_frames(stack):
         assert len(mine) >= pushes - 1, (seat, len(mine), pushes)  # a bot's move may overlap the start
     assert any("frames" in messages[-1] for _, messages in got_a)  # the watch page's
     assert not any("frames" in messages[-1] for _, messages in got_b)
+    assert all(m["viewer"] == str(seat_b) for _, m in mirror_b.got if m.get("type") == "game.push")
     assert bots  # two bots played, and no server heard their seats' frames (checked above)
