@@ -141,7 +141,7 @@ def test_a_server_receives_only_its_own_sockets_frames(stack):
         await b.connect(stack.ws_url(1), stack.url(1))
         await watch.connect(stack.ws_url(0), stack.url(0))
         for c in (a, b, watch):
-            await until(lambda c=c: any(m["type"] == "state" for m in c.messages), "no state")
+            await until(lambda c=c: any(m["type"] in ("state", "view") for m in c.messages), "no view")
         monitor.stop()
         games = {
             client: {c.split("__group__", 1)[1] for c in channels if _of_game(c, base)}
