@@ -10,7 +10,7 @@ from typing import Any
 from games.push import SPECTATOR, frame_pack
 from games.selectors import lobby_change
 from plumbing.channellayer import SAME_SHARD
-from plumbing.publish import send_on_commit
+from plumbing.publish import send_all_on_commit, send_on_commit
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +46,10 @@ def publish_game_push(game_id: int, message: dict[str, Any]) -> None:
     server reads it on one connection, so a server gets a move's frames in the order sent."""
     first, last = message["first"], message["last"]
     frames = message["frames"]
-    for viewer, text in frames.items():
-        if viewer != SPECTATOR:
-            send_on_commit(viewer_group(game_id, viewer), _push(first, last, viewer, text))
-    spectators = frames[SPECTATOR]
-    send_on_commit(viewer_group(game_id, SPECTATOR), _push(first, last, SPECTATOR, spectators))
+    order = [viewer for viewer in frames if viewer != SPECTATOR] + [SPECTATOR]
+    send_all_on_commit(
+        [(viewer_group(game_id, viewer), _push(first, last, viewer, frames[viewer])) for viewer in order]
+    )
 
 
 def _push(first: int, last: int, viewer: str, text: str) -> dict[str, Any]:
