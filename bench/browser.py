@@ -43,6 +43,8 @@ from bench.kit.stats import (
     num,
     percentile,
     reported,
+    shared_lines,
+    shared_snapshot,
     write_report,
 )
 from bench.live import LiveConfig, LiveResult, Stats, run_on_stack
@@ -94,6 +96,13 @@ class BrowserResult(LiveResult):
             return math.nan
         total = sum(v for k, v in self.cpu_s.items() if k.startswith(labels))
         return 1000 * total / self.stats.sent
+
+    def redis_per_move(self, key: str) -> float:
+        """A Redis counter's growth in the window (shared_snapshot) per move sent."""
+        start, end = self.stats.shared
+        if not self.stats.sent or key not in end:
+            return math.nan
+        return (end[key] - start.get(key, 0.0)) / self.stats.sent
 
     @property
     def http_per_move(self) -> float:
@@ -376,8 +385,11 @@ async def _drive_all(
         drivers = [asyncio.create_task(g.drive(start, ctx.window[1])) for g in games]
         await asyncio.sleep(max(0.0, ctx.window[0] - time.monotonic()))
         cpu_start = cpu_reading(named, dbname)
+        shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
         await asyncio.sleep(max(0.0, ctx.window[1] - time.monotonic()))
         cpu = cpu_window(cpu_start, cpu_reading(named, dbname))
+        shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
+        stats.shared = (shared_start, shared_end)  # Redis's bytes: the push's size (docs/SCALING.md)
         await asyncio.gather(*drivers)
         drain_end = time.monotonic() + cfg.drain
         while time.monotonic() < drain_end and any(g.moves for g in games):
@@ -487,6 +499,8 @@ def format_browser_report(r: BrowserResult) -> list[str]:
             f"bench clients {num(r.cpu_ms_per_move('bench'))}, worker {num(r.cpu_ms_per_move('celery'))}, "
             f"machine {num(r.cpu_ms_per_move('machine'))}"
         )
+    if s.shared[1]:
+        lines.extend(shared_lines(*s.shared, s.sent))
     if s.other_messages:
         lines.append("other messages: " + counts(s.other_messages))
     lines.append("verdict: " + verdict(r))
@@ -543,6 +557,9 @@ def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
         "bench CPU per move (ms)": lambda r: r.cpu_ms_per_move("bench"),
         "machine CPU per move (ms)": lambda r: r.cpu_ms_per_move("machine"),
         "HTTP requests per move": lambda r: r.http_per_move,
+        "Redis bytes in per move": lambda r: r.redis_per_move("redis bytes in"),
+        "Redis bytes out per move": lambda r: r.redis_per_move("redis bytes out"),
+        "Redis PUBLISH per move": lambda r: r.redis_per_move("redis PUBLISH"),
         "latency p50 (ms)": lambda r: percentile(r.stats.latencies_ms, 50),
         "latency p99 (ms)": lambda r: percentile(r.stats.latencies_ms, 99),
         "latency p99.9 (ms)": lambda r: percentile(r.stats.latencies_ms, 99.9),

@@ -3,13 +3,17 @@ already holds: for each seat, and for spectators, the whole websocket frame its 
 move's events as that viewer may see them, the deadline, presence after a seat change, and the
 viewer's view and legal commands), already JSON text.
 
-The channel layer carries the frames of every viewer to every server with a socket at the game;
-each socket sends its own viewer's frame and nothing else, so no seat ever receives another seat's
-cards. Made once here, a frame costs a socket no decoding, filtering or encoding of its own.
+Each frame travels on its own (games/publish.py, `publish_game_push`): a seat's to the servers with
+a socket of that seat, the spectators' to every server with a socket at the game, so no server ever
+receives, let alone forwards, a seat's cards unless a socket of that seat is on it. Made once here,
+a frame costs a socket no filtering or encoding of its own; it crosses Redis compressed
+(`frame_pack`): a frame is JSON with much repeated, and the bytes are what Redis and every
+receiving server pay for.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -24,6 +28,21 @@ SPECTATOR, WATCH = "spectator", "watch"  # a spectator's frame, and a watch page
 
 def _text(messages: list[dict[str, Any]]) -> str:
     return jsontext.dumps(messages)
+
+
+# zlib's fastest level: a 1.7 KB frame to about 650 bytes in some 25 µs; higher levels gain a few
+# per cent for twice the time (docs/benchmarks/2026-12-07-smaller-push.md).
+PACK_LEVEL = 1
+
+
+def frame_pack(text: str) -> bytes:
+    """A frame as it crosses the channel layer."""
+    return zlib.compress(text.encode(), PACK_LEVEL)
+
+
+def frame_text(packed: bytes) -> str:
+    """The frame `frame_pack` packed, as the socket sends it."""
+    return zlib.decompress(packed).decode()
 
 
 def viewer_key(seat: int | None, *, frames: bool = False) -> str:

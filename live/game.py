@@ -13,8 +13,8 @@ from accounts.publish import user_group
 from games.access import access_game_socket
 from games.invites import scope_invite
 from games.models import Game
-from games.publish import game_group
-from games.push import SEAT_CONTROL_EVENTS, SPECTATOR, view_message, viewer_key
+from games.publish import game_group, viewer_group
+from games.push import SEAT_CONTROL_EVENTS, SPECTATOR, WATCH, frame_text, view_message, viewer_key
 from games.selectors import game_catch_up, game_read_now, game_view, presence_of, seats_presence
 from games.services.moves import game_command_submit
 from games.services.presence import (
@@ -113,7 +113,9 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
         if not socket_register(self, self.user.pk if self.user.is_authenticated else None, game_id):
             await self.refuse(CLOSE_TOO_MANY)  # this user has enough sockets at this game
             return
-        groups = [game_group(game_id)]
+        # The game's group (what is said to all its sockets) and the spectators' frames, which tell
+        # every socket of a move until it knows its seat (below).
+        groups = [game_group(game_id), viewer_group(game_id, SPECTATOR)]
         if self.user.is_authenticated:
             groups.append(user_group(self.user.pk))
         added: list[str] = []
@@ -138,6 +140,27 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
             return
         self.game, self.seat, self.invite = joined["game"], joined["seat"], joined["invite"]
         self.viewer = viewer_key(self.seat, frames=self.frames)
+        if self.viewer != SPECTATOR:
+            # The viewer's own frames come on a group of their own (games/publish.py), known only
+            # now. A move pushed before Redis confirms this subscription was told by its
+            # spectators' frame, which is in this socket's queue by then (one connection to the
+            # game's Redis, in order): game_push reads the move from the log. A seat's socket then
+            # hears the spectators' frames no more; a watch page keeps them (they stand in for its
+            # own while the game is not marked watched).
+            mine = viewer_group(game_id, self.viewer)
+            try:
+                await self.channel_layer.group_add(mine, self.channel_name)
+            except ShardDown:  # its game group's shard: lost just now
+                for group in groups:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                if self.seat is not None:
+                    await db(presence_disconnect)(game_id=game_id, seat=self.seat)
+                raise
+            groups.append(mine)
+            if self.viewer != WATCH:
+                spectators = viewer_group(game_id, SPECTATOR)
+                await self.channel_layer.group_discard(spectators, self.channel_name)
+                groups.remove(spectators)
         self.joined = groups
         # Counted before accept, so a disconnect can never be handled before its connect.
         self.presence_seat = self.seat
@@ -161,6 +184,8 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
         group = message["group"]
         if group == game_group(self.game.pk):
             await self.close(code=CLOSE_RESTART)
+        elif group.startswith(f"{game_group(self.game.pk)}-"):
+            pass  # a viewer group lives on its game group's shard: that group's loss closes the socket
         elif group in self.joined:
             rejoin_when_back(self, group)
         else:
@@ -320,18 +345,28 @@ class GameConsumer(Notified, LimitedSocket, SocketFeatures, DirectDispatch, Asyn
 
     async def game_push(self, message: dict[str, Any]) -> None:
         """One move: the frame made for this socket's viewer when the move was written (its events,
-        then everything the page needs to render and act), sent as it is."""
+        then everything the page needs to render and act), sent as it is. A watch page's socket
+        also hears the spectators' frame, after its own (games/publish.py), and so does a seat's
+        while it opens."""
         first, last = message["first"], message["last"]
         if last <= self.last_seq:
-            return  # already sent: a resume overtook the push
+            return  # already sent (its own frame came first), or a resume overtook the push
+        if "frames" in message:  # a push made by a server of the code before (a deploy's overlap)
+            frames = message["frames"]
+            text = frames.get(self.viewer) or frames[SPECTATOR]
+        elif message["viewer"] == self.viewer or (self.viewer == WATCH and message["viewer"] == SPECTATOR):
+            # A watch page's frame exists only while the game is marked watched; else the spectators'.
+            text = frame_text(message["frame"])
+        else:
+            # The spectators' frame of a move whose frame for this seat never came: pushed before
+            # the seat's group held (the socket was opening). From the log.
+            await self._catch_up()
+            return
         if first != self.last_seq + 1:
             # The layer dropped a push, or a resume sent part of this one: read the rest from the log.
             await self._catch_up()
             return
         push_delivered(self.game.pk, last)
-        frames = message["frames"]
-        # A watch page's frame exists only while the game is marked watched; else the spectators'.
-        text = frames.get(self.viewer) or frames[SPECTATOR]
         self.last_seq = self.view_seq = last
         if self.batch:
             await self.send(text_data=text)  # a JSON array of the push's messages

@@ -16,8 +16,10 @@ sends each group to one of them by a hash of the group's name (`_get_shard`), th
 process, for its PUBLISH and its SUBSCRIBE alike. So the rule above holds per shard: a group's
 publishers and subscribers all meet on the one server its name hashes to, its subscription is
 confirmed by that server on that server's connection, and the order "confirmed, then read" is the
-order of that one server. Nothing orders two shards, and nothing needs to: a push never spans
-two groups.
+order of that one server. A group named `<base>-<more>` (SAME_SHARD) is hashed as `<base>`, so it
+lives on its base group's shard: a game's viewer groups (games/publish.py, `viewer_group`) share the
+game group's Redis, which keeps a move's sends to them in order and makes the loss of one shard the
+loss of whole games, never of part of one. Nothing orders two shards, and nothing needs to.
 
 A lost shard (its server killed, restarted, or out of reach): PUBLISH to it fails at once (the
 move is committed in PostgreSQL by then; plumbing/publish.py logs and counts the lost push), a
@@ -49,6 +51,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
+SAME_SHARD = "-"  # a group `<base>-<more>` lives on the shard of `<base>` (the module's docstring)
 GROUP_MARK = "__group__"  # in every group's channel name (RedisPubSubLoopLayer._get_group_channel_name)
 CONFIRM_TIMEOUT_S = 5.0
 LOST = "layer.lost"  # the message a lost shard's groups' members are told (their handler: layer_lost)
@@ -69,6 +72,8 @@ class ConfirmingShardConnection(RedisSingleShardConnection):
         self._unconfirmed: dict[str, asyncio.Event] = {}
         self._refused: set[str] = set()  # subscriptions lost while waiting for their confirmation
         self.down = False  # the connection was lost and has not read from Redis since
+        self._outgoing: list[tuple[str, Any, asyncio.Future[None]]] = []  # publishes waiting for a trip
+        self._sender: asyncio.Future[None] | None = None  # the task that sends them (`publish`)
 
     def _where(self) -> str:
         host = self.host.get("address") if isinstance(self.host, dict) else self.host
@@ -112,10 +117,44 @@ class ConfirmingShardConnection(RedisSingleShardConnection):
                     self._forget(channel)
 
     async def publish(self, channel: str, message: Any) -> None:
+        """Channels' own makes one round trip per PUBLISH, each under the shard's lock. Here the
+        publishes made meanwhile go together, in the order they were made, in one pipeline: a
+        move's frames, one per viewer group of the game (games/publish.py), started together
+        (plumbing/publish.py, `sends_made`), cost one trip instead of five or six. The shard's own
+        task sends them, so a caller cancelled meanwhile loses no other caller's publish."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outgoing.append((channel, message, done))
+        if self._sender is None or self._sender.done():
+            # It starts on the loop's next turn: the publishes started in this one come along.
+            self._sender = asyncio.ensure_future(self._send_outgoing())
+        await done
+
+    async def _send_outgoing(self) -> None:
         try:
-            await super().publish(channel, message)
+            while self._outgoing:
+                batch, self._outgoing = self._outgoing, []
+                await self._publish_all(batch)
+        finally:
+            left, self._outgoing = self._outgoing, []
+            _fail(left, ShardDown(f"{self._where()}: not sent, the layer was stopping"))
+
+    async def _publish_all(self, batch: list[tuple[str, Any, asyncio.Future[None]]]) -> None:
+        try:
+            async with self._lock:
+                self._ensure_redis()
+                pipe = self._redis.pipeline(transaction=False)
+                for channel, message, _ in batch:
+                    pipe.publish(channel, message)
+                await pipe.execute()
         except GONE as e:
-            raise ShardDown(f"{self._where()}: {e}") from e
+            _fail(batch, ShardDown(f"{self._where()}: {e}"))
+            return
+        except BaseException:
+            _fail(batch, ShardDown(f"{self._where()}: not sent, the layer was stopping"))
+            raise
+        for _, _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
     def _forget(self, channel: str) -> None:
         """Drop `channel` from redis-py's list too, which it would SUBSCRIBE again on reconnecting."""
@@ -204,10 +243,24 @@ class ConfirmingShardConnection(RedisSingleShardConnection):
             log.warning("channel layer shard %s answers again", self._where())
 
 
+def _fail(batch: list[tuple[str, Any, asyncio.Future[None]]], error: ShardDown) -> None:
+    for _, _, done in batch:
+        if not done.done():
+            done.set_exception(ShardDown(*error.args))
+
+
 class ConfirmingLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, hosts: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(hosts, *args, **kwargs)
         self._shards = [ConfirmingShardConnection(host, self) for host in decode_hosts(hosts)]
+
+    def _get_shard(self, channel_or_group_name: str) -> Any:
+        """Channels' own hash, of a group's base name: `<base>-<more>` lives with `<base>`."""
+        name = channel_or_group_name
+        if GROUP_MARK in name and SAME_SHARD in name.split(GROUP_MARK, 1)[1]:
+            head, group = name.split(GROUP_MARK, 1)
+            name = f"{head}{GROUP_MARK}{group.split(SAME_SHARD, 1)[0]}"
+        return super()._get_shard(name)
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A socket's own channel, in this process only (the module's docstring says why)."""

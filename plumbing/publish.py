@@ -49,6 +49,18 @@ def send_on_commit(group: str, message: dict[str, Any]) -> None:
         _send(group, message)
 
 
+def send_all_on_commit(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """`send_on_commit` of several messages that belong together (a move's frames, one per viewer
+    group: games/publish.py), in order: started together, so that the Redis layer takes them in
+    one trip; and where no server's loop runs (a Celery worker), in one run to their end rather
+    than one event loop and one Redis connection each."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        connection.on_commit(lambda: _send_all(sends))
+    else:
+        _send_all(sends)
+
+
 # The event loop of this process's server (`serve` names it), and the process it runs in.
 _serving: tuple[asyncio.AbstractEventLoop, int] | None = None
 # The loop a server's own thread hands its sends to (`sends_to_loop`).
@@ -125,14 +137,18 @@ def sends_held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
 
 
 async def sends_made(held: list[tuple[str, dict[str, Any]]]) -> None:
-    """Make the held sends, in order, on the server's loop."""
+    """Make the held sends on the server's loop: started together, in order, so that the Redis
+    layer takes them to each Redis in one trip, in that order (plumbing/channellayer.py)."""
     layer = get_channel_layer()
-    for group, message in held:
-        try:
-            await layer.group_send(group, message)
-        except Exception as e:  # a lost push is recovered by the clients' seq check and resume
-            _failed(group, e)
-            _log_lost(group, e)
+    done = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in held), return_exceptions=True
+    )
+    for (group, _), outcome in zip(held, done, strict=True):
+        if isinstance(outcome, Exception):  # a lost push is recovered by the clients' seq check and resume
+            _failed(group, outcome)
+            _log_lost(group, outcome)
+        elif isinstance(outcome, BaseException):
+            raise outcome
 
 
 def sends_made_sync(held: list[tuple[str, dict[str, Any]]]) -> None:
@@ -174,6 +190,34 @@ def _send(group: str, message: dict[str, Any]) -> None:
         held.append((group, message))
         return
     _hand(layer, group, message)
+
+
+def _send_all(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    held = _held.get()
+    if held is not None:
+        held.extend(sends)
+        return
+    if _server_loop() is not None:
+        for group, message in sends:  # handed over in order, they go in one trip (sends_made)
+            _hand(layer, group, message)
+        return
+    try:
+        async_to_sync(_group_send_all)(layer, sends)
+    except Exception as e:  # a lost push is recovered by the clients' seq check and resume
+        for group, _ in sends:
+            _failed(group, e)
+        _log_lost(sends[0][0], e)
+
+
+async def _group_send_all(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    done = await asyncio.gather(*(layer.group_send(g, m) for g, m in sends), return_exceptions=True)
+    failed = [(group, e) for (group, _), e in zip(sends, done, strict=True) if isinstance(e, BaseException)]
+    for group, error in failed:
+        _failed(group, error)
+        _log_lost(group, error)
 
 
 def _hand(layer: Any, group: str, message: dict[str, Any]) -> Future[Any] | None:

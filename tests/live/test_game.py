@@ -252,7 +252,8 @@ def test_a_push_the_channel_layer_lost_is_read_from_the_log_when_the_next_one_ar
     its seq and reads what it missed from the log, however long ago it opened."""
     from channels.layers import get_channel_layer
 
-    from games.publish import game_group
+    from games.publish import viewer_group
+    from games.push import SPECTATOR
 
     game_id, _users, tokens = _setup(2, turn_timer=600, reaction_timer=600, discard_timer=600)
     watcher = _connect(game_id)
@@ -261,15 +262,16 @@ def test_a_push_the_channel_layer_lost_is_read_from_the_log_when_the_next_one_ar
         layer = get_channel_layer()
         assert (await watcher.connect())[0]
         opened = (await _until(watcher, "state"))["seq"]
-        (watcher_channel,) = layer.groups[game_group(game_id)]  # the only socket at the game so far
+        spectators = viewer_group(game_id, SPECTATOR)  # where a spectator's pushes come
+        (watcher_channel,) = layer.groups[spectators]  # the only socket at the game so far
         mover = _connect(
             game_id, tokens[(await database_sync_to_async(Game.objects.get)(pk=game_id)).awaiting_seat]
         )
         assert (await mover.connect())[0]
         await _until(mover, "state")
-        await layer.group_discard(game_group(game_id), watcher_channel)  # the next push is lost to it
+        await layer.group_discard(spectators, watcher_channel)  # the next push is lost to it
         lost = await _move(mover, game_id, "m1")
-        await layer.group_add(game_group(game_id), watcher_channel)
+        await layer.group_add(spectators, watcher_channel)
         await mover.disconnect()  # the other seat moves next
         game = await database_sync_to_async(Game.objects.get)(pk=game_id)
         mover = _connect(game_id, tokens[game.awaiting_seat])
@@ -302,7 +304,7 @@ def test_a_command_is_answered_only_once_its_moves_push_is_out():
         times: dict[str, float] = {}
 
         async def slow(group: str, message: dict[str, Any]) -> None:
-            if group == game_group(game_id) and message["type"] == "game.push":
+            if group.startswith(game_group(game_id)) and message["type"] == "game.push":
                 await asyncio.sleep(0.4)  # a busy Redis, a loaded loop
                 await send(group, message)
                 times["push out"] = time.monotonic()

@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 from channels_redis.utils import _consistent_hash
 
-from plumbing.channellayer import LOST, ConfirmedPubSubChannelLayer, ShardDown
+from plumbing.channellayer import LOST, ConfirmedPubSubChannelLayer, ConfirmingLoopLayer, ShardDown
 from tests.plumbing.test_channellayer import BUSY
 from tests.redis_server import KillableRedis, killable_servers
 
@@ -140,3 +140,20 @@ def test_a_lost_shard_tells_its_groups_and_spares_the_other(servers: list[Killab
     assert out["subscribers_after"] == 1, out  # only what was asked for again, not the dropped ones
     assert out["after"]["n"] == 3, out
     assert out["both_after"] == 0, out
+
+
+def test_a_games_viewer_groups_live_on_its_game_groups_shard() -> None:
+    """A move's frames go to the game group and its viewer groups (games/publish.py): on one Redis,
+    their order holds, and a shard's loss takes whole games, never a part of one."""
+    from games.publish import game_group, viewer_group
+
+    hosts = [f"redis://127.0.0.1:{port}" for port in (1, 2, 3)]  # never reached: hashing only
+    loop_layer = ConfirmingLoopLayer(hosts, channel_layer=ConfirmedPubSubChannelLayer(hosts=hosts))
+    shards = []
+    for game_id in range(1, 200):
+        on = loop_layer._get_shard(loop_layer._get_group_channel_name(game_group(game_id)))
+        for viewer in ("0", "1", "2", "3", "watch"):
+            name = loop_layer._get_group_channel_name(viewer_group(game_id, viewer))
+            assert loop_layer._get_shard(name) is on
+        shards.append(loop_layer._shards.index(on))
+    assert set(shards) == {0, 1, 2}  # the games themselves still spread over every shard

@@ -153,3 +153,40 @@ def test_a_serving_process_hands_the_sends_of_its_other_threads_to_its_loop(sett
     got, loop_thread = asyncio.run(scenario())
     assert got == {"n": 1, "thread": loop_thread}
     assert _server_loop() is None  # once the server is gone, a send runs to its end again
+
+
+def test_a_moves_frames_sent_from_a_worker_arrive_in_order_in_one_trip(settings: Any) -> None:
+    """Where no server's loop runs (a Celery worker), a move's frames (send_all_on_commit) go in
+    one run: one event loop, one connection and one pipeline, not one of each per frame."""
+    from plumbing.channellayer import ConfirmingShardConnection
+    from plumbing.publish import send_all_on_commit
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "plumbing.channellayer.ConfirmedPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    groups = ["game.9-0", "game.9-1", "game.9-watch", "game.9-spectator"]
+    listener = redis.Redis.from_url(REDIS_URL).pubsub()
+    listener.subscribe(*(f"asgi__group__{g}" for g in groups))
+    while listener.get_message(timeout=1) is not None:  # the confirmations
+        pass
+    trips: list[int] = []
+    publish_all = ConfirmingShardConnection._publish_all
+
+    async def counted(self: Any, batch: list[Any]) -> None:
+        trips.append(len(batch))
+        await publish_all(self, batch)
+
+    ConfirmingShardConnection._publish_all = counted  # type: ignore[method-assign]
+    try:
+        send_all_on_commit([(g, {"type": "game.push", "n": n}) for n, g in enumerate(groups)])
+    finally:
+        ConfirmingShardConnection._publish_all = publish_all  # type: ignore[method-assign]
+    got = []
+    while (message := listener.get_message(ignore_subscribe_messages=True, timeout=2)) is not None:
+        got.append(message["channel"].decode().split("__group__", 1)[1])
+    listener.close()
+    assert got == groups and trips == [4]
