@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from harehra.bots import LEVELS
 
@@ -30,3 +30,14 @@ def seat_name(seat: Any) -> str | None:
         return None
     number = seat.number if hasattr(seat, "number") else seat.seat
     return bot_name(number, seat.bot_level)
+
+
+def decision_time(seconds: int) -> str:
+    """A table's time per decision in words: "1 day", "8 hours", "30 seconds"."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+    if seconds >= 3600 and seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(n)d hour", "%(n)d hours", n) % {"n": n}
+    return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}

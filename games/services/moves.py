@@ -57,6 +57,7 @@ from ..eventlog import events_with_seq, load_state, remember_state_at
 from ..followups import followups_arm
 from ..models import Game, GameSeat, GameSnapshot, GameStatus, Seat, Table, TableStatus
 from ..selectors import game_places, presence_of, seat_names
+from .holidays import holiday_deadline_for_seat
 from .shuffle import deck_shuffle
 
 log = logging.getLogger(__name__)
@@ -339,7 +340,10 @@ def _with_deadline(
     ):
         # The same short window whether or not the seat holds an answer: its timing tells nothing.
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
-    deadline = timezone.now() + timedelta(seconds=seconds)
+    now = timezone.now()
+    deadline = now + timedelta(seconds=seconds)
+    if game.table.is_slow:  # its person on holiday: the decision waits past the holiday's end
+        deadline = holiday_deadline_for_seat(game.pk, awaiting.seat, deadline, now)
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
     return [*events[:-1], {**events[-1], "deadline": deadline.isoformat()}]
 
