@@ -124,7 +124,7 @@ def holiday_end(*, user: AnyUser, now: datetime | None = None) -> Holiday:
         if holiday is None:
             raise ServiceError("not_on_holiday", "you are not on holiday", 409)
         planned_end = holiday.ends_at
-        holiday.ends_at = max(now, holiday.starts_at + timedelta(seconds=1))
+        holiday.ends_at = max(now, holiday.starts_at + timedelta(microseconds=1))
         holiday.days = max(1, math.ceil((holiday.ends_at - holiday.starts_at) / DAY))
         holiday.save(update_fields=["ends_at", "days"])
         early = planned_end - holiday.ends_at
