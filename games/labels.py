@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, npgettext
 
 from harehra.bots import LEVELS
 
@@ -36,8 +36,8 @@ def decision_time(seconds: int) -> str:
     """A table's time per decision in words: "1 day", "8 hours", "30 seconds"."""
     if seconds >= 86400 and seconds % 86400 == 0:
         n = seconds // 86400
-        return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+        return npgettext("time per decision", "%(n)d day", "%(n)d days", n) % {"n": n}
     if seconds >= 3600 and seconds % 3600 == 0:
         n = seconds // 3600
-        return ngettext("%(n)d hour", "%(n)d hours", n) % {"n": n}
-    return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+        return npgettext("time per decision", "%(n)d hour", "%(n)d hours", n) % {"n": n}
+    return npgettext("time per decision", "%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
