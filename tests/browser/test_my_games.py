@@ -29,6 +29,7 @@ WORDS = {
         "pace": "Slow · 1 day a decision",
         "holiday": "You are on holiday until",
         "chat": "is on holiday until",
+        "play": "Play",
     },
     "cs": {
         "yours": "Vaše rozhodnutí",
@@ -36,6 +37,7 @@ WORDS = {
         "pace": "Pomalá · 1 den na rozhodnutí",
         "holiday": "Máte dovolenou do",
         "chat": "má dovolenou do",
+        "play": "Hrát",
     },
 }
 
@@ -55,7 +57,8 @@ def _page(browser: Any, viewport: dict[str, int], lang: str) -> Any:
 
 def look(browser: Any, base: str, screenshots: Path, viewport: dict[str, int], lang: str) -> None:
     stamp = int(time.time() * 1000) % 10_000_000
-    ann, ben, cara = (user_register(username=f"{n}{stamp}", password=PASSWORD) for n in ("Ann", "Ben", "Cara"))
+    names = ("Ann", "Ben", "Cara")
+    ann, ben, cara = (user_register(username=f"{n}{stamp}", password=PASSWORD) for n in names)
     mine = play_until_awaits(slow_game([ann, ben, cara]), ann)
     theirs = play_until_awaits(slow_game([ben, ann]), ben)
     play_out(slow_game([ann, cara]), random.Random(7))
@@ -65,11 +68,14 @@ def look(browser: Any, base: str, screenshots: Path, viewport: dict[str, int], l
     sign_in(page, base, ann.username)
     go_by_header(page, "/games/mine/")
     page.wait_for_url(f"{base}/games/mine/")
+    if viewport == DESKTOP:  # the header's links, "My games" among them, keep to one row
+        assert page.evaluate("document.querySelector('.site-header').getBoundingClientRect().height") < 70
     cards = page.locator("#my-games > li")
     assert cards.count() == 2
     first = cards.nth(0)
     assert first.get_attribute("data-game") == str(mine.pk) and first.get_attribute("data-yours") == "true"
     assert words["yours"] in first.inner_text() and words["pace"] in first.inner_text()
+    assert first.locator("a.button").inner_text() == words["play"]
     second = page.locator(f'#my-games > li[data-game="{theirs.pk}"]')
     assert words["waiting"] in second.inner_text() and ben.username in second.inner_text()
     assert page.locator("#my-games-finished > li").count() == 1
