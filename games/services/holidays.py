@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.publish import publish_game_meta
 from plumbing.errors import ServiceError
 from plumbing.hooks import Hook
 
@@ -179,6 +180,17 @@ def _awaited_move(user_id: int, deadline_for: Callable[[Game], datetime | None])
         # Not a move: only the deadline changes. The countdown task, finding it later, arms
         # itself again for it (games/services/autoplay.py); an earlier one the sweep picks up.
         Game.objects.filter(pk=game_id).update(deadline_at=deadline)
+        # The game's open pages hear it as they hear a decision's deadline (docs/PROTOCOL.md).
+        publish_game_meta(
+            game_id,
+            "deadline",
+            {
+                "seq": game.last_seq,
+                "seat": game.awaiting_seat,
+                "kind": game.awaiting_kind,
+                "deadline": deadline.isoformat(),
+            },
+        )
         moved += 1
     return moved
 

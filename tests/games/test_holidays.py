@@ -77,6 +77,31 @@ def test_a_holiday_moves_the_awaited_slow_deadline_and_back_and_tells_the_tables
     assert ChatMessage.objects.filter(notice="holiday_ended", user=ann).count() == 4
 
 
+def test_the_games_open_pages_hear_the_moved_deadline(
+    ann: Any, ben: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = play_until_awaits(slow_game([ann, ben]), ann)
+    sent: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr("plumbing.publish._send", lambda group, message: sent.append((group, message)))
+    with django_capture_on_commit_callbacks(execute=True):
+        holiday_take(user=ann, days=2)
+    game.refresh_from_db()
+    told = [m for g, m in sent if m["type"] == "game.meta" and m["kind"] == "deadline"]
+    assert told == [
+        {
+            "type": "game.meta",
+            "kind": "deadline",
+            "data": {
+                "seq": game.last_seq,
+                "seat": game.awaiting_seat,
+                "kind": game.awaiting_kind,
+                "deadline": game.deadline_at.isoformat(),
+            },
+        }
+    ]
+    assert any(m["type"] == "chat.message" and m["message"]["notice"] == "holiday_started" for _, m in sent)
+
+
 def test_a_seat_a_bot_plays_is_not_paused(ann: Any, ben: Any) -> None:
     game = play_until_awaits(slow_game([ann, ben]), ann)
     GameSeat.objects.filter(game=game, user=ann).update(bot_playing=True)
