@@ -142,4 +142,8 @@ def test_accepting_a_slow_challenge_past_the_limit_is_refused(
     ChallengeAnswer.objects.create(challenge=challenge, user=ann)
     r = client_for(ann).post(f"/api/challenges/{challenge.pk}/accept/")
     assert (r.status_code, r.json()["code"]) == (409, "too_many_slow_games")
+    page = Client()
+    page.force_login(ann)
+    r = page.post(f"/challenges/{challenge.pk}/accept/", follow=True)
+    assert "You already play as many slow games at once as there may be" in r.content.decode()
     assert awaiting_user(Game.objects.get(table__seat_set__user=ann)) in (ann.pk, ben.pk)
