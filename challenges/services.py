@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from accounts.access import AnyUser, access_signed_in
 from accounts.models import ChallengesFrom, Preference
-from games.models import Game, GameSeat, GameStatus, Table, TableStatus
+from games.access import access_slow_games_room
+from games.models import Game, GameSeat, GameStatus, Pace, Seat, Table, TableStatus
 from games.services.tables import (
     TableSettings,
     table_add_bot,
@@ -102,6 +103,8 @@ def challenge_create(
     if bot_level not in LEVELS:
         raise ServiceError("bad_level", "a bot's level is easy, normal or hard")
     people = _people(user, names, settings.seats)
+    if getattr(settings, "pace", Pace.LIVE) == Pace.SLOW:
+        access_slow_games_room(user)  # the challenger takes a seat at the table it makes
     for person in people:
         access_challenge(user.pk, person.pk)
     with transaction.atomic():
@@ -199,6 +202,8 @@ def challenge_answer(*, user: AnyUser, challenge_id: Any, accept: bool) -> Chall
         _pending(challenge)
         if answer.status != AnswerStatus.PENDING:
             raise ServiceError("already_answered", "you have answered this challenge", 409)
+        if accept and _takes_a_slow_seat(challenge, user.pk):
+            access_slow_games_room(user)
         answer.status = AnswerStatus.ACCEPTED if accept else AnswerStatus.DECLINED
         answer.answered_at = timezone.now()
         answer.save(update_fields=["status", "answered_at"])
@@ -212,6 +217,19 @@ def challenge_answer(*, user: AnyUser, challenge_id: Any, accept: bool) -> Chall
         else:
             _end(challenge, ChallengeStatus.DECLINED)
     return challenge
+
+
+def _takes_a_slow_seat(challenge: Challenge, user_id: int) -> bool:
+    """Whether accepting seats the person at a slow table they do not sit at yet: a new table
+    made slow, or a slow table's rematch they are not seated at."""
+    if challenge.rematch:
+        table = challenge.table
+        return (
+            table is not None
+            and table.is_slow
+            and not Seat.objects.filter(table_id=table.pk, user_id=user_id).exists()
+        )
+    return challenge.settings.get("pace") == Pace.SLOW
 
 
 def challenge_cancel(*, user: AnyUser, challenge_id: Any) -> Challenge:

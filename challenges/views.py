@@ -43,6 +43,9 @@ def refusal(error: ServiceError) -> str:
         "already_answered": _("You have answered this challenge."),
         "next_game_started": _("The table has gone on to another game."),
         "nobody_to_ask": _("Nobody else played this game: start the next game."),
+        "too_many_slow_games": _(
+            "You already play as many slow games at once as there may be: finish or leave one first."
+        ),
     }
     return words.get(error.code, _("That did not work. Try again."))
 

@@ -25,6 +25,11 @@ class ChatMessage(models.Model):
     channel = models.CharField(max_length=16, choices=Channel.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
     text = models.CharField(max_length=MAX_CHARS)
+    # A line the site writes for the person, not words of theirs: "holiday_started" or
+    # "holiday_ended" (chat/notices.py), shown in each reader's language with `notice_at` (the
+    # holiday's end); "" for a message a person wrote. `text` keeps it in English for the admin.
+    notice = models.CharField(max_length=16, blank=True, default="")
+    notice_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -32,6 +32,9 @@ def message_dict(m: ChatMessage, username: str | None = None) -> dict[str, Any]:
         "user": username or m.user.get_username(),
         "text": m.text,
         "at": m.created_at.isoformat(),
+        # The site's line for the person (a holiday begun or ended, until `notice_at`), or "".
+        "notice": m.notice,
+        "notice_at": m.notice_at.isoformat() if m.notice_at else None,
     }
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db.models import Q
 
 from accounts.access import AnyUser, access_signed_in, is_moderator
 from plumbing.errors import ServiceError
 
-from .models import Game, GameSeat, GameStatus, ReplayAccess, Table, Visibility
+from .models import Game, GameSeat, GameStatus, Pace, ReplayAccess, Seat, Table, TableStatus, Visibility
 
 
 def access_table_host(table: Table, user: AnyUser) -> None:
@@ -25,6 +26,29 @@ def access_table_seated(table: Table, user: AnyUser) -> int:
     if seat is None:
         raise ServiceError("not_seated", "you have no seat at this table", 403)
     return seat
+
+
+def slow_games_count(user_id: int) -> int:
+    """The slow tables the person sits at now (each a game running or its next one to come)."""
+    return (
+        Seat.objects.filter(user_id=user_id, table__pace=Pace.SLOW)
+        .exclude(table__status=TableStatus.CLOSED)
+        .count()
+    )
+
+
+def access_slow_games_room(user: AnyUser) -> None:
+    """A person takes one more slow seat only below SLOW_GAMES_MAX (too_many_slow_games). Counted,
+    not locked: two seats taken at the same moment at two tables may pass the limit by one, which
+    costs nothing; a lock on the person would order itself against the tables' locks."""
+    access_signed_in(user)
+    limit = settings.SLOW_GAMES_MAX
+    if slow_games_count(user.pk) >= limit:
+        raise ServiceError(
+            "too_many_slow_games",
+            f"you play {limit} slow games at once already, the most there may be: finish or leave one first",
+            409,
+        )
 
 
 def access_table_view(table: Table, user: AnyUser, invite_code: str | None = None) -> None:

@@ -16,6 +16,9 @@ urlpatterns = [
         )
         for action in table_actions
     ],
+    path("games/mine/", views.MyGamesView.as_view(), name="api-my-games"),
+    path("holidays/", views.HolidayView.as_view(), name="api-holidays"),
+    path("holidays/end/", views.HolidayEndView.as_view(), name="api-holiday-end"),
     path("games/<int:pk>/", views.GameDetailView.as_view(), name="api-game"),
     path("games/<int:pk>/commands/", views.GameCommandView.as_view(), name="api-game-commands"),
     path("games/<int:pk>/events/", views.GameEventsView.as_view(), name="api-game-events"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, npgettext
 
 from harehra.bots import LEVELS
 
@@ -32,7 +32,8 @@ def seat_name(seat: Any) -> str | None:
     return bot_name(number, seat.bot_level)
 
 
-# A slow table's time per decision (models.SLOW_DECISION_SECONDS), in words.
+# A slow table's time per decision (models.SLOW_DECISION_SECONDS), in words, lazily: the forms'
+# choices are made once and read in each request's language.
 DECISION_TIME_LABELS = {
     3600: gettext_lazy("1 hour"),
     8 * 3600: gettext_lazy("8 hours"),
@@ -41,9 +42,12 @@ DECISION_TIME_LABELS = {
 }
 
 
-def decision_time_label(seconds: int) -> str:
-    """A slow table's time per decision in words ("1 day"); other lengths in hours."""
-    label = DECISION_TIME_LABELS.get(seconds)
-    if label is not None:
-        return str(label)
-    return _("%(n)s hours") % {"n": round(seconds / 3600, 1)}
+def decision_time(seconds: int) -> str:
+    """A table's time per decision in words: "1 day", "8 hours", "30 seconds"."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        n = seconds // 86400
+        return npgettext("time per decision", "%(n)d day", "%(n)d days", n) % {"n": n}
+    if seconds >= 3600 and seconds % 3600 == 0:
+        n = seconds // 3600
+        return npgettext("time per decision", "%(n)d hour", "%(n)d hours", n) % {"n": n}
+    return npgettext("time per decision", "%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}

@@ -352,3 +352,29 @@ class GameFault(models.Model):
 
     def __str__(self) -> str:
         return f"Fault of game {self.game_id}"
+
+
+class Holiday(models.Model):
+    """A person pauses the clocks of their slow games from `starts_at` until `ends_at`: a decision
+    awaited from them at a slow table waits past the end (games/services/holidays.py). Live tables
+    ignore it. `ends_at` moves earlier when the person ends it early; the days it lasted count
+    against HOLIDAY_DAYS_PER_YEAR (`days`, whole days, at least one)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="holidays")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()  # charged against the allowance
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="holiday_ends_after_start"
+            ),
+            models.CheckConstraint(condition=Q(days__gte=1), name="holiday_at_least_a_day"),
+        ]
+        indexes = [models.Index(fields=["user", "-ends_at"], name="holiday_user_recent")]
+
+    def __str__(self) -> str:
+        return f"Holiday of user {self.user_id} from {self.starts_at:%Y-%m-%d}"

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from harehra import StoredEvent, event_for, legal_commands, view_for
 from harehra.placings import Outcome, outcome_from_log
+from plumbing import clock
 from plumbing.hooks import Hook
 
 from . import sql
 from .access import AnyUser, access_game_view, games_viewable
 from .eventlog import events_with_seq, load_state
 from .labels import seat_name
-from .models import Game, GameEvent, GameSeat, GameStatus, Table, TableStatus, Visibility
+from .models import Game, GameEvent, GameSeat, GameStatus, Holiday, Table, TableStatus, Visibility
 
 # Ratings to show beside players' names: {user id: rating} for the user ids it is sent (the
 # ratings app subscribes; with none, names show alone).
@@ -385,3 +386,121 @@ def live_running_games() -> list[int]:
     by far the most beside 100,000 slow games, look like candidates to its statistics (their
     people gone from the page for hours), though no slow game is one (bench_slow_deadlines)."""
     return list(Game.objects.filter(status=GameStatus.RUNNING, slow=False).values_list("pk", flat=True))
+
+
+# --- My games -----------------------------------------------------------------------------------
+
+MY_GAMES_FINISHED = 20  # finished games My games lists at most (those of the last few days)
+
+
+def my_games(user: AnyUser, now: datetime | None = None) -> dict[str, Any]:
+    """Every running game of `user` (live and slow), those awaiting their decision first, each by
+    its deadline; then the games they finished in the last MY_GAMES_FINISHED_DAYS days (at most
+    MY_GAMES_FINISHED). Each with its table, the other players, the pace, whose decision and the
+    time left: what every spectator may see, never a card.
+
+    Three statements whatever the number of games (the person's seats with their games and
+    tables, twice, and every seat of those games with its person): SLOW_GAMES_MAX bounds the
+    slow ones, and My games must open fast for a person with many (docs/BENCHMARKS.md)."""
+    now = now or clock.now()
+    mine = GameSeat.objects.filter(user_id=user.pk).select_related("game__table").order_by("-game_id")
+    running = list(mine.filter(game__status=GameStatus.RUNNING))
+    since = now - timedelta(days=settings.MY_GAMES_FINISHED_DAYS)
+    finished = list(
+        mine.exclude(game__status=GameStatus.RUNNING).filter(game__finished_at__gte=since)[:MY_GAMES_FINISHED]
+    )
+    ids = [r.game_id for r in running + finished]
+    seats: dict[int, list[GameSeat]] = {}
+    if ids:
+        for r in GameSeat.objects.filter(game_id__in=ids).select_related("user").order_by("game_id", "seat"):
+            seats.setdefault(r.game_id, []).append(r)
+    playing = [_my_game_row(r, seats.get(r.game_id, []), now) for r in running]
+    # Waiting for the person first, soonest deadline first; a game with no deadline last.
+    far = now + timedelta(days=3650)
+    playing.sort(key=lambda g: (not g["your_decision"], g["deadline"] or far, -g["game"]))
+    return {
+        "games": playing,
+        "finished": [_my_game_row(r, seats.get(r.game_id, []), now) for r in finished],
+        "waiting": sum(1 for g in playing if g["your_decision"]),
+    }
+
+
+def _outcome(game: Game, seat: int) -> str:
+    if game.status == GameStatus.RUNNING:
+        return "running"
+    if game.status == GameStatus.ABORTED:
+        return "aborted"
+    if game.result == "draw":
+        return "draw"
+    return "won" if game.winner_seat == seat else "lost"
+
+
+def _my_game_row(row: GameSeat, seats: list[GameSeat], now: datetime) -> dict[str, Any]:
+    game, table = row.game, row.game.table
+    running = game.status == GameStatus.RUNNING
+    awaited = next((s for s in seats if s.seat == game.awaiting_seat), None) if running else None
+    deadline = game.deadline_at if running and awaited is not None else None
+    return {
+        "game": game.pk,
+        "table": table.pk,
+        "number": game.number,
+        "url": f"/games/{game.pk}/",
+        "pace": table.pace,
+        "decision_seconds": table.turn_timer,
+        "rated": table.rated,
+        "status": game.status,
+        "seat": row.seat,
+        "bot_playing": row.bot_playing,  # a bot plays the person's own seat (they may take it back)
+        "others": [
+            {"seat": s.seat, "name": seat_name(s), "is_bot": s.is_bot, "bot_playing": s.bot_playing}
+            for s in seats
+            if s.seat != row.seat
+        ],
+        "awaiting": None
+        if awaited is None
+        else {
+            "seat": awaited.seat,
+            "name": seat_name(awaited),
+            "kind": game.awaiting_kind,
+            "you": awaited.seat == row.seat,
+        },
+        "your_decision": awaited is not None and awaited.seat == row.seat and not row.bot_playing,
+        "deadline": deadline,
+        "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline is not None else None,
+        "outcome": _outcome(game, row.seat),
+        "finished_at": game.finished_at,
+    }
+
+
+# --- Holidays (games/services/holidays.py) ------------------------------------------------------
+
+HOLIDAY_YEAR = timedelta(days=365)
+
+
+def holiday_current(user_id: int, now: datetime | None = None) -> Holiday | None:
+    now = now or clock.now()
+    return Holiday.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def holiday_days_used(user_id: int, now: datetime | None = None) -> int:
+    """Days of holiday charged in the 365 days before `now` (a holiday counts where it began)."""
+    now = now or clock.now()
+    recent = Holiday.objects.filter(user_id=user_id, starts_at__gt=now - HOLIDAY_YEAR)
+    return int(recent.aggregate(n=Sum("days"))["n"] or 0)
+
+
+def holiday_status(user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """What the person's holiday page and API show: the allowance, the days used and left, and
+    the holiday running now (or None)."""
+    now = now or clock.now()
+    used = holiday_days_used(user_id, now)
+    current = holiday_current(user_id, now)
+    allowance = settings.HOLIDAY_DAYS_PER_YEAR
+    return {
+        "allowance": allowance,
+        "used": used,
+        "left": max(allowance - used, 0),
+        "current": None
+        if current is None
+        else {"starts_at": current.starts_at, "ends_at": current.ends_at, "days": current.days},
+    }

@@ -9,4 +9,6 @@ urlpatterns = [
     path("tables/<int:pk>/", views.table_page, name="table"),
     path("tables/<int:pk>/<slug:action>/", views.table_action, name="table-action"),
     path("games/<int:pk>/", views.game_page, name="game"),
+    path("games/mine/", views.my_games_page, name="my-games"),
+    path("games/mine/holiday/<slug:action>/", views.my_holiday, name="my-holiday"),
 ]

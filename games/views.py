@@ -28,10 +28,13 @@ from .selectors import (
     game_context,
     game_seat_auto_answer,
     game_seat_standing_answers,
+    holiday_status,
     lobby_rows,
+    my_games,
     seat_labels,
     table_current_game,
 )
+from .services.holidays import holiday_end, holiday_take
 from .services.tables import TABLE_ACTIONS, table_act, table_create
 
 
@@ -171,7 +174,7 @@ def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             table=table, user=request.user, action=action, seat=seat, invite_code=invite, level=level
         )
     except ServiceError as e:
-        messages.error(request, e.detail)
+        messages.error(request, refusal(e))
         if e.status == 404:
             raise Http404(e.detail) from e
         return back
@@ -213,3 +216,46 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         **game_context(game.pk),
     }
     return render(request, "games/game.html", {"game": game, "table": table, "seat": seat, "config": config})
+
+
+def refusal(error: ServiceError) -> str:
+    """A refusal of slow play in the reader's words, by its stable code; others as the service
+    said them."""
+    allowance = settings.HOLIDAY_DAYS_PER_YEAR
+    words = {
+        "too_many_slow_games": _(
+            "You already play %(limit)s slow games at once, the most there may be: finish or leave one first."
+        )
+        % {"limit": settings.SLOW_GAMES_MAX},
+        "bad_days": _("A holiday is 1 to %(days)s days.") % {"days": allowance},
+        "holiday_allowance_exceeded": _("That is more days of holiday than you have left this year."),
+        "already_on_holiday": _("You are on holiday already: end it first."),
+        "not_on_holiday": _("You are not on holiday."),
+    }
+    return words.get(error.code, error.detail)
+
+
+@login_required
+def my_games_page(request: HttpRequest) -> HttpResponse:
+    context = {**my_games(request.user), "holiday": holiday_status(request.user.pk)}
+    return render(request, "games/mine.html", context)
+
+
+@login_required
+@require_POST
+def my_holiday(request: HttpRequest, action: str) -> HttpResponse:
+    """Take a holiday (`take`, with `days`) or end the one running (`end`), from My games."""
+    try:
+        if action == "take":
+            holiday_take(user=request.user, days=request.POST.get("days"))
+            messages.success(
+                request, _("Your holiday has begun: your slow games' clocks wait until it ends.")
+            )
+        elif action == "end":
+            holiday_end(user=request.user)
+            messages.success(request, _("Welcome back: your slow games' clocks run again."))
+        else:
+            raise Http404(_("No such action"))
+    except ServiceError as e:
+        messages.error(request, refusal(e))
+    return redirect("my-games")

@@ -78,6 +78,15 @@ CHEAP: dict[str, str] = {
         "the latest 100 messages at most (chat.selectors.HISTORY); a post: 300 characters"
     ),
     "api/tables/<int:pk>/chat/settings/": ONE_ROW,
+    "games/mine/": PAGE + ": the person's games in three statements, at most SLOW_GAMES_MAX slow ones",
+    "api/games/mine/": "the person's games in three statements, at most SLOW_GAMES_MAX slow ones",
+    "api/holidays/": (
+        "the person's holidays (a sum by index); taking one moves the deadlines of at most "
+        "SLOW_GAMES_MAX games and writes a chat line at each slow table, at most HOLIDAY_DAYS_PER_YEAR "
+        "times a year (each charged a day at least)"
+    ),
+    "api/holidays/end/": "as taking one: at most SLOW_GAMES_MAX games' deadlines and chat lines",
+    "games/mine/holiday/<slug:action>/": "as api/holidays/ and api/holidays/end/",
     "api/chat/messages/<int:pk>/report/": ONE_ROW,
     "api/tables/": A_PAGE,
     "api/tables/<int:pk>/": ONE_ROW,

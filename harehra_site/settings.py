@@ -533,3 +533,16 @@ AUTO_ANSWER_SECONDS = float(os.environ.get("AUTO_ANSWER_SECONDS", "4"))
 # Tests only: a file of seconds every process adds to the slow path's clock (plumbing/clock.py), so a
 # test's servers, worker and beat share one moved clock. Unset in production: no file is read.
 CLOCK_SHIFT_FILE = os.environ.get("CLOCK_SHIFT_FILE", "")
+# Slow tables (a decision in hours or days; docs/ARCHITECTURE.md, "Slow tables"):
+# A person may sit at this many slow tables at once (each a game running or waiting for its next
+# one). At the slowest useful pace, a decision a day, 100 games is 100 decisions a day for the
+# most eager player: more than anyone plays well, and it bounds what My games reads for one
+# person (games/selectors.py `my_games`, one statement for them all).
+SLOW_GAMES_MAX = int(os.environ.get("SLOW_GAMES_MAX", "100"))
+# Days a year (any 365 days) a person may pause the clocks of their slow games: a month, as
+# correspondence chess grants (ICCF: 35 days a calendar year; chess sites' daily games: a few
+# weeks). Enough for a summer holiday and a few long weekends; short enough that nobody's
+# opponents wait a season for them.
+HOLIDAY_DAYS_PER_YEAR = int(os.environ.get("HOLIDAY_DAYS_PER_YEAR", "30"))
+# A finished game stays on My games this long, in a section of its own.
+MY_GAMES_FINISHED_DAYS = int(os.environ.get("MY_GAMES_FINISHED_DAYS", "7"))

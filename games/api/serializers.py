@@ -164,3 +164,66 @@ class GameSummarySerializer(serializers.ModelSerializer):
 def command_from(data: dict[str, Any]) -> dict[str, Any]:
     """The engine command inside a request body (the keys the engine knows)."""
     return {k: data[k] for k in ("play", "target", "react", "discard", "burn") if k in data}
+
+
+# --- My games and holidays (output only: they document the answers and render their moments) ---
+
+
+class MyGamePlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    bot_playing = serializers.BooleanField(help_text="a bot plays this person's seat now")
+
+
+class MyGameAwaitingSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True)
+    kind = serializers.CharField(help_text="turn, volley, skip or discard")
+    you = serializers.BooleanField(help_text="the decision is the requester's seat's")
+
+
+class MyGameSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="the game's place in its table's series")
+    url = serializers.CharField(help_text="the game's page")
+    pace = serializers.ChoiceField(choices=["live", "slow"])
+    decision_seconds = serializers.IntegerField(help_text="the table's time for a turn")
+    rated = serializers.BooleanField()
+    status = serializers.CharField(help_text="running, finished or aborted")
+    seat = serializers.IntegerField(help_text="the requester's seat")
+    bot_playing = serializers.BooleanField(help_text="a bot plays the requester's seat (reclaim it)")
+    others = MyGamePlayerSerializer(many=True)
+    awaiting = MyGameAwaitingSerializer(allow_null=True, help_text="whose decision the game waits for")
+    your_decision = serializers.BooleanField()
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the awaited decision's time runs out"
+    )
+    seconds_left = serializers.IntegerField(allow_null=True)
+    outcome = serializers.CharField(help_text="running, won, lost, draw or aborted (for the requester)")
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MyGamesSerializer(serializers.Serializer):
+    games = MyGameSerializer(many=True, help_text="running games: those awaiting the requester first")
+    finished = MyGameSerializer(many=True, help_text="games finished in the last few days, newest first")
+    waiting = serializers.IntegerField(help_text="how many running games await the requester's decision")
+
+
+class HolidayNowSerializer(serializers.Serializer):
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    days = serializers.IntegerField(help_text="days charged against the allowance")
+
+
+class HolidayStatusSerializer(serializers.Serializer):
+    allowance = serializers.IntegerField(help_text="days a year (any 365 days): HOLIDAY_DAYS_PER_YEAR")
+    used = serializers.IntegerField(help_text="days charged in the last 365 days")
+    left = serializers.IntegerField()
+    current = HolidayNowSerializer(allow_null=True, help_text="the holiday running now")
+
+
+class HolidayTakeSerializer(serializers.Serializer):
+    # Its bounds are the service's (bad_days, holiday_allowance_exceeded): one place says them.
+    days = serializers.IntegerField(help_text="from now, whole days: 1 to the days left")

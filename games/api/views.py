@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.access import access_signed_in
 from accounts.throttles import GAME_LOG_THROTTLES
 from harehra import event_for
 from plumbing.api_errors import validated_body
@@ -27,9 +28,12 @@ from ..selectors import (
     game_events_for,
     game_seat_standing_answers,
     game_view,
+    holiday_status,
+    my_games,
     table_games_for,
     table_list_open,
 )
+from ..services.holidays import holiday_end, holiday_take
 from ..services.moves import game_command_submit
 from ..services.seats import seat_reclaim, seat_set_auto_answer, seat_set_standing_answers
 from ..services.tables import TableSettings, table_act, table_create
@@ -37,6 +41,9 @@ from .serializers import (
     AutoAnswerSerializer,
     CommandSerializer,
     GameSummarySerializer,
+    HolidayStatusSerializer,
+    HolidayTakeSerializer,
+    MyGamesSerializer,
     SeatChoiceSerializer,
     StandingAnswersSerializer,
     TableCreateSerializer,
@@ -220,3 +227,46 @@ class TableGamesView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         table = _table(request, pk)
         return Response(GameSummarySerializer(table_games_for(table, request.user), many=True).data)
+
+
+class MyGamesView(APIView):
+    @extend_schema(
+        responses={200: MyGamesSerializer, 401: ERROR},
+        summary="The requester's games: running (those awaiting their decision first) and lately finished",
+    )
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        return Response(MyGamesSerializer(my_games(request.user)).data)
+
+
+def _holiday(request: Request, code: int = status.HTTP_200_OK) -> Response:
+    return Response(HolidayStatusSerializer(holiday_status(request.user.pk)).data, status=code)
+
+
+class HolidayView(APIView):
+    @extend_schema(responses={200: HolidayStatusSerializer, 401: ERROR}, summary="The requester's holidays")
+    def get(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        return _holiday(request)
+
+    @extend_schema(
+        request=HolidayTakeSerializer,
+        responses={201: HolidayStatusSerializer, 400: ERROR, 401: ERROR, 409: ERROR},
+        summary="Take a holiday from now: the requester's slow games' clocks wait",
+    )
+    def post(self, request: Request) -> Response:
+        access_signed_in(request.user)
+        days = validated_body(HolidayTakeSerializer, request.data)["days"]
+        holiday_take(user=request.user, days=days)
+        return _holiday(request, status.HTTP_201_CREATED)
+
+
+class HolidayEndView(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: HolidayStatusSerializer, 401: ERROR, 409: ERROR},
+        summary="End the requester's holiday now",
+    )
+    def post(self, request: Request) -> Response:
+        holiday_end(user=request.user)
+        return _holiday(request)

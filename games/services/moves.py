@@ -58,6 +58,7 @@ from ..eventlog import events_with_seq, load_state, remember_state_at
 from ..followups import followups_arm
 from ..models import Game, GameSeat, GameSnapshot, GameStatus, Seat, Table, TableStatus
 from ..selectors import game_places, presence_of, seat_names
+from .holidays import holiday_deadline_for_seat
 from .shuffle import deck_shuffle
 
 log = logging.getLogger(__name__)
@@ -369,7 +370,10 @@ def _with_deadline(
         # decline so tells the others nothing a live table's would not; a seat that could answer
         # is asked (and told: decisions_tell), as a live table's is.
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
-    deadline = clock.now() + timedelta(seconds=seconds)
+    now = clock.now()
+    deadline = now + timedelta(seconds=seconds)
+    if game.slow:  # its person on holiday: the decision waits past the holiday's end
+        deadline = holiday_deadline_for_seat(game.pk, awaiting.seat, deadline, now)
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
     # A slow game's person is told of each decision that waits long enough to matter, once.
     game.slow_tell = game.slow and seconds >= settings.YOUR_TURN_MIN_SECONDS

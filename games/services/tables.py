@@ -13,7 +13,14 @@ from harehra.ruleset import BASE_MIN_PLAYERS, MAX_MINI, MAX_PLAYERS
 from plumbing.errors import ServiceError
 from relations.selectors import blocks
 
-from ..access import AnyUser, access_signed_in, access_table_host, access_table_seated, access_table_view
+from ..access import (
+    AnyUser,
+    access_signed_in,
+    access_slow_games_room,
+    access_table_host,
+    access_table_seated,
+    access_table_view,
+)
 from ..models import (
     SLOW_DECISION_SECONDS,
     BotLevel,
@@ -150,6 +157,8 @@ def table_create(*, host: AnyUser, settings: TableSettings) -> Table:
             away_bot_level=settings.away_bot_level,
             pace=settings.pace,
         )
+        if table.is_slow:  # the host takes seat 0
+            access_slow_games_room(host)
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=host if n == 0 else None) for n in range(settings.seats)]
         )
@@ -192,6 +201,8 @@ def table_join(
             raise ServiceError("already_seated", "you already have a seat here", 409)
         if blocks(table.host_id, user.pk):
             raise ServiceError("blocked_by_host", "the host of this table does not play with you", 403)
+        if table.is_slow:
+            access_slow_games_room(user)
         chair = _open_seat(table, seat)
         chair.user = user  # type: ignore[assignment]
         chair.save(update_fields=["user"])

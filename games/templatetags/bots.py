@@ -9,7 +9,8 @@ from django import template
 
 from harehra.bots import DEFAULT_LEVEL, LEVELS
 
-from ..labels import LEVEL_LABELS, decision_time_label
+from ..labels import LEVEL_LABELS
+from ..labels import decision_time as decision_time_words
 from ..labels import seat_name as _seat_name
 
 register = template.Library()
@@ -30,7 +31,7 @@ def bot_level(level: str) -> str:
 @register.filter
 def decision_time(seconds: int) -> str:
     """A slow table's time per decision in the page's language ("1 den")."""
-    return decision_time_label(int(seconds))
+    return decision_time_words(int(seconds))
 
 
 @register.simple_tag

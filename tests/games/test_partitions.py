@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 
+from bench.event_log import OLD, PARTITIONED, migrate_log_layout
 from games.frames import ALL, build_frames
 from games.models import Game, GameStatus
 from games.partitions import event_log_partitions, event_log_partitions_ensure
@@ -27,43 +27,11 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's partitioned tables"),
 ]
 
-BEFORE = ("games", "0002_event_log_and_storage")
-AFTER = ("games", "0003_partition_event_log")
-
-
-def _later() -> list[Any]:
-    """The games migrations after the conversion (e.g. a table's new column), oldest first."""
-    graph = MigrationExecutor(connection).loader.graph
-    leaf = next(node for node in graph.leaf_nodes() if node[0] == "games")
-    done = set(graph.forwards_plan(AFTER))
-    return [graph.nodes[key] for key in graph.forwards_plan(leaf) if key not in done]
+BEFORE, AFTER = OLD, PARTITIONED
 
 
 def _migrate(target: tuple[str, str]) -> None:
-    """The log at `target` (BEFORE or AFTER) and every other table as the models have it now.
-
-    The later migrations depend on the conversion, so unapplying it unapplies them; at BEFORE
-    their schema changes are made again by hand (not recorded), for the models the test's games
-    are made with, and undone before the conversion runs; at AFTER they are migrated to as usual.
-    None of them touches the log."""
-    executor = MigrationExecutor(connection)
-    later = _later()
-    state = executor.loader.project_state(AFTER)
-    if target == BEFORE:
-        executor.migrate([target])
-        with connection.schema_editor() as editor:
-            for migration in later:
-                state = migration.apply(state, editor)
-        return
-    if AFTER not in executor.loader.applied_migrations:  # at BEFORE, with the later changes made by hand
-        states = [state]  # states[i]: before later[i]
-        for migration in later:
-            states.append(migration.mutate_state(states[-1], preserve=True))
-        with connection.schema_editor() as editor:
-            for migration, before in zip(reversed(later), reversed(states[:-1]), strict=True):
-                migration.unapply(before, editor)
-    MigrationExecutor(connection).migrate([AFTER])
-    MigrationExecutor(connection).migrate([(m.app_label, m.name) for m in later[-1:]] or [AFTER])
+    migrate_log_layout(old=target == BEFORE)
 
 
 @pytest.fixture

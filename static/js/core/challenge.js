@@ -33,7 +33,9 @@ async function answer(id, action, item, box) {
     r = null;
   }
   if (!r || !r.ok) {
-    item.querySelector(".challenge-offer-text").textContent = box.dataset.failed || "";
+    const body = r ? await r.json().catch(() => ({})) : {};
+    const words = body.code === "too_many_slow_games" ? box.dataset.tooMany : box.dataset.failed;
+    item.querySelector(".challenge-offer-text").textContent = words || "";
     item.dataset.failed = "1";
     setTimeout(() => item.remove(), 4000);
     return;

@@ -1,7 +1,8 @@
 // The table chat panel (templates/chat/_panel.html). It talks over the page's own socket through
 // chatbridge.js: asks for its channel's history when the socket opens, shows messages as plain
 // text (never as markup), sends, and lets a person report a message and the host turn chat off.
-import { csrfToken, gettext } from "../core/dom.js";
+import { csrfToken, fmt, gettext } from "../core/dom.js";
+import { localTime } from "../core/times.js";
 import { chatSender } from "../core/chatbridge.js";
 import { chatLimit } from "../core/chatlimit.js";
 import { chatErrorWords, reportErrorWords } from "../core/chatwords.js";
@@ -78,6 +79,16 @@ function openReport(message, button, li) {
   reason.focus();
 }
 
+// A line the site wrote for its person (chat/notices.py), in the reader's language and time zone.
+function noticeWords(message) {
+  if (message.notice === "holiday_started") {
+    const when = localTime(message.notice_at, { lang: document.documentElement.lang });
+    return fmt(gettext("is on holiday until %(when)s: decisions awaited from them at this table wait until then."), { when });
+  }
+  if (message.notice === "holiday_ended") return gettext("is back from holiday: their clock runs again.");
+  return "";
+}
+
 function add(message) {
   if (shown.has(message.id)) return;
   shown.add(message.id);
@@ -90,9 +101,10 @@ function add(message) {
   who.textContent = message.user;
   const text = document.createElement("bdi");
   text.className = "chat-text";
-  text.textContent = message.text;
+  text.textContent = noticeWords(message) || message.text;
   li.append(who, text);
-  if (panel.dataset.signedIn && message.user !== me) {
+  if (message.notice) li.classList.add("chat-notice");
+  if (panel.dataset.signedIn && message.user !== me && !message.notice) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "link-button chat-report";
