@@ -372,7 +372,9 @@ def _with_deadline(
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
     now = clock.now()
     deadline = now + timedelta(seconds=seconds)
-    if game.slow:  # its person on holiday: the decision waits past the holiday's end
+    if game.slow and seconds >= settings.YOUR_TURN_MIN_SECONDS:
+        # Its person on holiday: a decision that waits for them waits past the holiday's end; a
+        # reaction answered in seconds whoever holds what (above) is no one's to pause.
         deadline = holiday_deadline_for_seat(game.pk, awaiting.seat, deadline, now)
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
     # A slow game's person is told of each decision that waits long enough to matter, once.

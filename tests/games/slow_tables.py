@@ -4,6 +4,7 @@ day by default) before its first game, so that every deadline is stamped at that
 from __future__ import annotations
 
 import itertools
+from datetime import timedelta
 from typing import Any
 
 from games.eventlog import load_state
@@ -11,6 +12,7 @@ from games.models import Game, GameSeat, Pace, Table
 from games.services.moves import game_command_submit, game_command_submit_for_seat
 from games.services.tables import TableSettings, table_add_bot, table_create, table_join, table_start
 from harehra import legal_commands
+from plumbing import clock
 
 DAY = 86400
 _ids = itertools.count(1)
@@ -46,13 +48,16 @@ def awaiting_user(game: Game) -> int | None:
     )
 
 
-def play_until_awaits(game: Game, user: Any, moves: int = 200) -> Game:
+def play_until_awaits(game: Game, user: Any, moves: int = 200, waits: bool = False) -> Game:
     """The people of the game play legal commands (the last each is offered: no volleys at first)
-    until `user` is awaited."""
+    until `user` is awaited; with `waits`, by a decision that waits for them (not a reaction with
+    no possible answer, declined within seconds: moves.py _with_deadline)."""
     users = {s.seat: s.user for s in GameSeat.objects.filter(game=game).select_related("user")}
     for _ in range(moves):
         game = Game.objects.get(pk=game.pk)
-        if users.get(game.awaiting_seat) == user:
+        if users.get(game.awaiting_seat) == user and (
+            not waits or game.deadline_at - clock.now() > timedelta(minutes=1)
+        ):
             return game
         state = load_state(game)
         seat = state.awaiting.seat  # type: ignore[union-attr]

@@ -61,7 +61,7 @@ def test_a_holiday_moves_the_awaited_slow_deadline_and_back_and_tells_the_tables
     assert all(m.notice_at == holiday.ends_at for m in lines)
 
     # A decision awaited from Ann during the holiday waits past its end with its whole time.
-    play_until_awaits(waiting_for_ben, ann)
+    play_until_awaits(waiting_for_ben, ann, waits=True)
     fresh = Game.objects.get(pk=waiting_for_ben.pk)
     assert holiday.ends_at + timedelta(seconds=DAY) <= fresh.deadline_at
     assert fresh.deadline_at <= holiday.ends_at + timedelta(seconds=DAY, minutes=1)
