@@ -11,7 +11,7 @@ from django.db import connection
 
 from bench.kit.stack import check_loopback, database_url
 from bench.kit.stats import write_report
-from bench.push import run_bench
+from bench.push import run_bench, run_compare
 
 
 class Command(BaseCommand):
@@ -26,6 +26,12 @@ class Command(BaseCommand):
         parser.add_argument("--people", type=int, default=500, help="accounts, one subscription each")
         parser.add_argument("--batch", type=int, default=100, help="notifications a transaction")
         parser.add_argument("--workers", type=int, default=1, help="worker processes (one has beat)")
+        parser.add_argument(
+            "--compare-ref",
+            metavar="REF",
+            help="REF's worker (fed as its servers queued), then this checkout's",
+        )
+        parser.add_argument("--rounds", type=int, default=1, help="with --compare-ref: old/new pairs")
         parser.add_argument("--log-dir", default="test-output/bench-push", help="the worker's log")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -37,13 +43,16 @@ class Command(BaseCommand):
         check_loopback(redis_url)
         if min(options["notifications"], options["people"], options["batch"], options["workers"]) < 1:
             raise CommandError("--notifications, --people, --batch and --workers must be at least 1")
-        lines = run_bench(
-            notifications=options["notifications"],
-            people=options["people"],
-            batch=options["batch"],
-            database_url=database_url(connection.settings_dict),
-            redis_url=redis_url,
-            log_dir=Path(options["log_dir"]),
-            workers=options["workers"],
-        )
-        write_report(lines, self.stdout.write)
+        bench = {
+            "notifications": options["notifications"],
+            "people": options["people"],
+            "batch": options["batch"],
+            "database_url": database_url(connection.settings_dict),
+            "redis_url": redis_url,
+            "log_dir": Path(options["log_dir"]),
+            "workers": options["workers"],
+        }
+        if options["compare_ref"]:  # each run's lines written as it ends
+            run_compare(options["compare_ref"], options["rounds"], self.stdout.write, **bench)
+            return
+        write_report(run_bench(**bench), self.stdout.write)
