@@ -76,7 +76,6 @@ class Notifier(threading.Thread):
 def run_live_push_compare(
     cfg: LiveConfig, rounds: int, notify_rate: float, write: Callable[[str], None]
 ) -> list[str]:
-    import asyncio
 
     from webpush.management.commands.vapid_keys import vapid_key_pair
 
@@ -86,14 +85,25 @@ def run_live_push_compare(
         "VAPID_PRIVATE_KEY": private,
         "VAPID_SUBJECT": "mailto:bench@harehra.test",
     }
-    # This process keeps the notifications: push on here as on the servers and the worker.
-    from django.conf import settings
-
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = public, private
-    # and its pushes go to the stack's broker (its Redis), whatever REDIS_URL this process has.
     from celery import current_app
+    from django.test.utils import override_settings
 
+    # This process keeps the notifications: push on here as on the servers and the worker, and
+    # its pushes queued on the stack's broker (its Redis), whatever REDIS_URL this process has.
+    broker = current_app.conf.broker_url
     current_app.conf.broker_url = cfg.redis_url
+    try:
+        with override_settings(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private):
+            return _compare(cfg, rounds, notify_rate, write, env)
+    finally:
+        current_app.conf.broker_url = broker
+
+
+def _compare(
+    cfg: LiveConfig, rounds: int, notify_rate: float, write: Callable[[str], None], env: dict[str, str]
+) -> list[str]:
+    import asyncio
+
     rows: list[tuple[int, str, LiveResult, int, int]] = []
     with receiver() as service:
         for r in range(1, rounds + 1):
