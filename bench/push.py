@@ -89,6 +89,41 @@ def _browser_keys() -> tuple[Any, str, bytes]:
     return key, _b64url(point), secrets.token_bytes(16)
 
 
+@contextmanager
+def _one_task_each(on: bool) -> Iterator[None]:
+    """With `on`, pushes are queued as servers older than the batches queued them: one task per
+    notification, its id alone (the arguments an older worker takes)."""
+    if not on:
+        yield
+        return
+    from webpush import followups
+
+    send_task = followups.app.send_task
+
+    def one_each(name: str, args: list[Any]) -> None:
+        for pk in args[0]:
+            send_task(name, args=[pk])
+
+    followups.app.send_task = one_each  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        followups.app.send_task = send_task  # type: ignore[method-assign]
+
+
+def run_compare(ref: str, rounds: int, write: Any, **bench: Any) -> list[str]:
+    """`run_bench` with REF's worker, then this checkout's, `rounds` times, in one run."""
+    from bench.kit.stack import old_and_new
+
+    lines: list[str] = []
+    for r, which, tree, label in old_and_new(ref, rounds, write):
+        got = run_bench(root=tree if which == "old" else None, label=f"round {r}, {which}: {label}", **bench)
+        for line in got:
+            write(line)
+        lines += got
+    return lines
+
+
 def run_bench(
     *,
     notifications: int,
@@ -98,14 +133,18 @@ def run_bench(
     redis_url: str,
     log_dir: Path,
     workers: int = 1,
+    root: Path | None = None,
+    label: str = "",
 ) -> list[str]:
+    """One run; with `root`, the worker runs that checkout's code (an older commit's, `--compare-ref`),
+    fed one task per notification as its servers queued them."""
     import http_ece
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
 
-    from bench.kit.stack import live_stack
+    from bench.kit.stack import ROOT, live_stack
     from notifications.models import Kind
     from notifications.services import notification_send
     from webpush.management.commands.vapid_keys import vapid_key_pair
@@ -139,9 +178,18 @@ def run_bench(
         }
         # The queue is filled first, then the worker started: what it drains a minute is its
         # own rate, not how fast this one process can keep notifications.
-        with live_stack(
-            database_url=database_url, redis_url=redis_url, servers=0, worker=False, log_dir=log_dir, **env
-        ) as stack:
+        with (
+            live_stack(
+                database_url=database_url,
+                redis_url=redis_url,
+                servers=0,
+                worker=False,
+                log_dir=log_dir,
+                root=root or ROOT,
+                **env,
+            ) as stack,
+            _one_task_each(root is not None),
+        ):
             started = time.time()
             for first in range(0, notifications, batch):
                 with transaction.atomic():
@@ -155,9 +203,15 @@ def run_bench(
             cpu_before = sum(map(process_cpu_seconds, pids))
             bench_before = process_cpu_seconds(os.getpid())
             deadline = time.time() + max(120.0, notifications / 50)
+            while time.time() < deadline and not service.taken:
+                time.sleep(0.005)
+            # From the first push on: the workers' start (imports, connections) left out.
+            cpu_first = sum(map(process_cpu_seconds, pids))
             while time.time() < deadline and len(service.taken) < notifications:
                 time.sleep(0.05)
-            cpu_s = sum(map(process_cpu_seconds, pids)) - cpu_before
+            cpu_end = sum(map(process_cpu_seconds, pids))
+            cpu_s = cpu_end - cpu_before
+            pushing_s = cpu_end - cpu_first
             bench_s = process_cpu_seconds(os.getpid()) - bench_before
             with service.lock:
                 arrivals = list(service.taken)
@@ -172,6 +226,7 @@ def run_bench(
     rate = (got - 1) / worker_s * 60 if got > 1 and worker_s > 0 else float("nan")
     verdict = "met" if rate >= GOAL_PER_MINUTE else "NOT met"
     lines += [
+        *([f"--- {label}"] if label else []),
         f"notifications: {notifications} kept for {people} people (one subscription each),"
         f" {batch} a transaction, queued in {queued_s:.1f} s before the worker started",
         f"pushes taken by the push service: {got} of {notifications};"
@@ -180,6 +235,7 @@ def run_bench(
         f" first to last push taken: {rate:,.0f} a minute"
         f" ({worker_s:.1f} s)  [goal {GOAL_PER_MINUTE:,} a minute: {verdict}]",
         f"workers' CPU from their start: {cpu_s:.1f} s, {cpu_s / max(got, 1) * 1000:.2f} ms a push;"
+        f" from the first push taken: {pushing_s:.1f} s, {pushing_s / max(got - 1, 1) * 1000:.2f} ms a push;"
         f" the push service (this process, same cores): {bench_s:.1f} s",
     ]
     return lines

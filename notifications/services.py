@@ -17,6 +17,12 @@ from .models import Channel, Kind, Notification, NotificationPreference
 from .publish import publish_notified
 from .selectors import CHOOSABLE, wanted_by_default, wants
 
+# Notices a beat sweep keeps in one transaction, each in a savepoint of its own (one's failure
+# stops no other): their pushes then go to the worker as one task (webpush/followups.py). Each
+# notice is two savepoints (its own, and `once`'s): 25 keep a transaction within the 64
+# subtransactions PostgreSQL caches per backend, past which every snapshot slows.
+NOTICES_A_TRANSACTION = 25
+
 
 def notification_send(
     *, user_id: int, kind: Kind, data: dict[str, Any], once: str = ""

@@ -35,7 +35,7 @@ from games.services.tables import (
 )
 from harehra import EngineError, make_ruleset
 from notifications.models import Kind, Notification
-from notifications.services import notification_send
+from notifications.services import NOTICES_A_TRANSACTION, notification_send
 from plumbing.errors import ServiceError
 
 from . import limits, scoring, seating
@@ -755,16 +755,19 @@ def tournaments_starting_notify() -> int:
             Notification.objects.filter(user_id__in=entrants, once=once).values_list("user_id", flat=True)
         )
         data = {"tournament": t.pk, "name": t.name, "starts_at": t.starts_at.isoformat()}
-        for user_id in sorted(entrants):
-            try:  # one person's failure stops no other's notice
-                with transaction.atomic():
-                    sent = notification_send(
-                        user_id=user_id, kind=Kind.TOURNAMENT_STARTING, data=data, once=once
-                    )
-            except Exception:
-                log.exception("could not tell person %s that tournament %s starts", user_id, t.pk)
-                continue
-            told += sent is not None
+        people = sorted(entrants)
+        for first in range(0, len(people), NOTICES_A_TRANSACTION):
+            with transaction.atomic():  # the chunk's pushes in one task for the worker
+                for user_id in people[first : first + NOTICES_A_TRANSACTION]:
+                    try:  # one person's failure stops no other's notice
+                        with transaction.atomic():
+                            sent = notification_send(
+                                user_id=user_id, kind=Kind.TOURNAMENT_STARTING, data=data, once=once
+                            )
+                    except Exception:
+                        log.exception("could not tell person %s that tournament %s starts", user_id, t.pk)
+                        continue
+                    told += sent is not None
     return told
 
 

@@ -1,4 +1,4 @@
-"""Web push's background work: sending one notification to the person's devices."""
+"""Web push's background work: sending notifications to their people's devices."""
 
 from __future__ import annotations
 
@@ -8,5 +8,7 @@ from .sender import push_deliver
 
 
 @shared_task(name="webpush.tasks.push_send", ignore_result=True)
-def push_send(notification_id: int) -> None:
-    push_deliver(notification_id)
+def push_send(notification_ids: list[int] | int) -> None:
+    # A list: the pushes one transaction queued (webpush/followups.py); an int: one, as servers
+    # older than the lists queue them.
+    push_deliver(notification_ids)

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from harehra.state import Decision
 from notifications.models import Kind, Notification
-from notifications.services import notification_send
+from notifications.services import NOTICES_A_TRANSACTION, notification_send
 from plumbing import clock
 
 from ..models import Game, GameSeat, GameStatus, misses_before_away
@@ -114,21 +114,22 @@ def your_turn_sweep() -> int:
         ).values_list("user_id", "once")
     )
     told = 0
-    for once, user_id, game_id, table_id, deadline in due:
-        if (user_id, once) in done:
-            continue
-        try:  # one decision's failure stops no other's notice
-            with transaction.atomic():
-                sent = notification_send(
-                    user_id=user_id,
-                    kind=Kind.YOUR_TURN,
-                    data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
-                    once=once,
-                )
-        except Exception:
-            log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
-            continue
-        told += sent is not None
+    due = [d for d in due if (d[1], d[0]) not in done]
+    for first in range(0, len(due), NOTICES_A_TRANSACTION):
+        with transaction.atomic():  # the chunk's pushes in one task for the worker
+            for once, user_id, game_id, table_id, deadline in due[first : first + NOTICES_A_TRANSACTION]:
+                try:  # one decision's failure stops no other's notice
+                    with transaction.atomic():
+                        sent = notification_send(
+                            user_id=user_id,
+                            kind=Kind.YOUR_TURN,
+                            data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
+                            once=once,
+                        )
+                except Exception:
+                    log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
+                    continue
+                told += sent is not None
     return told
 
 

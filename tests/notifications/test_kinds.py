@@ -153,3 +153,48 @@ def test_a_moderators_decision_is_told_to_the_person_it_is_about(make_user: Any)
     page = Client()
     page.force_login(ann)
     assert "was handled: a moderator acted on it" in page.get("/notifications/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: each transaction's pushes are one task
+def test_a_sweeps_notices_are_pushed_in_one_task_and_one_failure_stops_no_other(
+    make_user: Any, settings: Any, monkeypatch: Any
+) -> None:
+    from notifications import services
+    from webpush import followups
+    from webpush.management.commands.vapid_keys import vapid_key_pair
+    from webpush.models import PushSubscription
+
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = vapid_key_pair()
+    sent: list[list[int]] = []
+    games = []
+    for i in range(3):
+        people = [make_user(f"p{i}a"), make_user(f"p{i}b")]
+        games.append(start_table(people, rated=False, turn_timer=60, reaction_timer=60, discard_timer=60))
+    awaited = [_awaited(g).user_id for g in games]
+    for k, user_id in enumerate(awaited):
+        PushSubscription.objects.create(
+            user_id=user_id, endpoint=f"https://push.example.net/{k}", p256dh="x", auth="y"
+        )
+    failing = awaited[1]
+    real = services.notification_send
+
+    def send_task(name: str, args: Any = (), **kwargs: Any) -> None:
+        if name == followups.PUSH_TASK:  # the game's own tasks (timers) are not this test's
+            sent.append(args[0])
+
+    monkeypatch.setattr(followups.app, "send_task", send_task)
+
+    def send(**kwargs: Any) -> Any:
+        if kwargs["user_id"] == failing:
+            raise RuntimeError("a broken notice")
+        return real(**kwargs)
+
+    monkeypatch.setattr("games.services.turns.notification_send", send)
+
+    assert your_turn_sweep() == 2
+
+    told = [u for u, _ in _turns()]
+    assert sorted(told) == sorted([awaited[0], awaited[2]])
+    assert sent == [
+        list(Notification.objects.filter(kind=Kind.YOUR_TURN).order_by("pk").values_list("pk", flat=True))
+    ]

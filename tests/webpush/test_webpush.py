@@ -156,7 +156,7 @@ def test_a_notification_is_queued_for_the_worker_after_commit_only_for_people_wi
         assert sent == []  # nothing before the commit
     for callback in callbacks:
         callback()
-    assert sent == [("webpush.tasks.push_send", [to_emil.pk])]
+    assert sent == [("webpush.tasks.push_send", [[to_emil.pk]])]
 
     sent.clear()
     monkeypatch.setattr(followups, "push_wanted", lambda user_id, kind: False)
@@ -166,6 +166,71 @@ def test_a_notification_is_queued_for_the_worker_after_commit_only_for_people_wi
     assert Notification.objects.filter(user=emil).count() == 2
 
 
+def test_one_transactions_notifications_go_in_one_task_per_batch_and_a_rolled_back_one_in_none(
+    service: PushService,
+    make_user: Any,
+    client_for: Any,
+    monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from django.db import transaction
+
+    from webpush import followups
+
+    sent: list[list[int]] = []
+    monkeypatch.setattr(followups.app, "send_task", lambda name, args: sent.append(args[0]))
+    monkeypatch.setattr(followups, "PUSH_BATCH", 2)
+    emil = make_user("emil")
+    assert subscribe(client_for(emil), service.endpoint("push/e"), BrowserKeys()).status_code == 201
+
+    def follow(name: str) -> int:
+        n = notification_send(user_id=emil.pk, kind=Kind.FOLLOWER, data={"name": name})
+        assert n is not None
+        return n.pk
+
+    with django_capture_on_commit_callbacks(execute=True):
+        try:
+            with transaction.atomic():  # its batch goes with its rollback
+                follow("rolled-back")
+                raise RuntimeError
+        except RuntimeError:
+            pass
+        ids = [follow(name) for name in ("a", "b", "c")]
+        assert sent == []  # nothing before the commit
+    assert sent == [ids[:2], ids[2:]]
+
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        follow("d")
+        transaction.set_rollback(True)
+    assert sent == []
+
+
+def test_several_notifications_are_sent_with_one_read_and_the_vapid_header_signed_once(
+    service: PushService, make_user: Any, client_for: Any, django_assert_max_num_queries: Any
+) -> None:
+    people = [make_user(name) for name in ("emil", "dana", "olga")]
+    keys = {}
+    for person in people:
+        keys[person.username] = BrowserKeys()
+        endpoint = service.endpoint(f"push/{person.username}")
+        assert subscribe(client_for(person), endpoint, keys[person.username]).status_code == 201
+    ids = [
+        notification_send(user_id=p.pk, kind=Kind.ANALYSIS_READY, data={"game": i}).pk
+        for i, p in enumerate(people * 2)
+    ]
+
+    with django_assert_max_num_queries(3):  # the notifications, the subscriptions, last success
+        done = push_deliver([*ids, max(ids) + 1000])  # an id that rolled back: skipped
+
+    assert (done.sent, done.gone, done.failed) == (6, 0, 0)
+    got = service.wait_for(6)
+    assert {json.loads(keys[r.path.split("/")[-1]].decrypt(r.body))["tag"] for r in got} == {
+        f"notification-{pk}" for pk in ids
+    }
+    assert len({r.headers["authorization"] for r in got}) == 1  # one origin, one signature
+
+
 def test_the_task_sends_what_it_is_given(service: PushService, make_user: Any, client_for: Any) -> None:
     from webpush.tasks import push_send
 
@@ -173,9 +238,9 @@ def test_the_task_sends_what_it_is_given(service: PushService, make_user: Any, c
     keys = BrowserKeys()
     assert subscribe(client_for(emil), service.endpoint("push/e"), keys).status_code == 201
     n = notification_send(user_id=emil.pk, kind=Kind.ANALYSIS_READY, data={"game": 12})
-    push_send.apply(args=[n.pk])
-    [r] = service.wait_for(1)
-    assert json.loads(keys.decrypt(r.body))["url"] == "/replays/12/"
+    push_send.apply(args=[n.pk])  # one id, as older servers queue it
+    push_send.apply(args=[[n.pk]])
+    assert [json.loads(keys.decrypt(r.body))["url"] for r in service.wait_for(2)] == ["/replays/12/"] * 2
 
 
 def test_the_worker_manifest_and_offline_page_are_served_from_the_root_and_name_nobody(

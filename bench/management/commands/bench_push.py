@@ -12,7 +12,7 @@ from django.db import connection
 from bench.kit.command import BenchCommand
 from bench.kit.stack import check_loopback, database_url
 from bench.kit.stats import write_report
-from bench.push import run_bench
+from bench.push import run_bench, run_compare
 
 
 class Command(BenchCommand):
@@ -27,6 +27,13 @@ class Command(BenchCommand):
         ("--people", 500, "accounts, one subscription each"),
         ("--batch", 100, "notifications a transaction"),
         ("--workers", 1, "worker processes (one has beat)"),
+        (
+            "--compare-ref",
+            None,
+            "REF's worker (fed as its servers queued), then this checkout's",
+            {"metavar": "REF"},
+        ),
+        ("--rounds", 1, "with --compare-ref: old/new pairs"),
         ("--log-dir", "test-output/bench-push", "the worker's log"),
     )
 
@@ -39,13 +46,16 @@ class Command(BenchCommand):
         check_loopback(redis_url)
         if min(options["notifications"], options["people"], options["batch"], options["workers"]) < 1:
             raise CommandError("--notifications, --people, --batch and --workers must be at least 1")
-        lines = run_bench(
-            notifications=options["notifications"],
-            people=options["people"],
-            batch=options["batch"],
-            database_url=database_url(connection.settings_dict),
-            redis_url=redis_url,
-            log_dir=Path(options["log_dir"]),
-            workers=options["workers"],
-        )
-        write_report(lines, self.stdout.write)
+        bench = {
+            "notifications": options["notifications"],
+            "people": options["people"],
+            "batch": options["batch"],
+            "database_url": database_url(connection.settings_dict),
+            "redis_url": redis_url,
+            "log_dir": Path(options["log_dir"]),
+            "workers": options["workers"],
+        }
+        if options["compare_ref"]:  # each run's lines written as it ends
+            run_compare(options["compare_ref"], options["rounds"], self.stdout.write, **bench)
+            return
+        write_report(run_bench(**bench), self.stdout.write)
