@@ -10,6 +10,7 @@ service, with keys the test holds, in its place."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from tests.support.pushservice import BrowserKeys
@@ -41,11 +42,6 @@ FAKE_PUSH_MANAGER = """((endpoint, p256dh, auth) => {
 NOTIFICATIONS_SHOWN = """() => navigator.serviceWorker.ready
   .then((r) => r.getNotifications())
   .then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
-
-
-ANY_SHOWN = """() => navigator.serviceWorker.ready
-  .then((r) => r.getNotifications())
-  .then((ns) => ns.length > 0)"""
 
 
 def push_manager_at(context: Any, base: str, endpoint: str, keys: BrowserKeys) -> None:
@@ -91,6 +87,11 @@ class WorkerPush:
     def shown(self) -> list[dict[str, Any]]:
         return self.page.evaluate(NOTIFICATIONS_SHOWN)
 
-    def wait_shown(self) -> list[dict[str, Any]]:
-        self.page.wait_for_function(ANY_SHOWN)
-        return self.shown()
+    def wait_shown(self, timeout: float = 15) -> list[dict[str, Any]]:
+        """The notifications shown, once there are any. Polled through `evaluate`, which awaits
+        the worker's answer (a predicate's promise is not a truthy value to wait on)."""
+        deadline = time.monotonic() + timeout
+        while not (shown := self.shown()):
+            assert time.monotonic() < deadline, f"no notification shown in {timeout} s"
+            time.sleep(0.1)
+        return shown
