@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.core.management.base import CommandError
+
 from bench.kit.stack import SEATS, GameSpec
 from bench.kit.stats import percentile
 from bench.live import LiveConfig, LiveResult, _drive_all, format_report, run_on_stack
@@ -91,6 +93,13 @@ def run_live_push_compare(
     # This process keeps the notifications: push on here as on the servers and the worker, and
     # its pushes queued on the stack's broker (its Redis), whatever REDIS_URL this process has.
     broker = current_app.conf.broker_url
+    if not str(broker).startswith("redis"):
+        # The embedded in-memory broker's connection is made before the URL could be changed:
+        # the pushes would be queued where no worker of the stack reads (none taken, silently).
+        raise CommandError(
+            "bench_live_push queues its notifications' pushes from this process: run it with "
+            f"REDIS_URL={cfg.redis_url} (the stack's Redis) in its environment"
+        )
     current_app.conf.broker_url = cfg.redis_url
     try:
         with override_settings(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private):
