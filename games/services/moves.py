@@ -372,13 +372,13 @@ def _with_deadline(
         seconds = min(seconds, settings.AUTO_ANSWER_SECONDS)
     now = clock.now()
     deadline = now + timedelta(seconds=seconds)
-    if game.slow and seconds >= settings.YOUR_TURN_MIN_SECONDS:
-        # Its person on holiday: a decision that waits for them waits past the holiday's end; a
-        # reaction answered in seconds whoever holds what (above) is no one's to pause.
+    # A slow game's decision that waits for its person (not a reaction answered in seconds
+    # whoever holds what, above): they are told of it once, and their holiday pauses it.
+    waits_for_person = game.slow and seconds >= settings.YOUR_TURN_MIN_SECONDS
+    if waits_for_person:
         deadline = holiday_deadline_for_seat(game.pk, awaiting.seat, deadline, now)
     game.awaiting_seat, game.awaiting_kind, game.deadline_at = awaiting.seat, awaiting.kind.value, deadline
-    # A slow game's person is told of each decision that waits long enough to matter, once.
-    game.slow_tell = game.slow and seconds >= settings.YOUR_TURN_MIN_SECONDS
+    game.slow_tell = waits_for_person
     return [*events[:-1], {**events[-1], "deadline": deadline.isoformat()}]
 
 
