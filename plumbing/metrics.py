@@ -177,12 +177,17 @@ def task_late(task: str, seconds: float) -> None:
 
 def sweep_done(done: dict[str, int], failed: dict[str, int], unread: list[str], set_aside: int) -> None:
     SWEEPS.inc()
+    sweep_work(done, failed, set_aside)
+    for stage in unread:
+        SWEEP_UNREAD.labels(stage).inc()
+
+
+def sweep_work(done: dict[str, int], failed: dict[str, int], set_aside: int) -> None:
+    """Work done for the sweep, by the sweep or by a task it handed a game to."""
     for stage, n in done.items():
         SWEEP_WORK.labels(stage, "done").inc(n)
     for stage, n in failed.items():
         SWEEP_WORK.labels(stage, "failed").inc(n)
-    for stage in unread:
-        SWEEP_UNREAD.labels(stage).inc()
     if set_aside:
         SWEEP_SET_ASIDE.inc(set_aside)
 

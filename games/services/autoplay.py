@@ -255,16 +255,49 @@ def slow_due(limit: int = 200) -> list[tuple[int, int]]:
     )
 
 
+# A due slow game handed to its task is not handed again for this long, unless its task has
+# moved it on: a task lost with a worker is handed over again by a later sweep.
+SLOW_CLAIM_SECONDS = 60
+
+
+def slow_due_claim(limit: int = 200) -> list[tuple[int, int, datetime]]:
+    """(game, seq, due) of the slow games due now, earliest first, claimed: their
+    `slow_deadline_at` moves SLOW_CLAIM_SECONDS on, so that the next sweeps do not hand them over
+    again while their task is waiting or running (a task lost with its worker is retried then).
+    One statement on the index `game_slow_due`: a game locked by a move in progress is skipped
+    (its move sets its next deadline), so the seq returned is the one the game is at."""
+    from django.db import connection
+
+    now = clock.now()
+    due = (
+        Game.objects.filter(slow_deadline_at__lte=now)
+        .exclude(set_aside())
+        .order_by("slow_deadline_at")
+        .values("pk", "slow_deadline_at")[:limit]
+    )
+    inner, params = due.query.sql_with_params()
+    table = Game._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"UPDATE {table} AS g SET slow_deadline_at = %s "
+            f"FROM ({inner} FOR UPDATE SKIP LOCKED) AS d (id, due) WHERE g.id = d.id "
+            "RETURNING g.id, g.last_seq, d.due",
+            [now + timedelta(seconds=SLOW_CLAIM_SECONDS), *params],
+        )
+        return sorted(cur.fetchall(), key=lambda row: row[2])
+
+
 def game_slow_wake(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
-    """The sweep's look at a slow game that `slow_due` listed: its deadline's default action if
-    the time is up (game_deadline_expire), else the bot's move if its wake-up was lost. A game
-    found with neither (the bot moved meanwhile) is put back to wait for its deadline."""
+    """A slow game that `slow_due_claim` handed over at `guard_seq`: its deadline's default action
+    if the time is up (game_deadline_expire, under the game's lock), else the bot's move if its
+    wake-up was lost. Guarded by the seq: a second task for the same decision, or one finding the
+    decision made meanwhile, changes nothing. A game found with neither (the bot moved meanwhile)
+    is put back to wait for its deadline."""
     outcome = game_deadline_expire(game_id=game_id, guard_seq=guard_seq)
     if outcome is None:
         outcome = game_bot_move(game_id=game_id, guard_seq=guard_seq)
     if outcome is None:
-        now = clock.now()
         Game.objects.filter(
-            pk=game_id, last_seq=guard_seq, slow_deadline_at__lte=now, deadline_at__gt=now
+            pk=game_id, last_seq=guard_seq, slow_deadline_at__isnull=False, deadline_at__gt=clock.now()
         ).update(slow_deadline_at=F("deadline_at"))
     return outcome
