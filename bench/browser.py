@@ -530,8 +530,12 @@ def verdict(r: BrowserResult) -> str:
     return f"must {must}; goal {goal}"
 
 
-def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
-    """Every run as a row, then the median of each side and new/old."""
+def format_comparison(
+    results: Sequence[BrowserResult], new: Callable[[BrowserResult], bool] | None = None
+) -> list[str]:
+    """Every run as a row, then the median of each side and new/old (`new`: which runs are new;
+    by default this checkout's)."""
+    is_new = new or (lambda r: r.config.code_root == ROOT)
     head = (
         "| run | code | ref. loop | moves/s (sched.) | p50 | p99 | p99.9 | max | "
         "server CPU/move | PG CPU/move | bench CPU/move | HTTP/move | errors, gaps, lost, reconnects |"
@@ -568,8 +572,8 @@ def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
     }
     lines += ["", "| figure (median of the runs) | old | new | new/old |", "|---|---|---|---|"]
     for name, get in figures.items():
-        old = median([get(r) for r in results if r.config.code_root != ROOT])
-        new = median([get(r) for r in results if r.config.code_root == ROOT])
-        ratio = new / old if old and not math.isnan(old) and not math.isnan(new) else math.nan
-        lines.append(f"| {name} | {num(old)} | {num(new)} | {num(ratio)} |")
+        old = median([get(r) for r in results if not is_new(r)])
+        this = median([get(r) for r in results if is_new(r)])
+        ratio = this / old if old and not math.isnan(old) and not math.isnan(this) else math.nan
+        lines.append(f"| {name} | {num(old)} | {num(this)} | {num(ratio)} |")
     return lines

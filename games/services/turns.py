@@ -63,6 +63,15 @@ def your_turn_sweep() -> int:
     # joining the two reads every game whose deadline lies ahead instead: the slow games', by far
     # the most beside 100,000 slow games (bench_slow_deadlines). Slow games' decisions are told
     # by decisions_tell.
+    # Only decisions whose window can reach YOUR_TURN_MIN_SECONDS (a reaction's is at most the
+    # table's reaction time, `_window`): at a table with the default timers, turns alone, so the
+    # reactions and discards awaited at any moment are not read every sweep.
+    least = settings.YOUR_TURN_MIN_SECONDS
+    long_enough = (
+        Q(awaiting_kind=Decision.TURN, table__turn_timer__gte=least)
+        | Q(awaiting_kind=Decision.DISCARD, table__discard_timer__gte=least)
+        | (~Q(awaiting_kind__in=(Decision.TURN, Decision.DISCARD)) & Q(table__reaction_timer__gte=least))
+    )
     awaited = {
         (game_id, seat): rest
         for game_id, seat, *rest in Game.objects.filter(
@@ -71,6 +80,7 @@ def your_turn_sweep() -> int:
             awaiting_seat__isnull=False,
             deadline_at__gt=now + YOUR_TURN_LEAST_LEFT,
         )
+        .filter(long_enough)
         .exclude(set_aside())
         .values_list(
             "pk",

@@ -32,7 +32,13 @@ class Command(BenchCommand):
         ("--mix", ("scripted", "browser"), "scripted: one socket per seat; browser: what the pages do"),
         ("--mean-gap", 4.0, "browser mix: mean seconds between a game's decisions"),
         COMPARE_REF,
-        ("--rounds", 2, "with --compare-ref: old/new pairs"),
+        ("--rounds", 2, "with --compare-ref: old/new pairs; with --slow-games: none/some pairs"),
+        (
+            "--slow-games",
+            0,
+            "browser mix: phases without slow games, then with N slow games' rows in the database "
+            "(deadlines over 3 days, some due while it runs), alternately (bench/slow_live.py)",
+        ),
         ("--spectator-every", 4, "browser mix: a watch page on every Nth game (0: none)"),
         ("--players-per-lobby-watcher", 10, "browser mix: one lobby page per N players (0: none)"),
         ("--http-db", ("close", "persistent"), "browser mix: close = HTTP requests close their connection"),
@@ -45,7 +51,12 @@ class Command(BenchCommand):
         url, write, ref = options["database_url"], self.stdout.write, options["compare_ref"]
         if options["mix"] == "browser":
             cfg = config(BrowserConfig, options, worker=worker)
-            if ref:
+            if options["slow_games"]:
+                from bench.slow_live import run_slow_compare
+
+                n, rounds = options["slow_games"], options["rounds"]
+                guarded(lambda: run_slow_compare(cfg, n, rounds, write), url, cfg.redis_url)
+            elif ref:
                 rounds = options["rounds"]
                 guarded(lambda: run_browser_compare(cfg, ref, rounds, write), url, cfg.redis_url)
             else:

@@ -1,0 +1,104 @@
+"""`bench_live --mix browser --slow-games N`: the live games' moves beside N slow games against a
+database with none, in one run.
+
+Phases alternate on the bench's one database: none, then N slow games' rows filled in
+(`slow_rows_fill`: their deadlines spread over the 3 days after the phase), then gone again
+(`slow_rows_drop`), `rounds` times. Each phase with slow games also has real slow games (started
+through the table services) whose deadlines fall while it runs, at the rate of N over 3 days, so
+the beat's sweep applies them as the live games play (through the worker, as in production);
+their lateness, from the deadline to the autopilot's event, is printed for those due long enough
+before the phase ended.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+from bench.browser import BrowserConfig, BrowserResult, format_comparison, run_browser_bench
+from bench.kit.stack import end_bench_games
+from bench.kit.stats import percentile
+from bench.slow_deadlines import THREE_DAYS, slow_games_start, slow_rows_drop, slow_rows_fill
+
+# Seconds over which the real slow games' deadlines are spread from the fill's end: the phase's
+# setup (games made, servers started, pages opened), warm-up and measured window, about.
+DUE_SPAN = 240.0
+
+
+def run_slow_compare(cfg: BrowserConfig, slow_games: int, rounds: int, write: Callable[[str], None]) -> None:
+    from django.utils import timezone
+
+    from games.models import Game
+
+    results: list[BrowserResult] = []
+    late: list[float] = []
+    missed = 0
+    for r in range(1, rounds + 1):
+        for with_slow in (False, True):
+            label = f"{slow_games} slow games" if with_slow else "no slow games"
+            tables: list[int] = []
+            due: dict[int, tuple[Any, int]] = {}
+            if with_slow:
+                write(f"filling {slow_games} slow games ...")
+                t0 = time.perf_counter()
+                tables = slow_rows_fill(slow_games, 0, timezone.now() + timedelta(hours=1), tag=f"r{r}-")
+                count = max(1, round(slow_games * DUE_SPAN / THREE_DAYS))
+                games = slow_games_start(count, tag=f"r{r}-")
+                start = timezone.now()
+                for k, game in enumerate(games):
+                    at = start + timedelta(seconds=DUE_SPAN * (k + 0.5) / count)
+                    Game.objects.filter(pk=game.pk).update(
+                        deadline_at=at, slow_deadline_at=at, slow_tell=False
+                    )
+                    due[game.pk] = (at, game.last_seq)
+                write(f"  {time.perf_counter() - t0:.1f} s; {count} real slow games due over {DUE_SPAN:g} s")
+            write("")
+            write(f"=== round {r} of {rounds}: {label} ===")
+            run_cfg = replace(
+                cfg,
+                migrate=cfg.migrate and not results,
+                code_label=label,
+                log_dir=cfg.log_dir / f"round{r}-{'slow' if with_slow else 'none'}",
+            )
+            results.append(run_browser_bench(run_cfg, write))
+            if with_slow:
+                ended = timezone.now()
+                phase_late, phase_missed = _lateness(due, ended)
+                late += phase_late
+                missed += phase_missed
+                write(
+                    f"slow deadlines due while it ran: {len(phase_late)} applied, lateness (s) "
+                    f"p50 {percentile(phase_late, 50):.2f}  p99 {percentile(phase_late, 99):.2f}  "
+                    f"max {max(phase_late, default=float('nan')):.2f}; {phase_missed} due 30 s "
+                    "before its end not applied"
+                )
+                end_bench_games(list(due))
+                slow_rows_drop(tables)
+    write("")
+    for line in format_comparison(results, new=lambda r: r.config.code_label != "no slow games"):
+        write(line)
+    write(
+        f"slow deadlines over all phases with slow games: {len(late)} applied, lateness (s) "
+        f"p50 {percentile(late, 50):.2f}  p99 {percentile(late, 99):.2f}  "
+        f"max {max(late, default=float('nan')):.2f}; {missed} not applied"
+    )
+
+
+def _lateness(due: dict[int, tuple[Any, int]], ended: Any) -> tuple[list[float], int]:
+    """Each due game's lateness, from its deadline to its next event (the autopilot's), for the
+    games due 30 s or more before `ended`; and how many of those have no such event."""
+    from games.models import GameEvent
+
+    late, missed = [], 0
+    for game_id, (deadline, seq) in due.items():
+        if deadline > ended - timedelta(seconds=30):
+            continue
+        event = GameEvent.objects.filter(game_id=game_id, seq=seq + 1).values_list("created_at", flat=True)
+        if not event:
+            missed += 1
+            continue
+        late.append((event[0] - deadline).total_seconds())
+    return late, missed
