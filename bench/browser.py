@@ -531,7 +531,9 @@ def verdict(r: BrowserResult) -> str:
 
 
 def format_comparison(
-    results: Sequence[BrowserResult], new: Callable[[BrowserResult], bool] | None = None
+    results: Sequence[BrowserResult],
+    new: Callable[[BrowserResult], bool] | None = None,
+    sides: tuple[str, str] = ("old", "new"),
 ) -> list[str]:
     """Every run as a row, then the median of each side and new/old (`new`: which runs are new;
     by default this checkout's)."""
@@ -570,7 +572,8 @@ def format_comparison(
         "latency max (ms)": lambda r: percentile(r.stats.latencies_ms, 100),
         "moves/s sent": lambda r: r.per_second(r.stats.sent),
     }
-    lines += ["", "| figure (median of the runs) | old | new | new/old |", "|---|---|---|---|"]
+    a, b = sides
+    lines += ["", f"| figure (median of the runs) | {a} | {b} | {b}/{a} |", "|---|---|---|---|"]
     for name, get in figures.items():
         old = median([get(r) for r in results if not is_new(r)])
         this = median([get(r) for r in results if is_new(r)])

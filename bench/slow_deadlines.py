@@ -66,15 +66,16 @@ def slow_rows_fill(games: int, live: int, begin: Any, tag: str = "") -> list[int
     as rows (one SQL statement each): no log (seq 0, which the sweep's log check finds in order);
     the slow games' people gone from their pages an hour ago, the live games' never counted (as
     pages open on them), each awaiting a 10-second discard (nothing your_turn_sweep tells). The
-    tables made (their games and seats go with them: slow_rows_drop)."""
+    tables made (their games and seats go with them: slow_rows_drop). Their people's names do not
+    start with "bench": the live benches end every running game of a "bench" host before a run."""
     from django.contrib.auth import get_user_model
     from django.db import connection
 
     from games.models import Pace, Table
 
     User = get_user_model()
-    host = User.objects.get_or_create(username=f"bench-slow-host{tag}")[0]
-    people = [User.objects.get_or_create(username=f"bench-slow-{tag}{i}")[0] for i in range(4)]
+    host = User.objects.get_or_create(username=f"slowfill-host{tag}")[0]
+    people = [User.objects.get_or_create(username=f"slowfill-{tag}{i}")[0] for i in range(4)]
     slow = Table.objects.create(host=host, seats=4, pace=Pace.SLOW, turn_timer=3600, reaction_timer=3600,
                                 discard_timer=3600, status="playing")  # fmt: skip
     live_table = Table.objects.create(host=host, seats=4, status="playing")
@@ -141,7 +142,7 @@ def slow_games_start(count: int, tag: str = "") -> list[Any]:
     User = get_user_model()
     games = []
     for k in range(count):
-        users = User.objects.bulk_create([User(username=f"bench-due-{tag}{k}-{s}") for s in range(4)])
+        users = User.objects.bulk_create([User(username=f"slowdue-{tag}{k}-{s}") for s in range(4)])
         settings = TableSettings(seats=4, pace="slow", decision_seconds=3600)
         table = table_create(host=users[0], settings=settings)
         for u in users[1:]:

@@ -78,7 +78,9 @@ def run_slow_compare(cfg: BrowserConfig, slow_games: int, rounds: int, write: Ca
                 end_bench_games(list(due))
                 slow_rows_drop(tables)
     write("")
-    for line in format_comparison(results, new=lambda r: r.config.code_label != "no slow games"):
+    for line in format_comparison(
+        results, new=lambda r: r.config.code_label != "no slow games", sides=("none", "slow")
+    ):
         write(line)
     write(
         f"slow deadlines over all phases with slow games: {len(late)} applied, lateness (s) "
