@@ -262,6 +262,7 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
             by_statement[key] = by_statement.get(key, 0.0) + took
 
     sweep_ms: list[float] = []  # sweep_run alone
+    worst: list[tuple[float, str]] = []  # the costliest run's costliest statements
     task_ms: list[float] = []  # each slow deadline task
     handed = 0
     slow_deadlines_sent()  # what the setup sent (bots' wake-ups, notices' pushes): not the bench's
@@ -278,6 +279,8 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         db_ms.append(sum(timing) * 1000)
         statements.append(len(timing))
         run_texts, run_timing = list(texts), list(timing)
+        if db_ms[-1] >= max(db_ms):
+            worst = sorted(zip(run_timing, run_texts, strict=True), reverse=True)[:5]
         if report.failed or report.unread:
             say(f"  sweep: {report.line()}")
         applied = 0
@@ -323,6 +326,7 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         "per_idle_run": sorted(idle_statements.items(), key=lambda kv: -kv[1][0])[:8],
         "busy_runs": len(busy_ms),
         "sweep_ms": sweep_ms,
+        "worst": worst,
         "task_ms": task_ms,
         "handed": handed,
         "load": os.getloadavg()[0],
@@ -366,6 +370,8 @@ def format_report(f: dict[str, Any]) -> list[str]:
             f"  {t / max(1, len(f['idle_ms'])):.2f} ms  {n / max(1, len(f['idle_ms'])):.1f}x  {sql}"
             for sql, (t, n) in f["per_idle_run"]
         ),
+        "the costliest run's costliest statements, ms:",
+        *(f"  {t * 1000:.2f}  {sql}" for t, sql in f["worst"]),
         "costliest statements, ms per sweep run:",
         *(f"  {t * 1000 / f['runs']:.2f}  {sql[:110]}" for sql, t in f["costliest"]),
     ]
