@@ -79,7 +79,8 @@ CHANNEL_SEND_FAILURES = Counter(
 )
 TASK_LATENESS = Histogram(
     "harehra_task_lateness_seconds",
-    "How late a bot's move (bot) or a countdown (timer) task started against its schedule",
+    "How late a bot's move (bot), a countdown (timer) or a slow deadline (slow) task started "
+    "against its schedule",
     ["task"],
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
 )
