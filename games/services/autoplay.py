@@ -218,7 +218,7 @@ def _timer_rearm(game_id: int, armed_for: datetime) -> None:
 def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
     """(game, seq) pairs of live games where a bot plays the awaited seat and has not moved for
     BOT_DELAY_SECONDS plus BOT_OVERDUE_SECONDS since the last event: its wake-up task was lost (a
-    killed worker). Slow games' are found by `slow_due` (games/followups.py)."""
+    killed worker). Slow games' are found by `slow_due_claim` (games/followups.py)."""
     cutoff = timezone.now() - timedelta(seconds=settings.BOT_DELAY_SECONDS + settings.BOT_OVERDUE_SECONDS)
     bot_awaited = GameSeat.objects.filter(
         game=OuterRef("pk"), seat=OuterRef("awaiting_seat"), bot_playing=True
@@ -234,7 +234,7 @@ def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
 
 def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
     """(game, seq) pairs of live games whose deadline has passed: the sweep's work list (among
-    the running live games, `game_running_live`; slow games' are `slow_due`'s)."""
+    the running live games, `game_running_live`; slow games' are `slow_due_claim`'s)."""
     return list(
         Game.objects.filter(status=GameStatus.RUNNING, slow=False, deadline_at__lte=timezone.now())
         .exclude(set_aside())
@@ -244,9 +244,9 @@ def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
 
 
 def slow_due(limit: int = 200) -> list[tuple[int, int]]:
-    """(game, seq) pairs of slow games the sweep must look at now (their deadline passed, or a bot
-    there should have moved by now), earliest first: read from the index `game_slow_due`, so the
-    cost is the due ones', not the slow games'."""
+    """(game, seq) pairs of slow games due now (their deadline passed, or a bot there should have
+    moved by now), earliest first, read from the index `game_slow_due` (the cost is the due ones',
+    not the slow games'); what `slow_due_claim` claims, read without claiming."""
     return list(
         Game.objects.filter(slow_deadline_at__lte=clock.now())
         .exclude(set_aside())
