@@ -21,7 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from bench.browser import BrowserConfig, BrowserResult, format_comparison, run_browser_bench
-from bench.kit.stack import end_bench_games
+from bench.kit.stack import end_bench_games, migrate
 from bench.kit.stats import percentile
 from bench.slow_deadlines import THREE_DAYS, slow_games_start, slow_rows_drop, slow_rows_fill
 
@@ -38,6 +38,9 @@ def run_slow_compare(cfg: BrowserConfig, slow_games: int, rounds: int, write: Ca
     results: list[BrowserResult] = []
     late: list[float] = []
     missed = 0
+    if cfg.migrate:  # the tables the phases fill, vacuum and drop exist before the first phase
+        write(f"migrating {cfg.database_url} ...")
+        migrate(cfg.database_url)
     for r in range(1, rounds + 1):
         for with_slow in (False, True):
             label = f"{slow_games} slow games" if with_slow else "no slow games"
@@ -63,7 +66,7 @@ def run_slow_compare(cfg: BrowserConfig, slow_games: int, rounds: int, write: Ca
             write(f"=== round {r} of {rounds}: {label} ===")
             run_cfg = replace(
                 cfg,
-                migrate=cfg.migrate and not results,
+                migrate=False,
                 code_label=label,
                 log_dir=cfg.log_dir / f"round{r}-{'slow' if with_slow else 'none'}",
             )
