@@ -28,7 +28,13 @@ class Command(BenchCommand):
         ("--mix", ("browser",), "the pages' mix (the one left)"),
         ("--mean-gap", 4.0, "mean seconds between a game's decisions"),
         COMPARE_REF,
-        ("--rounds", 2, "with --compare-ref: old/new pairs"),
+        ("--rounds", 2, "with --compare-ref: old/new pairs; with --slow-games: none/some pairs"),
+        (
+            "--slow-games",
+            0,
+            "phases without slow games, then with N slow games' rows in the database "
+            "(deadlines over 3 days, some due while it runs), alternately (bench/slow_live.py)",
+        ),
         ("--spectator-every", 4, "a watch page on every Nth game (0: none)"),
         ("--players-per-lobby-watcher", 10, "one lobby page per N players (0: none)"),
         ("--http-db", ("close", "persistent"), "close = HTTP requests close their connection"),
@@ -39,6 +45,12 @@ class Command(BenchCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         url, write, ref = options["database_url"], self.stdout.write, options["compare_ref"]
         cfg = config(BrowserConfig, options, worker=not options["no_worker"])
+        if options["slow_games"]:
+            from bench.slow_live import run_slow_compare
+
+            n, rounds = options["slow_games"], options["rounds"]
+            guarded(lambda: run_slow_compare(cfg, n, rounds, write), url, cfg.redis_url)
+            return
         if ref:
             rounds = options["rounds"]
             guarded(lambda: run_browser_compare(cfg, ref, rounds, write), url, cfg.redis_url)
