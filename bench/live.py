@@ -358,10 +358,12 @@ async def _drive_all(
         drivers = [asyncio.create_task(r.drive(start, window[1], period)) for r in runs]
         await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
         cpu_start = cpu_snapshot(named)
-        shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
+        # The channel layer's shards, when the servers have their own (CHANNEL_LAYER_REDIS_URLS).
+        shards = [u for k, v in cfg.server_env if k == "CHANNEL_LAYER_REDIS_URLS" for u in v.split(",") if u]
+        shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url, *shards)
         await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
         cpu_end = cpu_snapshot(named)
-        shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
+        shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url, *shards)
         stats.shared = (shared_start, shared_end)
         cpu_window = {k: cpu_end[k] - cpu_start[k] for k in cpu_end}
         named_total = sum(v for k, v in cpu_window.items() if k != "machine")
