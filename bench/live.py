@@ -35,6 +35,7 @@ from bench.kit.stats import (
     cpu_line,
     cpu_snapshot,
     jitter_lines,
+    layer_shards,
     ms,
     percentile,
     reported,
@@ -358,8 +359,7 @@ async def _drive_all(
         drivers = [asyncio.create_task(r.drive(start, window[1], period)) for r in runs]
         await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
         cpu_start = cpu_snapshot(named)
-        # The channel layer's shards, when the servers have their own (CHANNEL_LAYER_REDIS_URLS).
-        shards = [u for k, v in cfg.server_env if k == "CHANNEL_LAYER_REDIS_URLS" for u in v.split(",") if u]
+        shards = layer_shards(cfg.server_env)
         shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url, *shards)
         await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
         cpu_end = cpu_snapshot(named)

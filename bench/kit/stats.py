@@ -170,6 +170,18 @@ def cpu_line(cpu_s: dict[str, float], window_s: float) -> str:
     return f"CPU in the window (100% = one core): {cpu}"
 
 
+def layer_shards(server_env: Sequence[tuple[str, str]]) -> list[str]:
+    """The channel layer's own Redis servers named in a bench's server environment
+    (CHANNEL_LAYER_REDIS_URLS), whose work shared_snapshot adds to the bench Redis's."""
+    return [
+        url
+        for key, value in server_env
+        if key == "CHANNEL_LAYER_REDIS_URLS"
+        for url in value.split(",")
+        if url
+    ]
+
+
 def shared_snapshot(database_url: str, redis_url: str, *more_redis: str) -> dict[str, float]:
     """What the shared parts have done so far, counted by the parts themselves: the bench
     database's transactions and rows (PostgreSQL's statistics, flushed within a second), the
