@@ -15,6 +15,7 @@ its snapshot (`load_state`). Both databases are dropped at the end unless `keep`
 from __future__ import annotations
 
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -79,6 +80,9 @@ class EventLogConfig:
     commands: int = 300  # appends per layout, over all rounds
     reads: int = 300  # replay reads per layout, over all rounds
     rounds: int = 10
+    # The moves' new games past the first partition's range (in a partition of their own, as every
+    # game after the conversion's range is), else in it (the big log's own index, as right after it).
+    new_partition: bool = True
     keep: bool = False  # keep both databases (by default dropped at the end)
     seed: int = 1
 
@@ -185,6 +189,20 @@ def _fill(events: int, write: Callable[[str], None]) -> None:
     write(f"  filled: {games:,} games of {per_game} events in {time.perf_counter() - t0:.0f} s")
 
 
+def _past_first_partition(plain: str, part: str, write: Callable[[str], None]) -> None:
+    """New games numbered from the first partition's upper bound in both databases (the same ids),
+    and in the partitioned one the partitions they fall in made (by the beat's own call)."""
+    from games.partitions import event_log_partitions, event_log_partitions_ensure
+
+    bound = int(re.search(r"TO \('?(-?\d+)", dict(event_log_partitions())["games_gameevent_before"]).group(1))
+    for url in (plain, part):
+        use_database(url)
+        with connection.cursor() as cur:
+            cur.execute("SELECT setval(pg_get_serial_sequence('games_game', 'id'), %s, false)", [bound])
+    made = event_log_partitions_ensure()
+    write(f"  new games from id {bound:,}: past the first partition ({made} partitions made ahead)")
+
+
 def _round(figures: Figures, commands: int, reads: int, games: list[int], cfg: EventLogConfig) -> None:
     """One round on the database in use: `reads` replay reads, then `commands` appends on a new
     game, then one fold of a 200-event game."""
@@ -222,6 +240,8 @@ def run_event_log_bench(cfg: EventLogConfig, write: Callable[[str], None] = prin
     migrate_log_layout(old=False)
     convert_s = time.perf_counter() - t0
     write(f"{part.rsplit('/', 1)[1]}: converted in {convert_s:.1f} s")
+    if cfg.new_partition:
+        _past_first_partition(plain, part, write)
 
     figures = {url: Figures(label) for url, label in zip((plain, part), LAYOUTS, strict=True)}
     rounds = max(1, cfg.rounds)

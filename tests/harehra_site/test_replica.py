@@ -176,6 +176,9 @@ async def _play(site: str, games: dict[int, list[str]], seconds: float) -> list[
     ]
     tasks = [asyncio.create_task(page.run()) for page in pages]
     await asyncio.sleep(seconds)
+    for page in pages:  # no new move; the moves in flight reach every page before it closes
+        page.playing = False
+    await asyncio.sleep(2.0)
     for page in pages:
         page.stop = True
     await asyncio.gather(*tasks)

@@ -23,11 +23,12 @@ class Command(BenchCommand):
         ("--commands", None, "moves appended per layout, over all rounds (300)", {"type": int}),
         ("--reads", None, "replay reads per layout, over all rounds (300)", {"type": int}),
         ("--rounds", None, "alternating rounds (10)", {"type": int}),
+        ("--in-first-partition", False, "the moves' new games in the converted log's own partition"),
         ("--keep", False, "keep both databases (dropped by default)"),
         ("--seed", None, None, {"type": int}),
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        cfg = config(EventLogConfig, options)
+        cfg = config(EventLogConfig, options, new_partition=not options["in_first_partition"])
         figures = guarded(lambda: run_event_log_bench(cfg, self.stdout.write))
         self.lines(format_report(figures))
