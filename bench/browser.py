@@ -38,6 +38,7 @@ from bench.kit.stats import (
     cpu_line,
     cpu_reading,
     cpu_window,
+    layer_shards,
     median,
     ms,
     num,
@@ -385,10 +386,11 @@ async def _drive_all(
         drivers = [asyncio.create_task(g.drive(start, ctx.window[1])) for g in games]
         await asyncio.sleep(max(0.0, ctx.window[0] - time.monotonic()))
         cpu_start = cpu_reading(named, dbname)
-        shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
+        shards = layer_shards(cfg.server_env)
+        shared_start = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url, *shards)
         await asyncio.sleep(max(0.0, ctx.window[1] - time.monotonic()))
         cpu = cpu_window(cpu_start, cpu_reading(named, dbname))
-        shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url)
+        shared_end = await asyncio.to_thread(shared_snapshot, cfg.database_url, cfg.redis_url, *shards)
         stats.shared = (shared_start, shared_end)  # Redis's bytes: the push's size (docs/SCALING.md)
         await asyncio.gather(*drivers)
         drain_end = time.monotonic() + cfg.drain

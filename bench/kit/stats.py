@@ -170,11 +170,24 @@ def cpu_line(cpu_s: dict[str, float], window_s: float) -> str:
     return f"CPU in the window (100% = one core): {cpu}"
 
 
-def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
+def layer_shards(server_env: Sequence[tuple[str, str]]) -> list[str]:
+    """The channel layer's own Redis servers named in a bench's server environment
+    (CHANNEL_LAYER_REDIS_URLS), whose work shared_snapshot adds to the bench Redis's."""
+    return [
+        url
+        for key, value in server_env
+        if key == "CHANNEL_LAYER_REDIS_URLS"
+        for url in value.split(",")
+        if url
+    ]
+
+
+def shared_snapshot(database_url: str, redis_url: str, *more_redis: str) -> dict[str, float]:
     """What the shared parts have done so far, counted by the parts themselves: the bench
     database's transactions and rows (PostgreSQL's statistics, flushed within a second), the
     cluster's write-ahead log, and the bench Redis's commands and bytes (PUBLISH is the channel
-    layer's send, one per push or group message)."""
+    layer's send, one per push or group message), summed with `more_redis` (the channel layer's
+    shards, when it has Redis servers of its own)."""
     import psycopg
     import redis
 
@@ -188,12 +201,17 @@ def shared_snapshot(database_url: str, redis_url: str) -> dict[str, float]:
     assert row is not None
     names = [f"pg {k}" for k in keys] + ["pg WAL bytes (cluster)"]
     snap = {name: float(value) for name, value in zip(names, row, strict=True)}
-    r = redis.Redis.from_url(redis_url)
-    stats = r.info("stats")
-    snap["redis bytes in"] = float(stats["total_net_input_bytes"])
-    snap["redis bytes out"] = float(stats["total_net_output_bytes"])
-    for name, figures in r.info("commandstats").items():
-        snap[f"redis {name.removeprefix('cmdstat_').upper()}"] = float(figures["calls"])
+    for url in (redis_url, *more_redis):
+        r = redis.Redis.from_url(url)
+        stats = r.info("stats")
+        for key, name in (
+            ("redis bytes in", "total_net_input_bytes"),
+            ("redis bytes out", "total_net_output_bytes"),
+        ):
+            snap[key] = snap.get(key, 0.0) + float(stats[name])
+        for name, figures in r.info("commandstats").items():
+            key = f"redis {name.removeprefix('cmdstat_').upper()}"
+            snap[key] = snap.get(key, 0.0) + float(figures["calls"])
     return snap
 
 

@@ -1,5 +1,6 @@
-"""Reads from a streaming replica, for real: `scripts/prod --own-postgres --replica` starts a
-PostgreSQL primary of its own and a replica of it (pg_basebackup -R), one server, nginx. Then:
+"""Reads from a streaming replica, for real, on the grown shape: `scripts/prod --own-postgres
+--replica --shards 2` starts a PostgreSQL primary of its own and a replica of it (pg_basebackup
+-R), two servers, nginx, two channel-layer Redis and the broker's. Then:
 
 1. the replay page is read from the replica: with the replica's replay paused, a player renamed
    on the primary still has the old name on the page (only the replica still has it);
@@ -7,16 +8,21 @@ PostgreSQL primary of its own and a replica of it (pg_basebackup -R), one server
    once, while someone else's view of it, read from the paused replica, does not yet;
 3. past REPLICA_MAX_LAG_SECONDS the pages answer 200 with the primary's rows, and `/readyz`
    says the replica lags;
-4. the replica stopped: the pages answer 200 and `/readyz` says it is down (and stays ready).
+4. the replica stopped: the pages answer 200 and `/readyz` says it is down (and stays ready),
+   and two live games, one on each channel-layer shard, each player's page a socket through
+   nginx, play on: every page is told the whole log, nothing closed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import shutil
 import subprocess
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +31,7 @@ import psycopg
 import pytest
 import requests
 
+from tests.live.test_shard_loss_servers import Page, _shard_of
 from tests.redis_server import private_server
 from tests.support.ports import free_port_block
 
@@ -41,12 +48,16 @@ from bench.stored_games import finished_game
 ann, bob = (user_register(username=n, password="correct-horse-battery") for n in ("ann", "bob"))
 user_register(username="carl", password="correct-horse-battery")
 print("GAME", finished_game([ann, bob], seed=3, rated=False, replay_access="public").pk)
+from accounts.services import user_token
+print("TOKENS", " ".join(
+    user_token(user=user_register(username=f"live{i}", password="correct-horse-battery")) for i in range(16)
+))
 """
 
 
 def _free_port_block() -> int:
-    """A PROD_PORT whose nginx, server and PostgreSQL ports (PROD_PORT - 2647, - 2646) are free."""
-    return free_port_block((0, 1, -2647, -2646), base=30000)
+    """A PROD_PORT whose nginx, servers and PostgreSQL ports (PROD_PORT - 2647, - 2646) are free."""
+    return free_port_block((0, 1, 2, -2647, -2646), base=30000)
 
 
 def _until(check: Callable[[], Any], seconds: float, what: str) -> Any:
@@ -69,25 +80,27 @@ def shape() -> Iterator[dict[str, Any]]:
     shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir(mode=0o755)
     prod = _free_port_block()
+    shards = free_port_block((0, 1, 2), base=30500)  # the two shards', then the broker's
     with private_server() as redis:
-        yield from _started(run_dir, prod, redis)
+        yield from _started(run_dir, prod, redis, shards)
 
 
-def _started(run_dir: Path, prod: int, redis: str) -> Iterator[dict[str, Any]]:
+def _started(run_dir: Path, prod: int, redis: str, shards: int) -> Iterator[dict[str, Any]]:
     env = {
         **os.environ,
         "PROD_PORT": str(prod),
+        "PROD_REDIS_PORT": str(shards),
         "RUN_DIR": str(run_dir),
         "REDIS_URL": f"redis://{redis}/0",
         "PROD_INSTALL": "0",
         "REPLICA_MAX_LAG_SECONDS": str(MAX_LAG),
         "REPLICA_RETRY_SECONDS": "2",
     }
-    for name in ("DATABASE_URL", "OWNER_DATABASE_URL", "DATABASE_REPLICA_URL"):
+    for name in ("DATABASE_URL", "OWNER_DATABASE_URL", "DATABASE_REPLICA_URL", "PROD_SHARDS"):
         env.pop(name, None)
     script = ["bash", str(ROOT / "scripts/prod")]
     started = subprocess.run(
-        [*script, "--servers", "1", "--own-postgres", "--replica"],
+        [*script, "--servers", "2", "--own-postgres", "--replica", "--shards", "2"],
         env=env,
         capture_output=True,
         text=True,
@@ -95,6 +108,10 @@ def _started(run_dir: Path, prod: int, redis: str) -> Iterator[dict[str, Any]]:
     )
     try:
         assert started.returncode == 0, started.stdout + started.stderr
+        assert (
+            f"channel layer redis://127.0.0.1:{shards}/0,redis://127.0.0.1:{shards + 1}/0" in started.stdout
+        )
+        assert f"broker redis://127.0.0.1:{shards + 2}/0" in started.stdout
         owner = f"postgres://postgres@127.0.0.1:{prod - 2646}/harehra_prod"
         made = subprocess.run(
             ["python", "manage.py", "shell", "-c", SETUP],
@@ -112,6 +129,7 @@ def _started(run_dir: Path, prod: int, redis: str) -> Iterator[dict[str, Any]]:
             "replica": f"postgres://postgres@127.0.0.1:{prod - 2647}/harehra_prod",
             "replica_dir": run_dir / "postgres-replica",
             "game": game,
+            "tokens": re.search(r"TOKENS (.+)", made.stdout).group(1).split(),  # type: ignore[union-attr]
         }
     finally:
         subprocess.run([*script, "--stop"], env=env, capture_output=True, timeout=180)
@@ -123,6 +141,48 @@ def _sql(url: str, statement: str) -> Any:
         cur = c.execute(statement)
         row = cur.fetchone() if cur.description else None
         return row[0] if row else None
+
+
+def _api(site: str, path: str, token: str, data: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(
+        site + path,
+        data=json.dumps(data or {}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def _games_on_each_shard(site: str, tokens: list[str]) -> dict[int, list[str]]:
+    """Two-seat games (long timers: only the pages move), a pair of players each, until one
+    lives on each channel-layer shard."""
+    games: dict[int, list[str]] = {}
+    for pair in zip(tokens[::2], tokens[1::2], strict=True):
+        timers = {"turn_timer": 600, "reaction_timer": 600, "discard_timer": 600}
+        table = _api(site, "/api/tables/", pair[0], {"seats": 2, **timers})
+        _api(site, f"/api/tables/{table['id']}/join/", pair[1])
+        game = _api(site, f"/api/tables/{table['id']}/start/", pair[0])["current_game"]
+        if _shard_of(game) not in {_shard_of(g) for g in games}:
+            games[game] = list(pair)
+        if len(games) == 2:
+            return games
+    raise AssertionError("no game on each shard")
+
+
+async def _play(site: str, games: dict[int, list[str]], seconds: float) -> list[Page]:
+    ws = site.replace("http://", "ws://")
+    pages = [
+        Page(ws, game, token, f"g{game}s{i}") for game, pair in games.items() for i, token in enumerate(pair)
+    ]
+    tasks = [asyncio.create_task(page.run()) for page in pages]
+    await asyncio.sleep(seconds)
+    for page in pages:  # no new move; the moves in flight reach every page before it closes
+        page.playing = False
+    await asyncio.sleep(2.0)
+    for page in pages:
+        page.stop = True
+    await asyncio.gather(*tasks)
+    return pages
 
 
 def _followers(html: str) -> int:
@@ -222,3 +282,15 @@ def test_replays_read_from_the_replica_and_pages_survive_its_lag_and_loss(shape:
     assert ready.status_code == 200, ready.text
     assert ready.json()["replica"]["state"] == "down", ready.text
     assert "annabel" in anyone.get(replay, timeout=10).text
+
+    # Live games play on, on both channel-layer shards, through nginx: each page is told every
+    # event of its game's log once, in order, and no socket is closed.
+    games = _games_on_each_shard(site, shape["tokens"])
+    pages = asyncio.run(_play(site, games, 6.0))
+    for page in pages:
+        log = _sql(
+            owner, f"SELECT array_agg(seq ORDER BY seq) FROM games_gameevent WHERE game_id = {page.game_id}"
+        )
+        assert page.acks, f"{page.name}: no move answered"
+        assert page.closes == [] and page.refused == 0, (page.name, page.closes)
+        assert page.seqs == [s for s in log if s >= page.seqs[0]] and page.seqs[-1] == log[-1], page.name
