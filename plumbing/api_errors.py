@@ -1,10 +1,13 @@
 """Every API error is JSON with a stable `code` and a `detail` for people."""
 
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.views import defaults
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -59,7 +62,12 @@ _API_ERROR_WORDS = {
     400: ("bad_request", "the request is not valid"),
     403: ("permission_denied", "you may not do that"),
     500: ("server_error", "something went wrong on our side; it has been logged"),
+    503: ("busy", "the site is too busy to answer now; try again in a few seconds"),
 }
+
+# A request that waited the pool's whole timeout for a database connection: the site is
+# overloaded, not broken, and the same request a few seconds later is likely to be served.
+BUSY_RETRY_AFTER_SECONDS = 5
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -71,7 +79,31 @@ def _api_error(status: int) -> JsonResponse:
     return JsonResponse({"code": code, "detail": detail}, status=status)
 
 
+def _database_busy(exc: BaseException | None) -> bool:
+    """Whether `exc` (Django wraps the driver's errors, keeping them as the cause) is the pool's
+    timeout waiting for a connection."""
+    while exc is not None:
+        if isinstance(exc, PoolTimeout):
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def busy(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: JSON under /api/, else a page that needs no database (the site's
+    header, which reads the person's notifications, would wait for a connection again)."""
+    if _is_api(request):
+        response: HttpResponse = _api_error(503)
+    else:
+        response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's handler500, called while the unexpected exception is being handled."""
+    if _database_busy(sys.exc_info()[1]):
+        return busy(request)
     return _api_error(500) if _is_api(request) else defaults.server_error(request)
 
 
