@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harehra import legal_commands, replay, step, view_for
-from harehra.analysis import DEFAULT_PLAYOUTS, analyse, calibrated, command_of, judge, public_chances
+from harehra.analysis import (
+    CALIBRATION_SEATS,
+    DEFAULT_PLAYOUTS,
+    analyse,
+    calibrated,
+    command_of,
+    judge,
+    public_chances,
+)
 from harehra.bots import Bot, SearchBot, get_bot
 from harehra.decide import start_game
 from harehra.events import DECISION_EVENTS, StoredEvent
@@ -206,18 +214,32 @@ def mapped(shares: Sequence[float], power: float, lead: float) -> list[float]:
     return [total * w / weight for w in weights] if weight > 0 else list(shares)
 
 
-def fit_map(cal: Calibration) -> tuple[float, float, float]:
-    """The parameters (power, lead) of the calibration map (`harehra.analysis.calibrated`) that
-    give the samples' raw shares the least Brier score, and that score: a grid of steps of 0.1,
-    then of 0.01 around its best. The samples of one table (a game's step) are mapped together, as
-    the analysis maps a step's seats together; the seats already out (not sampled) won no world."""
+def _tables(cal: Calibration) -> list[list[int]]:
+    """The samples of each table (a game's step): the seats still in there (the seats already out
+    are not sampled; they won no world)."""
     tables: dict[tuple[int, int], list[int]] = {}
     for i, key in enumerate(zip(cal.game, cal.table, strict=True)):
         tables.setdefault(key, []).append(i)
-    groups = [([cal.raw[i] for i in idx], [cal.won[i] for i in idx]) for idx in tables.values()]
+    return list(tables.values())
+
+
+def fit_map(cal: Calibration) -> tuple[float, float, float]:
+    """The parameters (power, lead) of the calibration map (`harehra.analysis.calibrated`) that
+    give the samples' raw shares the least Brier score, and that score: a grid of steps of 0.1,
+    then of 0.01 around its best. The samples of one table are mapped together, as the analysis
+    maps a step's seats together; tables of fewer than CALIBRATION_SEATS seats in keep their shares,
+    as in the analysis (and count in the score as they are)."""
+    groups = [([cal.raw[i] for i in idx], [cal.won[i] for i in idx]) for idx in _tables(cal)]
+    kept = sum(
+        (q - y) ** 2
+        for shares, won in groups
+        if len(shares) < CALIBRATION_SEATS
+        for q, y in zip(shares, won, strict=True)
+    )
+    groups = [g for g in groups if len(g[0]) >= CALIBRATION_SEATS]
 
     def score(power: float, lead: float) -> float:
-        total = 0.0
+        total = kept
         for shares, won in groups:
             total += sum((q - y) ** 2 for q, y in zip(mapped(shares, power, lead), won, strict=True))
         return total / len(cal.raw)
@@ -237,13 +259,14 @@ def fit_map(cal: Calibration) -> tuple[float, float, float]:
 
 
 def remapped(cal: Calibration, power: float, lead: float) -> Calibration:
-    """The samples with their raw shares mapped by (power, lead) instead of the analysis's map."""
+    """The samples with their raw shares mapped by (power, lead) instead of the analysis's map
+    (tables of fewer than CALIBRATION_SEATS seats in keep their shares)."""
     out = Calibration(**{k: list(v) if isinstance(v, list) else v for k, v in vars(cal).items()})
-    tables: dict[tuple[int, int], list[int]] = {}
-    for i, key in enumerate(zip(cal.game, cal.table, strict=True)):
-        tables.setdefault(key, []).append(i)
-    for idx in tables.values():
-        for i, q in zip(idx, mapped([cal.raw[i] for i in idx], power, lead), strict=True):
+    for idx in _tables(cal):
+        shares = [cal.raw[i] for i in idx]
+        for i, q in zip(
+            idx, mapped(shares, power, lead) if len(idx) >= CALIBRATION_SEATS else shares, strict=True
+        ):
             out.predicted[i] = q
     return out
 
@@ -275,7 +298,7 @@ def calibrate(
         for i, state in sorted(pick.sample(tables, min(steps_per_game, len(tables))), key=lambda t: t[0]):
             out.steps += 1
             shares = public_chances(state, playouts, salt=f"calibration {seed} {g}", step=i, raw=True)
-            for s, (p, q) in enumerate(zip(calibrated(shares), shares, strict=True)):
+            for s, (p, q) in enumerate(zip(calibrated(shares, len(state.alive())), shares, strict=True)):
                 if state.is_eliminated(s):
                     continue  # a seat already out: 0 for certain, no test of anything
                 out.players.append(n)

@@ -70,11 +70,13 @@ NOISE_SE = 2.0
 EXTRA_ROUNDS = 7
 EXTRA_OPTIONS = 2
 DOUBT_SE = 2.0
-# The calibration map of the public win chance (see `calibrated`): a seat's share p of the worlds
-# won weighs p ** CALIBRATION_POWER * (1 - p) ** CALIBRATION_LEAD, and the seats' weights share out
-# the worlds anybody won.
-CALIBRATION_POWER = 0.48
-CALIBRATION_LEAD = -0.87
+# The calibration map of the public win chance (see `calibrated`): at a table of at least
+# CALIBRATION_SEATS seats still in, a seat's share p of the worlds won weighs
+# p ** CALIBRATION_POWER * (1 - p) ** CALIBRATION_LEAD, and the seats' weights share out the worlds
+# anybody won; with two seats in, the shares are the chances.
+CALIBRATION_SEATS = 3
+CALIBRATION_POWER = 0.41
+CALIBRATION_LEAD = -1.10
 DIGITS = 4  # every chance is rounded to this many decimals, so the JSON is stable and short
 DEAL_PLAYOUTS = 4  # times the budget for each seat's chance after the deal (one estimate a seat)
 _STILL_IN = -(10**9)  # the placing key of a seat still in the game at the end: ahead of all
@@ -170,19 +172,23 @@ def public_estimate(
             places[s] += placed[s]
     shares = [k / playouts for k in wins]
     return (
-        [round(c, DIGITS) for c in (shares if raw else calibrated(shares))],
+        [round(c, DIGITS) for c in (shares if raw else calibrated(shares, len(state.alive())))],
         [round(p / dealt, DIGITS) if dealt else float(n) for p in places],
     )
 
 
-def calibrated(shares: Sequence[float]) -> list[float]:
-    """The win chances of the seats whose shares of the worlds won are `shares`: the playouts play
-    every seat as the normal bot, and their shares are too timid (a leader wins more often than
-    they say, the seats behind it less often), so each seat weighs p ** CALIBRATION_POWER *
+def calibrated(shares: Sequence[float], seats_in: int) -> list[float]:
+    """The win chances of the seats whose shares of the worlds won are `shares`, at a table of
+    `seats_in` seats still in. The playouts play every seat as the normal bot, and where three or
+    more are in their shares are too timid (a leader wins more often than they say, the seats
+    behind it less often), so there each seat weighs p ** CALIBRATION_POWER *
     (1 - p) ** CALIBRATION_LEAD and the worlds anybody won (the sum of the shares; the rest are
-    drawn) are shared out by weight. A monotone map fitted on bot games (docs/ANALYSIS.md,
-    "Calibration"): a larger share never gets a smaller chance, a seat that won no world gets 0,
-    one that won every world 1, and the chances add up to what the shares did."""
+    drawn) are shared out by weight; two seats in, the shares are calibrated as they are. A
+    monotone map fitted on bot games (docs/ANALYSIS.md, "Calibration"): a larger share never gets
+    a smaller chance, a seat that won no world gets 0, one that won every world 1, and the chances
+    add up to what the shares did."""
+    if seats_in < CALIBRATION_SEATS:
+        return list(shares)
     total = sum(shares)
     weights = [
         p**CALIBRATION_POWER * max(1.0 - p, 1e-9) ** CALIBRATION_LEAD if p > 0 else 0.0 for p in shares

@@ -79,7 +79,7 @@ def test_the_fit_finds_the_map_that_made_the_winners() -> None:
     assert brier < cal.brier()  # better than the raw shares
     assert remapped(cal, power, lead).brier() == pytest.approx(brier)
     assert mapped([0.45, 0.35, 0.15, 0.05], CALIBRATION_POWER, CALIBRATION_LEAD) == pytest.approx(
-        calibrated([0.45, 0.35, 0.15, 0.05])
+        calibrated([0.45, 0.35, 0.15, 0.05], 4)
     )  # the analysis's map is this one with its parameters
 
 

@@ -123,18 +123,20 @@ def test_a_label_is_the_band_of_the_drop_less_twice_its_standard_error() -> None
 
 def test_the_calibration_map_is_monotone_keeps_the_sum_and_is_bolder_where_the_shares_are_timid() -> None:
     shares = [0.45, 0.35, 0.15, 0.05]
-    chances = calibrated(shares)
+    chances = calibrated(shares, 4)
     assert sum(chances) == pytest.approx(sum(shares))
     assert chances == sorted(chances, reverse=True)  # the order of the shares kept
     assert chances[1] < 0.35  # a share of 20-50% won less often than it said
-    assert calibrated([0.85, 0.05, 0.05, 0.05])[0] > 0.85  # one of 60-90% more often
-    assert calibrated([0.65, 0.35])[0] > 0.65
-    assert calibrated([0.6, 0.3, 0.0])[2] == 0.0  # a seat that won no world gets 0
-    assert calibrated([1.0, 0.0, 0.0]) == [1.0, 0.0, 0.0]
-    assert calibrated([0.25] * 4) == pytest.approx([0.25] * 4)  # even seats stay even
-    assert sum(calibrated([0.45, 0.35, 0.1])) == pytest.approx(0.9)  # drawn worlds stay drawn
-    mine = [calibrated([x / 100, 0.2, 0.1])[0] for x in range(1, 71)]
+    assert calibrated([0.85, 0.05, 0.05, 0.05], 4)[0] > 0.85  # one of 60-90% more often
+    assert calibrated([0.6, 0.3, 0.0], 3)[2] == 0.0  # a seat that won no world gets 0
+    assert calibrated([1.0, 0.0, 0.0], 3) == [1.0, 0.0, 0.0]
+    assert calibrated([0.25] * 4, 4) == pytest.approx([0.25] * 4)  # even seats stay even
+    assert sum(calibrated([0.45, 0.35, 0.1], 3)) == pytest.approx(0.9)  # drawn worlds stay drawn
+    mine = [calibrated([x / 100, 0.2, 0.1], 3)[0] for x in range(1, 71)]
     assert mine == sorted(mine) and len(set(mine)) == len(mine)  # a larger share, a larger chance
+    # Two seats in (whatever the table's size), the shares are calibrated as they are.
+    assert calibrated([0.65, 0.35], 2) == [0.65, 0.35]
+    assert calibrated([0.0, 0.7, 0.0, 0.3], 2) == [0.0, 0.7, 0.0, 0.3]
 
 
 def test_a_bot_game_has_a_chance_per_step_and_judges_only_real_choices() -> None:
