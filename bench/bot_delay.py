@@ -669,7 +669,7 @@ def analysis_lines(r: BotDelayResult) -> list[str]:
         c, s = r.phase_ms(phase), r.phase_server_late_ms.get(phase, [])
         lines.append(
             f"  {phase + ' analyses':17} late at the page p50 {ms(c, 50, 0)} p95 {ms(c, 95, 0)} "
-            f"max {ms(c, 100, 0)} ms "
+            f"p99 {ms(c, 99, 0)} max {ms(c, 100, 0)} ms "
             f"(n={len(c)}); in the log p50 {ms(s, 50, 0)} p95 {ms(s, 95, 0)} max {ms(s, 100, 0)} ms"
         )
     took = r.analysis_seconds

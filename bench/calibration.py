@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harehra import legal_commands, replay, step, view_for
-from harehra.analysis import DEFAULT_PLAYOUTS, analyse, command_of, judge, public_chances
+from harehra.analysis import (
+    CALIBRATION_SEATS,
+    DEFAULT_PLAYOUTS,
+    analyse,
+    calibrated,
+    command_of,
+    judge,
+    public_chances,
+)
 from harehra.bots import Bot, SearchBot, get_bot
 from harehra.decide import start_game
 from harehra.events import DECISION_EVENTS, StoredEvent
@@ -77,6 +85,8 @@ _STARTS = frozenset({"CardsPlayed", "ReactionPlayed", "ReactionDeclined", "CardB
 class Calibration:
     players: list[int] = field(default_factory=list)  # per sample: the table size
     predicted: list[float] = field(default_factory=list)  # per sample (a seat at a step)
+    raw: list[float] = field(default_factory=list)  # ... the share of worlds won, before the map
+    table: list[int] = field(default_factory=list)  # ... the step it was taken at (within its game)
     won: list[int] = field(default_factory=list)
     game: list[int] = field(default_factory=list)  # per sample: the game it was taken in
     games: int = 0
@@ -88,6 +98,8 @@ class Calibration:
         return {
             "players": self.players,
             "predicted": self.predicted,
+            "raw": self.raw,
+            "table": self.table,
             "won": self.won,
             "game": self.game,
             "games": self.games,
@@ -102,6 +114,8 @@ class Calibration:
         for run in runs:
             out.players += run["players"]
             out.predicted += run["predicted"]
+            out.raw += run.get("raw", [])
+            out.table += run.get("table", [])
             out.won += run["won"]
             out.game += run["game"]
             out.games += run["games"]
@@ -192,6 +206,71 @@ def _clustered_se(values: Sequence[float], clusters: Sequence[int]) -> float:
     return math.sqrt(g / (g - 1) * sum(x * x for x in sums.values())) / n
 
 
+def mapped(shares: Sequence[float], power: float, lead: float) -> list[float]:
+    """`harehra.analysis.calibrated` with other parameters (the map being fitted)."""
+    total = sum(shares)
+    weights = [p**power * max(1.0 - p, 1e-9) ** lead if p > 0 else 0.0 for p in shares]
+    weight = sum(weights)
+    return [total * w / weight for w in weights] if weight > 0 else list(shares)
+
+
+def _tables(cal: Calibration) -> list[list[int]]:
+    """The samples of each table (a game's step): the seats still in there (the seats already out
+    are not sampled; they won no world)."""
+    tables: dict[tuple[int, int], list[int]] = {}
+    for i, key in enumerate(zip(cal.game, cal.table, strict=True)):
+        tables.setdefault(key, []).append(i)
+    return list(tables.values())
+
+
+def fit_map(cal: Calibration) -> tuple[float, float, float]:
+    """The parameters (power, lead) of the calibration map (`harehra.analysis.calibrated`) that
+    give the samples' raw shares the least Brier score, and that score: a grid of steps of 0.1,
+    then of 0.01 around its best. The samples of one table are mapped together, as the analysis
+    maps a step's seats together; tables of fewer than CALIBRATION_SEATS seats in keep their shares,
+    as in the analysis (and count in the score as they are)."""
+    groups = [([cal.raw[i] for i in idx], [cal.won[i] for i in idx]) for idx in _tables(cal)]
+    kept = sum(
+        (q - y) ** 2
+        for shares, won in groups
+        if len(shares) < CALIBRATION_SEATS
+        for q, y in zip(shares, won, strict=True)
+    )
+    groups = [g for g in groups if len(g[0]) >= CALIBRATION_SEATS]
+
+    def score(power: float, lead: float) -> float:
+        total = kept
+        for shares, won in groups:
+            total += sum((q - y) ** 2 for q, y in zip(mapped(shares, power, lead), won, strict=True))
+        return total / len(cal.raw)
+
+    best = (1.0, 0.0, score(1.0, 0.0))
+    for grid, span in ((0.1, 10), (0.01, 10)):
+        centre_power, centre_lead = best[0], best[1]
+        for i in range(-span, span + 1):
+            for j in range(-span, span + 1):
+                power, lead = round(centre_power + i * grid, 4), round(centre_lead + j * grid, 4)
+                if power <= 0 or lead > 0:
+                    continue  # not monotone, or not a sharpening of the leader
+                s = score(power, lead)
+                if s < best[2]:
+                    best = (power, lead, s)
+    return best
+
+
+def remapped(cal: Calibration, power: float, lead: float) -> Calibration:
+    """The samples with their raw shares mapped by (power, lead) instead of the analysis's map
+    (tables of fewer than CALIBRATION_SEATS seats in keep their shares)."""
+    out = Calibration(**{k: list(v) if isinstance(v, list) else v for k, v in vars(cal).items()})
+    for idx in _tables(cal):
+        shares = [cal.raw[i] for i in idx]
+        for i, q in zip(
+            idx, mapped(shares, power, lead) if len(idx) >= CALIBRATION_SEATS else shares, strict=True
+        ):
+            out.predicted[i] = q
+    return out
+
+
 def calibrate(
     games: int,
     *,
@@ -218,11 +297,14 @@ def calibrate(
         tables = decision_tables(events)
         for i, state in sorted(pick.sample(tables, min(steps_per_game, len(tables))), key=lambda t: t[0]):
             out.steps += 1
-            for s, p in enumerate(public_chances(state, playouts, salt=f"calibration {seed} {g}", step=i)):
+            shares = public_chances(state, playouts, salt=f"calibration {seed} {g}", step=i, raw=True)
+            for s, (p, q) in enumerate(zip(calibrated(shares, len(state.alive())), shares, strict=True)):
                 if state.is_eliminated(s):
                     continue  # a seat already out: 0 for certain, no test of anything
                 out.players.append(n)
                 out.predicted.append(p)
+                out.raw.append(q)
+                out.table.append(i)
                 out.won.append(1 if s == winner else 0)
                 out.game.append(seed * 1_000_003 + g)
         if progress is not None:

@@ -54,9 +54,10 @@ from .placings import outcome_from_log
 from .state import Draft, GameState, Result, private_draft
 from .views import view_for
 
-ANALYSIS_VERSION = 4  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
+ANALYSIS_VERSION = 5  # 2: placings and luck against skill; 3: labels from the drop's lower bound,
 # a second look at a decision whose label is in doubt; 4: the worlds and the playouts' luck drawn
-# from SplitMix64 (the compiled playout core's generator), a default budget of 512
+# from SplitMix64 (the compiled playout core's generator), a default budget of 512; 5: the public
+# win chance through the calibration map (`calibrated`)
 DEFAULT_PLAYOUTS = 512  # worlds per step and per option of a decision (64 before the compiled core)
 MAX_OPTIONS = 8  # options of one decision played out (the chosen one and the normal bot's always)
 # (minimum in points of win chance, label) of the drop's lower bound: the drop less NOISE_SE standard
@@ -69,6 +70,13 @@ NOISE_SE = 2.0
 EXTRA_ROUNDS = 7
 EXTRA_OPTIONS = 2
 DOUBT_SE = 2.0
+# The calibration map of the public win chance (see `calibrated`): at a table of at least
+# CALIBRATION_SEATS seats still in, a seat's share p of the worlds won weighs
+# p ** CALIBRATION_POWER * (1 - p) ** CALIBRATION_LEAD, and the seats' weights share out the worlds
+# anybody won; with two seats in, the shares are the chances.
+CALIBRATION_SEATS = 3
+CALIBRATION_POWER = 0.41
+CALIBRATION_LEAD = -1.10
 DIGITS = 4  # every chance is rounded to this many decimals, so the JSON is stable and short
 DEAL_PLAYOUTS = 4  # times the budget for each seat's chance after the deal (one estimate a seat)
 _STILL_IN = -(10**9)  # the placing key of a seat still in the game at the end: ahead of all
@@ -137,9 +145,11 @@ def public_estimate(
     out_at: dict[int, int] | None = None,
     move: int = 0,
     runner: Runner = play_moves,
+    raw: bool = False,
 ) -> tuple[list[float], list[float]]:
-    """Each seat's share of wins and its mean placing over `playouts` worlds dealt from the public
-    view of `state` (`out_at`, `move`: the eliminations and the moves so far, see play_to_places)."""
+    """Each seat's win chance (its share of wins over `playouts` worlds dealt from the public view
+    of `state`, `calibrated` unless `raw`) and its mean placing over them (`out_at`, `move`: the
+    eliminations and the moves so far, see play_to_places)."""
     n = state.players
     if state.result is not None:
         chances = [1.0 if state.result is Result.WIN and s == state.winner else 0.0 for s in range(n)]
@@ -160,15 +170,41 @@ def public_estimate(
             wins[winner] += 1
         for s in range(n):
             places[s] += placed[s]
+    shares = [k / playouts for k in wins]
     return (
-        [round(k / playouts, DIGITS) for k in wins],
+        [round(c, DIGITS) for c in (shares if raw else calibrated(shares, len(state.alive())))],
         [round(p / dealt, DIGITS) if dealt else float(n) for p in places],
     )
 
 
-def public_chances(state: GameState, playouts: int, salt: str = "", step: int = 0) -> list[float]:
-    """Each seat's share of wins over `playouts` worlds dealt from the public view of `state`."""
-    return public_estimate(state, playouts, salt, step)[0]
+def calibrated(shares: Sequence[float], seats_in: int) -> list[float]:
+    """The win chances of the seats whose shares of the worlds won are `shares`, at a table of
+    `seats_in` seats still in. The playouts play every seat as the normal bot, and where three or
+    more are in their shares are too timid (a leader wins more often than they say, the seats
+    behind it less often), so there each seat weighs p ** CALIBRATION_POWER *
+    (1 - p) ** CALIBRATION_LEAD and the worlds anybody won (the sum of the shares; the rest are
+    drawn) are shared out by weight; two seats in, the shares are calibrated as they are. A
+    monotone map fitted on bot games (docs/ANALYSIS.md, "Calibration"): a larger share never gets
+    a smaller chance, a seat that won no world gets 0, one that won every world 1, and the chances
+    add up to what the shares did."""
+    if seats_in < CALIBRATION_SEATS:
+        return list(shares)
+    total = sum(shares)
+    weights = [
+        p**CALIBRATION_POWER * max(1.0 - p, 1e-9) ** CALIBRATION_LEAD if p > 0 else 0.0 for p in shares
+    ]
+    weight = sum(weights)
+    if weight <= 0:
+        return list(shares)
+    return [total * w / weight for w in weights]
+
+
+def public_chances(
+    state: GameState, playouts: int, salt: str = "", step: int = 0, raw: bool = False
+) -> list[float]:
+    """Each seat's win chance from `playouts` worlds dealt from the public view of `state`
+    (`calibrated`; `raw`: its share of the worlds won, unmapped)."""
+    return public_estimate(state, playouts, salt, step, raw=raw)[0]
 
 
 def own_chance(state: GameState, seat: int, playouts: int, salt: str = "", step: int = 0) -> float:

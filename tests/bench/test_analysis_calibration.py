@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from io import StringIO
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bench.calibration import Calibration, LabelPair, _clustered_se
+from bench.calibration import Calibration, LabelPair, _clustered_se, fit_map, mapped, remapped
+from harehra.analysis import CALIBRATION_LEAD, CALIBRATION_POWER, calibrated
 
 
 def test_the_table_groups_by_decile_and_scores_against_saying_one_in_n() -> None:
@@ -53,6 +55,32 @@ def test_the_gaps_error_counts_each_game_once_when_its_samples_agree() -> None:
     row = cal.rows()[5]
     assert row["gap"] == pytest.approx(0) and row["gap_se"] == pytest.approx(_clustered_se(gaps, games))
     assert row["se"] == pytest.approx(0.05)
+
+
+def test_the_fit_finds_the_map_that_made_the_winners() -> None:
+    # Tables of three seats whose winners are drawn from the map (0.5, -0.8) of their raw shares:
+    # the fit finds about those parameters, and mapped by them the table is calibrated.
+    rng = random.Random(5)
+    cal = Calibration()
+    for t in range(1500):
+        cut = sorted(rng.random() for _ in range(2))
+        shares = [cut[0], cut[1] - cut[0], 1 - cut[1]]
+        truth = mapped(shares, 0.5, -0.8)
+        winner = rng.choices(range(3), weights=truth)[0]
+        for s, p in enumerate(shares):
+            cal.players.append(3)
+            cal.predicted.append(p)
+            cal.raw.append(p)
+            cal.won.append(int(s == winner))
+            cal.game.append(t)
+            cal.table.append(0)
+    power, lead, brier = fit_map(cal)
+    assert abs(power - 0.5) < 0.25 and abs(lead + 0.8) < 0.35
+    assert brier < cal.brier()  # better than the raw shares
+    assert remapped(cal, power, lead).brier() == pytest.approx(brier)
+    assert mapped([0.45, 0.35, 0.15, 0.05], CALIBRATION_POWER, CALIBRATION_LEAD) == pytest.approx(
+        calibrated([0.45, 0.35, 0.15, 0.05], 4)
+    )  # the analysis's map is this one with its parameters
 
 
 def test_label_pairs_count_bands_apart_and_the_references_serious_labels() -> None:
@@ -115,3 +143,6 @@ def test_the_command_compares_against_a_reference_and_pools_saved_runs(tmp_path:
     out = StringIO()
     call_command("analysis_calibration", "--pool", *files, stdout=out)
     assert "calibration: 2 games, 4 steps" in out.getvalue()
+    out = StringIO()
+    call_command("analysis_calibration", "--fit", *files, stdout=out)
+    assert "fitted: power" in out.getvalue() and "mapped by the fitted map" in out.getvalue()

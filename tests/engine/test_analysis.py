@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from harehra import Command, legal_commands, replay, step, view_for
-from harehra.analysis import NotFinished, analyse, analysis_json, label
+from harehra.analysis import NotFinished, analyse, analysis_json, calibrated, label
 from harehra.bots import get_bot
 from harehra.bots.heuristic import heuristic_move
 from harehra.commands import Play
@@ -119,6 +119,24 @@ def test_a_label_is_the_band_of_the_drop_less_twice_its_standard_error() -> None
     assert label(0.20, 0.02) == "blunder"  # at least 16 points
     assert label(0.20, 0.03) == "mistake"  # at least 14: the weaker label, whichever run
     assert label(0.20, 0.09) is None  # at least 2
+
+
+def test_the_calibration_map_is_monotone_keeps_the_sum_and_is_bolder_where_the_shares_are_timid() -> None:
+    shares = [0.45, 0.35, 0.15, 0.05]
+    chances = calibrated(shares, 4)
+    assert sum(chances) == pytest.approx(sum(shares))
+    assert chances == sorted(chances, reverse=True)  # the order of the shares kept
+    assert chances[1] < 0.35  # a share of 20-50% won less often than it said
+    assert calibrated([0.85, 0.05, 0.05, 0.05], 4)[0] > 0.85  # one of 60-90% more often
+    assert calibrated([0.6, 0.3, 0.0], 3)[2] == 0.0  # a seat that won no world gets 0
+    assert calibrated([1.0, 0.0, 0.0], 3) == [1.0, 0.0, 0.0]
+    assert calibrated([0.25] * 4, 4) == pytest.approx([0.25] * 4)  # even seats stay even
+    assert sum(calibrated([0.45, 0.35, 0.1], 3)) == pytest.approx(0.9)  # drawn worlds stay drawn
+    mine = [calibrated([x / 100, 0.2, 0.1], 3)[0] for x in range(1, 71)]
+    assert mine == sorted(mine) and len(set(mine)) == len(mine)  # a larger share, a larger chance
+    # Two seats in (whatever the table's size), the shares are calibrated as they are.
+    assert calibrated([0.65, 0.35], 2) == [0.65, 0.35]
+    assert calibrated([0.0, 0.7, 0.0, 0.3], 2) == [0.0, 0.7, 0.0, 0.3]
 
 
 def test_a_bot_game_has_a_chance_per_step_and_judges_only_real_choices() -> None:

@@ -11,7 +11,15 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from bench.calibration import REFERENCE_FACTOR, Calibration, calibrate, compare_reference, compare_seeds
+from bench.calibration import (
+    REFERENCE_FACTOR,
+    Calibration,
+    calibrate,
+    compare_reference,
+    compare_seeds,
+    fit_map,
+    remapped,
+)
 from bench.kit.command import BenchCommand
 from bench.management.commands.simulate import progress_bar
 from harehra.analysis import DEFAULT_PLAYOUTS
@@ -47,6 +55,13 @@ class Command(BenchCommand):
             {"nargs": "+", "metavar": "FILE"},
         ),
         (
+            "--fit",
+            None,
+            "fit the calibration map to the raw shares saved by several runs (--save), print its "
+            "parameters and their table, and stop",
+            {"nargs": "+", "metavar": "FILE"},
+        ),
+        (
             "--reference",
             0,
             f"also judge every decision of K games at the budget (two seeds) and at {REFERENCE_FACTOR} "
@@ -61,6 +76,18 @@ class Command(BenchCommand):
         if options["pool"]:
             runs = [json.loads(Path(name).read_text()) for name in options["pool"]]
             self.lines(Calibration.pooled(runs).lines())
+            return
+        if options["fit"]:
+            runs = [json.loads(Path(name).read_text()) for name in options["fit"]]
+            samples = Calibration.pooled(runs)
+            if len(samples.raw) != len(samples.predicted) or len(samples.table) != len(samples.raw):
+                raise CommandError("--fit needs runs saved with their raw shares and steps")
+            power, lead, brier = fit_map(samples)
+            self.stdout.write(f"fitted: power {power:.2f}, lead {lead:.2f}, Brier {brier:.4f}")
+            self.stdout.write("the raw shares:")
+            self.lines(remapped(samples, 1.0, 0.0).lines())
+            self.stdout.write("mapped by the fitted map:")
+            self.lines(remapped(samples, power, lead).lines())
             return
         games, compare, reference = options["games"], options["compare_seeds"], options["reference"]
         if (
