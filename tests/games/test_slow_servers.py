@@ -47,6 +47,7 @@ pytestmark = [
         EMAIL_PORT=str(SMTP_PORT),
         SITE_URL="https://harehra.example",
         CLOCK_SHIFT_FILE=str(SHIFT_FILE),
+        BEAT_EVERY_SECONDS="1",  # each decision's notice waits for a sweep: one a second, not every 5 s
     ),
 ]
 HOUR = 3600
