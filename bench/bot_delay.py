@@ -62,7 +62,6 @@ class BotDelayConfig:
     sqlite: bool = True  # embedded mode: a scratch SQLite file instead of database_url
     redis_url: str = DEFAULT_REDIS_URL  # redis mode: flushed at start
     server_env: tuple[tuple[str, str], ...] = ()
-    loop_stacks: bool = False  # LOOP_STACKS=1: the servers log the loop's stack while it is held
     code_root: Path = ROOT  # the checkout the servers run (an older commit's worktree for "old")
     code_label: str = "this checkout"
     log_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "harehra-bench-bot-delay")
@@ -164,7 +163,6 @@ def _start(cfg: BotDelayConfig, url: str, scratch: Path) -> Any:
         "PROMETHEUS_MULTIPROC_DIR": str(scratch / "metrics"),
         "THROTTLE_REGISTER": "10000/hour",
         "THROTTLE_ANALYSIS": "10000/hour",
-        **({"LOOP_STACKS": "1"} if cfg.loop_stacks else {}),
         **dict(cfg.server_env),
     }
     embedded = cfg.mode == "embedded"

@@ -530,8 +530,14 @@ def verdict(r: BrowserResult) -> str:
     return f"must {must}; goal {goal}"
 
 
-def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
-    """Every run as a row, then the median of each side and new/old."""
+def format_comparison(
+    results: Sequence[BrowserResult],
+    new: Callable[[BrowserResult], bool] | None = None,
+    sides: tuple[str, str] = ("old", "new"),
+) -> list[str]:
+    """Every run as a row, then the median of each side and new/old (`new`: which runs are new;
+    by default this checkout's)."""
+    is_new = new or (lambda r: r.config.code_root == ROOT)
     head = (
         "| run | code | ref. loop | moves/s (sched.) | p50 | p99 | p99.9 | max | "
         "server CPU/move | PG CPU/move | bench CPU/move | HTTP/move | errors, gaps, lost, reconnects |"
@@ -566,10 +572,11 @@ def format_comparison(results: Sequence[BrowserResult]) -> list[str]:
         "latency max (ms)": lambda r: percentile(r.stats.latencies_ms, 100),
         "moves/s sent": lambda r: r.per_second(r.stats.sent),
     }
-    lines += ["", "| figure (median of the runs) | old | new | new/old |", "|---|---|---|---|"]
+    a, b = sides
+    lines += ["", f"| figure (median of the runs) | {a} | {b} | {b}/{a} |", "|---|---|---|---|"]
     for name, get in figures.items():
-        old = median([get(r) for r in results if r.config.code_root != ROOT])
-        new = median([get(r) for r in results if r.config.code_root == ROOT])
-        ratio = new / old if old and not math.isnan(old) and not math.isnan(new) else math.nan
-        lines.append(f"| {name} | {num(old)} | {num(new)} | {num(ratio)} |")
+        old = median([get(r) for r in results if not is_new(r)])
+        this = median([get(r) for r in results if is_new(r)])
+        ratio = this / old if old and not math.isnan(old) and not math.isnan(this) else math.nan
+        lines.append(f"| {name} | {num(old)} | {num(this)} | {num(ratio)} |")
     return lines

@@ -1,5 +1,5 @@
-"""How fast a moment's picture is served, cold, warm and revalidated, beside the reference renderer,
-and 60-step clips; on a game written in a transaction that is rolled back."""
+"""How fast a moment's picture is drawn and served, cold, warm and revalidated, and 60-step clips;
+on a game written in a transaction that is rolled back."""
 
 from __future__ import annotations
 
@@ -13,13 +13,12 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
-import replays.images
 from bench.kit.stats import percentile
 from bench.stored_games import long_game, rolled_back, store_game
 from games.frames import build_frames
 from replays import preview
 from replays.images import CLIP_MAX_STEPS
-from replays.preview import preview_png, preview_svg, render_png
+from replays.preview import preview_png
 from replays.selectors import game_events, seat_names
 
 
@@ -46,30 +45,17 @@ def _measure(events: list[dict[str, Any]], count: int, seed: int, write: Callabl
         f"first picture of a process (its pieces rendered): {(time.perf_counter() - t) * 1000:.1f} ms, "
         f"CPU {(time.process_time() - c) * 1000:.1f} ms"
     )
-    for label, draw in (
-        ("reference: SVG + resvg", lambda f: render_png(preview_svg(f, names))),
-        ("Pillow compose + PNG", lambda f: preview_png(f, names)),
-    ):
-        wall, cpu, sizes = [], [], []
-        for frame in frames:
-            t, c = time.perf_counter(), time.process_time()
-            sizes.append(len(draw(frame)))
-            wall.append((time.perf_counter() - t) * 1000)
-            cpu.append((time.process_time() - c) * 1000)
-        write(f"{label + ':':26s}{_pct(wall)}")
-        write(f"  its CPU time:           {_pct(cpu)}")
-        median, largest = statistics.median(sizes) / 1024, max(sizes) / 1024
-        write(f"  PNG size: median {median:.0f} KiB, largest {largest:.0f} KiB")
+    wall, cpu, sizes = [], [], []
+    for frame in frames:
+        t, c = time.perf_counter(), time.process_time()
+        sizes.append(len(preview_png(frame, names)))
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    write(f"{'Pillow compose + PNG:':26s}{_pct(wall)}")
+    write(f"  its CPU time:           {_pct(cpu)}")
+    median, largest = statistics.median(sizes) / 1024, max(sizes) / 1024
+    write(f"  PNG size: median {median:.0f} KiB, largest {largest:.0f} KiB")
     urls = [f"/replays/{game.pk}/image.png?step={s}&perspective=all&lang=en" for s in steps]
-    reference = preview_png
-    replays.images.preview_png = lambda frame, names, live=False: render_png(preview_svg(frame, names, live))
-    try:
-        cache.clear()
-        cpu: list[float] = []
-        write(f"GET cold, reference:      {_pct(_cold(Client(), urls, [], cpu))}")
-        write(f"  its CPU time:           {_pct(cpu)}")
-    finally:
-        replays.images.preview_png = reference
     _served(urls, write)
     _clips(game.pk, len(events), seed, write)
 

@@ -1,14 +1,14 @@
 """The live bench with every player subscribed to web push, against the same without, in one run
 (`manage.py bench_live_push`).
 
-Each round runs the scripted live bench (bench/live.py: one socket per seat, every game driven at
-`rate` moves a second) twice on fresh games, push on in both (VAPID keys on the servers and the
+Each round runs the live bench's pages (bench/browser.py: a decision per game every `mean_gap`
+seconds on average) twice on fresh games, push on in both (VAPID keys on the servers and the
 worker): "without", no player has a subscription; "with", every player has one at a push service
 on loopback (bench/push.py's receiver, in this process). A notifier thread keeps `notify_rate`
 notifications a second for the bench's players in both (each in its own transaction, as a follow
 or a turn's notice is): with subscriptions they become pushes the worker sends while the moves
-are played, on the same two cores. What is compared: the moves' p99 (send to the last of the four
-clients) and the servers' CPU per move.
+are played, on the same two cores. What is compared: the moves' p99 (send until every page of the
+table holds it) and the servers' CPU per move.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
+from bench.browser import BrowserConfig, BrowserResult, _drive_all, format_browser_report, http_db_env
 from bench.kit.stack import SEATS, GameSpec
 from bench.kit.stats import percentile
-from bench.live import LiveConfig, LiveResult, _drive_all, format_report, run_on_stack
+from bench.live import run_on_stack
 from bench.push import _b64url, _browser_keys, receiver
 
 
@@ -76,7 +77,7 @@ class Notifier(threading.Thread):
 
 
 def run_live_push_compare(
-    cfg: LiveConfig, rounds: int, notify_rate: float, write: Callable[[str], None]
+    cfg: BrowserConfig, rounds: int, notify_rate: float, write: Callable[[str], None]
 ) -> list[str]:
 
     from webpush.management.commands.vapid_keys import vapid_key_pair
@@ -109,11 +110,11 @@ def run_live_push_compare(
 
 
 def _compare(
-    cfg: LiveConfig, rounds: int, notify_rate: float, write: Callable[[str], None], env: dict[str, str]
+    cfg: BrowserConfig, rounds: int, notify_rate: float, write: Callable[[str], None], env: dict[str, str]
 ) -> list[str]:
     import asyncio
 
-    rows: list[tuple[int, str, LiveResult, int, int]] = []
+    rows: list[tuple[int, str, BrowserResult, int, int]] = []
     with receiver() as service:
         for r in range(1, rounds + 1):
             for arm in ("without", "with"):
@@ -140,16 +141,16 @@ def _compare(
                         await asyncio.to_thread(n.join, 10)
 
                 write(f"round {r}, {arm} push subscriptions ...")
-                result = run_on_stack(
-                    cfg, write, drive, cfg.games * SEATS, LiveResult, f" ({arm} subscriptions)", env
-                )
+                sockets = 6 * (cfg.games * (SEATS + 1) + cfg.lobby_watchers)  # as run_browser_bench
+                code, server_env = f" ({arm} subscriptions)", {**http_db_env(cfg), **env}
+                result = run_on_stack(cfg, write, drive, sockets, BrowserResult, code, server_env)
                 time.sleep(1.0)  # pushes the worker still had queued
                 pushes = len(service.taken) - taken_before
-                for line in format_report(result):
+                for line in format_browser_report(result):
                     write(f"  {line}")
                 rows.append((r, arm, result, notifier[0].sent if notifier else 0, pushes))
     lines = [
-        f"bench_live_push: {cfg.games} games x {SEATS} seats, {cfg.rate:g} move/s a game,"
+        f"bench_live_push: {cfg.games} games x {SEATS} seats, a decision every {cfg.mean_gap:g} s a game,"
         f" {cfg.servers} server(s), {cfg.duration:g} s measured;"
         f" {notify_rate:g} notifications/s to the players in both arms",
         "round  arm      moves acked  p50 ms  p99 ms  servers' CPU ms/move  worker CPU %"

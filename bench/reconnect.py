@@ -1,19 +1,16 @@
 """What opening a socket costs, and a reconnect storm: every page's socket opened, all closed, then
 all reopened at once naming their last seq; each page's time back, the servers' CPU and the shared
 parts' work per open. With `root`, an older checkout's servers take turns with this one's, phase
-by phase; with `profile`, py-spy samples each server (docs/BENCHMARKS.md)."""
+by phase (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import random
-import signal
-import subprocess
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -50,8 +47,6 @@ class ReconnectConfig:
     # Seconds to wait after a phase (and after closing its pages) before reading the counters: an
     # idle PostgreSQL backend reports its statistics up to 10 s late.
     settle: float = 11.0
-    profile: Path | None = None  # a directory for py-spy's samples of each server, per phase
-    py_spy: str = "py-spy"
     # How the pages sign in: an API token in the address, or a session cookie as browsers do
     # (the session's row and its user are read at every open).
     auth: Literal["token", "session"] = "token"
@@ -155,33 +150,6 @@ def _sent_counts(directory: Path, pids: Sequence[int]) -> dict[str, float]:
     return {"sent statements": float(statements), "sent transactions": float(transactions)}
 
 
-@contextmanager
-def _sampled(cfg: ReconnectConfig, side: Side, label: str) -> Iterator[None]:
-    """py-spy samples the side's servers meanwhile (only what holds the interpreter lock: where
-    the process's one core goes), into `<profile>/<label>-<pid>.txt` as collapsed stacks."""
-    if cfg.profile is None:
-        yield
-        return
-    cfg.profile.mkdir(parents=True, exist_ok=True)
-    spies = [
-        subprocess.Popen(
-            [cfg.py_spy, "record", "--pid", str(pid), "--gil", "--nonblocking", "--rate", "200",
-             "--format", "raw", "--output", str(cfg.profile / f"{label}-{pid}.txt")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for pid in side.pids
-    ]  # fmt: skip
-    time.sleep(1.0)  # attached
-    try:
-        yield
-    finally:
-        for spy in spies:
-            spy.send_signal(signal.SIGINT)
-        for spy in spies:
-            spy.wait(30)
-
-
 async def _phase(
     cfg: ReconnectConfig, side: Side, name: str, round_: int, counts: Path, limit: int | None
 ) -> Phase:
@@ -199,23 +167,22 @@ async def _phase(
         page.connected.clear()
         page.delay = rng.uniform(0, cfg.jitter) if name != "open" else 0.0
 
-    with _sampled(cfg, side, f"{side.name}-{name}-{round_}"):
-        shared0 = await asyncio.to_thread(snapshot)
-        cpu0 = sum(process_cpu_seconds(p) for p in side.pids)
-        client0 = process_cpu_seconds(os.getpid())
-        started = time.monotonic()
-        for page in pages:
-            page.started = started
-        opened = [asyncio.create_task(p.run_page(sem)) for p in pages]
-        # A page that fails to open tries again, as core/socket.js does; those not back by the
-        # timeout are counted as such.
-        backs = [asyncio.create_task(p.connected.wait()) for p in pages]
-        await asyncio.wait(backs, timeout=cfg.timeout)
-        wall = time.monotonic() - started
-        for back in backs:
-            back.cancel()
-        cpu = sum(process_cpu_seconds(p) for p in side.pids) - cpu0
-        client = process_cpu_seconds(os.getpid()) - client0
+    shared0 = await asyncio.to_thread(snapshot)
+    cpu0 = sum(process_cpu_seconds(p) for p in side.pids)
+    client0 = process_cpu_seconds(os.getpid())
+    started = time.monotonic()
+    for page in pages:
+        page.started = started
+    opened = [asyncio.create_task(p.run_page(sem)) for p in pages]
+    # A page that fails to open tries again, as core/socket.js does; those not back by the
+    # timeout are counted as such.
+    backs = [asyncio.create_task(p.connected.wait()) for p in pages]
+    await asyncio.wait(backs, timeout=cfg.timeout)
+    wall = time.monotonic() - started
+    for back in backs:
+        back.cancel()
+    cpu = sum(process_cpu_seconds(p) for p in side.pids) - cpu0
+    client = process_cpu_seconds(os.getpid()) - client0
     # Redis counts at once (it answers for itself); PostgreSQL's once its backends have reported.
     redis1 = await asyncio.to_thread(snapshot)
     await asyncio.sleep(cfg.settle)
@@ -370,8 +337,7 @@ def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: Reconnect
         f"bench_reconnect: {cfg.games} games ({cfg.games * 4} pages) a side, {cfg.servers} server(s) a side, "
         f"{cfg.rounds} round(s); "
         + "; ".join(f"{s.name}: {s.root}" for s in sides)
-        + f"; reconnects spread over {cfg.jitter:g} s; signed in by {cfg.auth}"
-        + ("; sampled by py-spy (its CPU figures are not clean)" if cfg.profile else ""),
+        + f"; reconnects spread over {cfg.jitter:g} s; signed in by {cfg.auth}",
         "",
         "| per open (mean over rounds) | " + " | ".join(names) + " |",
         "|---|" + "---|" * len(names),
@@ -402,51 +368,9 @@ def format_report(phases: Sequence[Phase], sides: Sequence[Side], cfg: Reconnect
         walls = ", ".join(f"{p.wall_s:.2f} ({p.name})" for p in storms if p.side == n)
         failed = sum(p.failed for p in storms if p.side == n)
         lines.append(f"{n}: every page back after {walls} s, in order; {failed} not back")
-    if cfg.profile:
-        for n in names:
-            for kind, _ in kinds:
-                lines += profile_lines(cfg.profile, f"{n}-{kind}-")
     new = [p for p in storms if p.side == names[-1]]
     ok = bool(new) and not any(p.failed for p in new) and max(p.wall_s for p in new) <= 5.0
     shown = cfg.games * 4 >= 1000 and cfg.servers == 1
     verdict = "not met" if not ok else "met" if shown else "not shown"
     lines.append(f"must (1,000 reconnecting pages back within 5 s on one server), {names[-1]}: {verdict}")
     return lines
-
-
-def profile_lines(directory: Path, prefix: str, top: int = 30) -> list[str]:
-    """The functions py-spy's samples (files `<prefix>*`) were in, by share of all samples: in it
-    or what it called (total) and in its own code (self)."""
-    total_samples = 0
-    total: Counter[str] = Counter()
-    own: Counter[str] = Counter()
-    for path in sorted(directory.glob(f"{prefix}*.txt")):
-        for line in path.read_text().splitlines():
-            stack, _, n = line.rpartition(" ")
-            if not stack or not n.isdigit():
-                continue
-            frames = [_frame(f) for f in stack.split(";")]
-            total_samples += int(n)
-            for f in set(frames):
-                total[f] += int(n)
-            own[frames[-1]] += int(n)
-    if not total_samples:
-        return []
-    out = ["", f"py-spy, {prefix.rstrip('-')}: {total_samples} samples; total % / self %, by total"]
-    for f, n in total.most_common(top):
-        out.append(f"  {100 * n / total_samples:5.1f} {100 * own[f] / total_samples:5.1f}  {f}")
-    out.append("  by self:")
-    for f, n in own.most_common(top // 2):
-        out.append(f"  {100 * total[f] / total_samples:5.1f} {100 * n / total_samples:5.1f}  {f}")
-    return out
-
-
-def _frame(text: str) -> str:
-    """`func (path/to/file.py:123)` as `func (file.py)`, site-packages and the checkout cut off."""
-    name, _, where = text.partition(" (")
-    path = where.rstrip(")").rsplit(":", 1)[0]
-    for cut in ("site-packages/", "/lib/python3.11/", f"{ROOT}/", "/work/"):
-        if cut in path:
-            path = path.split(cut, 1)[1]
-            break
-    return f"{name} ({path})"

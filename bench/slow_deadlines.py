@@ -6,14 +6,18 @@ keeps them between its decisions: no page open), `live` live games not due, and 
 games (made and started through the table services, 1 hour a decision) whose deadlines fall
 inside the window. The clock (plumbing/clock.py) then moves `period` seconds at a time, as the
 beat's sweep runs every 5 s, and each step runs what the beat runs every 5 s on the games: one
-`sweep_run()` (sweep_deadlines) and `your_turn_sweep()` with `decisions_tell()` (your_turn_notify).
+`sweep_run()` (sweep_deadlines) and `your_turn_sweep()` with `decisions_tell()` (your_turn_notify);
+then the `slow_deadline` tasks the sweep handed over (read off the broker's queue: the bench
+process's own, nothing else consumes it), each run as a worker runs it, one after another.
 
-Figures: the database time of each sweep run (every statement's time as the client waits for
-it, summed), its statements, and each due deadline's lateness: from the deadline to the end of
-the sweep run that applied it (moved clock plus the run's own real time). Old against new in the
-same run: the work list as the sweep read it before slow games (every running game whose
-deadline passed, from `game_running`) against `slow_due` (the `game_slow_due` index), each
-timed by EXPLAIN ANALYZE on the same database.
+Figures: the database time of each run of the beat's work (every statement's time as the client
+waits for it, summed), its statements, the same of the sweep alone and of each slow deadline task,
+and each due deadline's lateness: from the deadline to the end of the task that applied it (moved
+clock plus the real time of the run and the tasks before it; a worker's pick-up is not in it).
+Old against new in the same run: the work list as the sweep read it before slow games (every
+running game whose deadline passed, from `game_running`) against `slow_due` (the `game_slow_due`
+index), each timed by EXPLAIN ANALYZE on the same database; and `--compare-ref REF` runs REF's
+bench (its code) on a database of its own first.
 """
 
 from __future__ import annotations
@@ -53,26 +57,32 @@ class SlowConfig:
 
 
 def _fill(cfg: SlowConfig, start: Any) -> None:
-    """The slow games not due in the window, and the live ones, as rows (one SQL statement each):
-    no log (seq 0, which the sweep's log check finds in order); the slow games' people gone from
-    their pages an hour ago, the live games' never counted (as pages open on them), each awaiting
-    a 10-second discard (nothing your_turn_sweep tells)."""
+    """The slow games not due in the window, and the live ones (slow_rows_fill)."""
+    slow_rows_fill(cfg.games, cfg.live, start + timedelta(seconds=cfg.window + 60))
+
+
+def slow_rows_fill(games: int, live: int, begin: Any, tag: str = "") -> list[int]:
+    """`games` slow games whose deadlines lie over the 3 days from `begin`, and `live` live ones,
+    as rows (one SQL statement each): no log (seq 0, which the sweep's log check finds in order);
+    the slow games' people gone from their pages an hour ago, the live games' never counted (as
+    pages open on them), each awaiting a 10-second discard (nothing your_turn_sweep tells). The
+    tables made (their games and seats go with them: slow_rows_drop). Their people's names do not
+    start with "bench": the live benches end every running game of a "bench" host before a run."""
     from django.contrib.auth import get_user_model
     from django.db import connection
 
     from games.models import Pace, Table
 
     User = get_user_model()
-    host = User.objects.create(username="bench-slow-host")
-    people = User.objects.bulk_create([User(username=f"bench-slow-{i}") for i in range(4)])
+    host = User.objects.get_or_create(username=f"slowfill-host{tag}")[0]
+    people = [User.objects.get_or_create(username=f"slowfill-{tag}{i}")[0] for i in range(4)]
     slow = Table.objects.create(host=host, seats=4, pace=Pace.SLOW, turn_timer=3600, reaction_timer=3600,
                                 discard_timer=3600, status="playing")  # fmt: skip
-    live = Table.objects.create(host=host, seats=4, status="playing")
-    begin = start + timedelta(seconds=cfg.window + 60)
+    live_table = Table.objects.create(host=host, seats=4, status="playing")
     with connection.cursor() as cur:
         for table, n, slow_game, spread, first in (
-            (slow.pk, cfg.games, True, THREE_DAYS, 1),
-            (live.pk, cfg.live, False, 3600, 1),
+            (slow.pk, games, True, THREE_DAYS, 1),
+            (live_table.pk, live, False, 3600, 1),
         ):
             cur.execute(
                 "INSERT INTO games_game (table_id, number, players, shuffler, status, result, last_seq, "
@@ -91,8 +101,25 @@ def _fill(cfg: SlowConfig, start: Any) -> None:
             "SELECT g.id, s, (%s)[s + 1], false, false, 'normal', 0, false, 0, "
             "CASE WHEN g.slow THEN now() - interval '1 hour' END "
             "FROM games_game g CROSS JOIN generate_series(0, 3) AS s WHERE g.table_id IN (%s, %s)",
-            [[p.pk for p in people], slow.pk, live.pk],
+            [[p.pk for p in people], slow.pk, live_table.pk],
         )
+    return [slow.pk, live_table.pk]
+
+
+def slow_rows_drop(tables: list[int]) -> None:
+    """The rows `slow_rows_fill` made, gone (their games have no log), and the tables vacuumed."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "DELETE FROM games_gameseat WHERE game_id IN "
+            "(SELECT id FROM games_game WHERE table_id = ANY(%s))",
+            [tables],
+        )
+        cur.execute("DELETE FROM games_game WHERE table_id = ANY(%s)", [tables])
+        cur.execute("DELETE FROM games_table WHERE id = ANY(%s)", [tables])
+        cur.execute("VACUUM (ANALYZE) games_game")
+        cur.execute("VACUUM (ANALYZE) games_gameseat")
 
 
 def _due_count(cfg: SlowConfig) -> int:
@@ -103,14 +130,19 @@ def _due_count(cfg: SlowConfig) -> int:
 
 def _due_games(cfg: SlowConfig) -> list[Any]:
     """The real slow games, started through the table services (1 hour a decision)."""
+    return slow_games_start(_due_count(cfg))
+
+
+def slow_games_start(count: int, tag: str = "") -> list[Any]:
+    """`count` real slow games, made and started through the table services (1 hour a decision)."""
     from django.contrib.auth import get_user_model
 
     from games.services.tables import TableSettings, table_create, table_join, table_start
 
     User = get_user_model()
     games = []
-    for k in range(_due_count(cfg)):
-        users = User.objects.bulk_create([User(username=f"bench-due-{k}-{s}") for s in range(4)])
+    for k in range(count):
+        users = User.objects.bulk_create([User(username=f"slowdue-{tag}{k}-{s}") for s in range(4)])
         settings = TableSettings(seats=4, pace="slow", decision_seconds=3600)
         table = table_create(host=users[0], settings=settings)
         for u in users[1:]:
@@ -179,6 +211,7 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
     from games.partitions import event_log_partitions_ensure
     from games.services.sweep import sweep_run
     from games.services.turns import decisions_tell, your_turn_sweep
+    from games.tasks import slow_deadline
     from plumbing import clock
 
     rng = random.Random(cfg.seed)
@@ -215,6 +248,7 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
     texts: list[str] = []
     by_statement: dict[str, float] = {}  # the first words of each statement: its summed time
     busy_statements: dict[str, list[float]] = {}  # in runs that applied deadlines: [time, count]
+    idle_statements: dict[str, list[float]] = {}  # in runs that applied none
 
     def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         t = time.perf_counter()
@@ -227,34 +261,50 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
             key = sql[:150]
             by_statement[key] = by_statement.get(key, 0.0) + took
 
+    sweep_ms: list[float] = []  # sweep_run alone
+    worst: list[tuple[float, str]] = []  # the costliest run's costliest statements
+    task_ms: list[float] = []  # each slow deadline task
+    handed = 0
+    slow_deadlines_sent()  # what the setup sent (bots' wake-ups, notices' pushes): not the bench's
     for _ in range(cfg.window // cfg.period + 2):
         clock.shift(timedelta(seconds=cfg.period))
         timing.clear()
         texts.clear()
         with connection.execute_wrapper(timed):
             report = sweep_run()
+            sweep_ms.append(sum(timing) * 1000)
             # The beat's other 5-second task, your_turn_notify: live and slow decisions told.
             your_turn_sweep()
             decisions_tell()
-        ended = clock.now()  # the moved clock, and the run's own real time with it
         db_ms.append(sum(timing) * 1000)
         statements.append(len(timing))
+        run_texts, run_timing = list(texts), list(timing)
+        if db_ms[-1] >= max(db_ms):
+            worst = sorted(zip(run_timing, run_texts, strict=True), reverse=True)[:5]
         if report.failed or report.unread:
             say(f"  sweep: {report.line()}")
-        moved = dict(Game.objects.filter(pk__in=list(pending)).values_list("pk", "last_seq"))
         applied = 0
-        for gid, (deadline, seq) in list(pending.items()):
-            if moved[gid] != seq:
-                late_s.append((ended - deadline).total_seconds())
-                del pending[gid]
+        for args in slow_deadlines_sent():  # as the worker runs them, one after another
+            handed += 1
+            timing.clear()
+            with connection.execute_wrapper(timed):
+                slow_deadline(*args)
+            task_ms.append(sum(timing) * 1000)
+            gid = args[0]
+            if (
+                gid in pending
+                and Game.objects.filter(pk=gid).values_list("last_seq", flat=True)[0] != pending[gid][1]
+            ):
+                late_s.append((clock.now() - pending.pop(gid)[0]).total_seconds())
                 applied += 1
         (busy_ms if applied else idle_ms).append(db_ms[-1])
         if applied:
             per_applied_ms.append(db_ms[-1] / applied)
-            for text, took in zip(texts, timing, strict=True):
-                cell = busy_statements.setdefault(text, [0.0, 0])
-                cell[0] += took * 1000 / applied
-                cell[1] += 1 / applied
+        target = busy_statements if applied else idle_statements
+        for text, took in zip(run_texts, run_timing, strict=True):
+            cell = target.setdefault(text, [0.0, 0])
+            cell[0] += took * 1000
+            cell[1] += 1
         now = clock.now()
         old_ms.append(_explain_ms(OLD_DUE, now))
         new_ms.append(_explain_ms(NEW_DUE, now))
@@ -273,7 +323,12 @@ def run_slow_bench(cfg: SlowConfig, say: Callable[[str], None]) -> dict[str, Any
         "hot_now": hot_now,
         "hot_indexed": hot_indexed,
         "per_deadline": sorted(busy_statements.items(), key=lambda kv: -kv[1][0])[:6],
+        "per_idle_run": sorted(idle_statements.items(), key=lambda kv: -kv[1][0])[:8],
         "busy_runs": len(busy_ms),
+        "sweep_ms": sweep_ms,
+        "worst": worst,
+        "task_ms": task_ms,
+        "handed": handed,
         "load": os.getloadavg()[0],
         "costliest": sorted(by_statement.items(), key=lambda kv: -kv[1])[:4],
         "runs": len(db_ms),
@@ -288,7 +343,12 @@ def format_report(f: dict[str, Any]) -> list[str]:
         f"{f['due']} real slow games due within {cfg.window} s of moved clock, a sweep every {cfg.period} s",
         f"sweep run, database time (ms): p50 {p(db, 50):.2f}  p99 {p(db, 99):.2f}  max {max(db):.2f}  "
         f"(goal <= {GOAL_SWEEP_MS:.0f}); statements per run p50 {p(f['statements'], 50):.0f} "
-        f"max {max(f['statements'])}",
+        f"max {max(f['statements'])} (the beat's 5-second work: sweep_run, your_turn_sweep, decisions_tell)",
+        f"  sweep_run alone (ms): p50 {p(f['sweep_ms'], 50):.2f}  p99 {p(f['sweep_ms'], 99):.2f}  "
+        f"max {max(f['sweep_ms']):.2f}",
+        f"  slow_deadline tasks ({f['handed']} handed over), database time each (ms): "
+        f"p50 {p(f['task_ms'], 50):.2f}  p99 {p(f['task_ms'], 99):.2f}  "
+        f"max {max(f['task_ms'], default=0):.2f}",
         f"lateness of due deadlines (s): p50 {p(late, 50):.2f}  p99 {p(late, 99):.2f}  max {max(late):.2f}  "
         f"(goal p99 <= {GOAL_LATE_P99_S:.0f}); applied {len(late)}, not applied {f['missed']}",
         f"  runs applying none: p50 {p(f['idle_ms'], 50):.2f} max {max(f['idle_ms'], default=0):.2f}; "
@@ -300,15 +360,44 @@ def format_report(f: dict[str, Any]) -> list[str]:
         f"live moves' game row updates that were HOT: {_share(f['hot_now'])} as built (slow_deadline_at "
         f"indexed), {_share(f['hot_indexed'])} with an index on deadline_at WHERE slow instead",
         f"load average (1 min) at the end: {f['load']:.1f}",
-        "costliest statements in runs that applied deadlines, ms and statements per deadline applied:",
+        "costliest statements in runs that applied deadlines, ms and statements per run:",
         *(
             f"  {t / max(1, f['busy_runs']):.2f} ms  {n / max(1, f['busy_runs']):.1f}x  {sql}"
             for sql, (t, n) in f["per_deadline"]
         ),
+        "costliest statements in runs that applied none, ms and statements per run:",
+        *(
+            f"  {t / max(1, len(f['idle_ms'])):.2f} ms  {n / max(1, len(f['idle_ms'])):.1f}x  {sql}"
+            for sql, (t, n) in f["per_idle_run"]
+        ),
+        "the costliest run's costliest statements, ms:",
+        *(f"  {t * 1000:.2f}  {sql}" for t, sql in f["worst"]),
         "costliest statements, ms per sweep run:",
         *(f"  {t * 1000 / f['runs']:.2f}  {sql[:110]}" for sql, t in f["costliest"]),
     ]
     return lines
+
+
+def slow_deadlines_sent() -> list[list[Any]]:
+    """The args of the slow_deadline tasks sent since the last call, read off the broker's queue
+    (the other tasks read with them are dropped: no worker of this bench runs them)."""
+    from celery import current_app as app
+
+    from games.followups import SLOW_DEADLINE_TASK
+
+    out = []
+    with app.connection_for_read() as conn:
+        queue = conn.SimpleQueue("celery", no_ack=True)
+        try:
+            while True:
+                try:
+                    message = queue.get(block=False)
+                except queue.Empty:
+                    return out
+                if message.headers.get("task") == SLOW_DEADLINE_TASK:
+                    out.append(message.decode()[0])
+        finally:
+            queue.close()
 
 
 def _share(counts: tuple[int, int]) -> str:

@@ -27,6 +27,7 @@ BOT_THINK_TASK = "games.tasks.bot_think"
 BOT_PLAY_TASK = "games.tasks.bot_play"
 DEADLINE_TASK = "games.tasks.deadline_expire"
 CHECK_AWAY_TASK = "games.tasks.check_away"
+SLOW_DEADLINE_TASK = "games.tasks.slow_deadline"
 
 
 def timer_to_arm(game: Game) -> datetime | None:
@@ -72,7 +73,8 @@ def _slow_wake_set(game: Game, *, bot_to_move: bool) -> None:
     """A slow game's deadline is kept in PostgreSQL only (`Game.slow_deadline_at`, indexed), never
     as a countdown task: with the Redis broker a task whose ETA lies beyond the visibility timeout
     is delivered again and again, and a slow game's deadline lies hours or days ahead. The beat's
-    sweep picks the due ones (games/services/autoplay.py, slow_due). A bot to move still gets its
+    sweep picks the due ones (games/services/autoplay.py, slow_due_claim) and hands each to its
+    own task (`followups_slow_deadline`). A bot to move still gets its
     wake-up task (a second's ETA); the sweep looks again BOT_DELAY + BOT_OVERDUE seconds later
     in case that task is lost, as `overdue_bot_moves` does for live games."""
     if game.status != GameStatus.RUNNING or game.awaiting_seat is None or game.deadline_at is None:
@@ -108,3 +110,8 @@ def followups_bot_play(game_id: int, seq: int, seat: int, command: dict[str, obj
 def followups_check_away(game_id: int, seat: int, *, countdown: float) -> None:
     """Look again once the grace period is over: is the seat's person still gone?"""
     app.signature(CHECK_AWAY_TASK, args=(game_id, seat)).apply_async(countdown=countdown)
+
+
+def followups_slow_deadline(game_id: int, seq: int, due: datetime) -> None:
+    """A slow game's due deadline, applied by its own task if the game is still at `seq`."""
+    app.signature(SLOW_DEADLINE_TASK, args=(game_id, seq, due.isoformat())).apply_async()

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from harehra.bots import DEFAULT_LEVEL, LEVELS
 from harehra.cards import PACKS
 
-from .labels import DECISION_TIME_LABELS, LEVEL_LABELS
+from .labels import LEVEL_LABELS, decision_time_lazy
 from .models import SLOW_DECISION_SECONDS, BotLevel, Pace, ReplayAccess, Visibility
 from .services.tables import TABLE_LIMITS, TableSettings
 
@@ -59,7 +59,7 @@ class TableCreateForm(forms.Form):
     )
     decision_seconds = forms.TypedChoiceField(
         label=_("Slow table: time per decision"),
-        choices=[(n, DECISION_TIME_LABELS[n]) for n in SLOW_DECISION_SECONDS],
+        choices=[(n, decision_time_lazy(n)) for n in SLOW_DECISION_SECONDS],
         coerce=int,
         initial=24 * 3600,
         required=False,

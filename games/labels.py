@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, npgettext
 
@@ -32,16 +33,6 @@ def seat_name(seat: Any) -> str | None:
     return bot_name(number, seat.bot_level)
 
 
-# A slow table's time per decision (models.SLOW_DECISION_SECONDS), in words, lazily: the forms'
-# choices are made once and read in each request's language.
-DECISION_TIME_LABELS = {
-    3600: gettext_lazy("1 hour"),
-    8 * 3600: gettext_lazy("8 hours"),
-    24 * 3600: gettext_lazy("1 day"),
-    3 * 24 * 3600: gettext_lazy("3 days"),
-}
-
-
 def decision_time(seconds: int) -> str:
     """A table's time per decision in words: "1 day", "8 hours", "30 seconds"."""
     if seconds >= 86400 and seconds % 86400 == 0:
@@ -51,3 +42,8 @@ def decision_time(seconds: int) -> str:
         n = seconds // 3600
         return npgettext("time per decision", "%(n)d hour", "%(n)d hours", n) % {"n": n}
     return npgettext("time per decision", "%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+
+
+# The same words made when read, for the forms' choices: they are built once and read in each
+# request's language.
+decision_time_lazy = lazy(decision_time, str)

@@ -16,7 +16,7 @@ from plumbing import metrics
 from .partitions import event_log_partitions_ensure as partitions_ensure
 from .services.autoplay import BotChoice, game_bot_move, game_bot_play, game_bot_think, game_timer_fired
 from .services.presence import seat_mark_away
-from .services.sweep import sweep_run
+from .services.sweep import slow_game_run, sweep_run
 from .services.turns import decisions_tell, your_turn_sweep
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,17 @@ def sweep_deadlines() -> None:
     metrics.sweep_done(report.done, report.failed, report.unread, len(report.set_aside))
     if report.failed or report.unread:
         log.warning("sweep: %s", report.line())
+
+
+@shared_task(ignore_result=True)
+def slow_deadline(game_id: int, seq: int, due: str | None = None) -> None:
+    """A slow game's deadline (or its bot's lost move), handed over by the sweep at `seq`."""
+    _late("slow", _when(due))
+    with _moves_from("sweep"):
+        report = slow_game_run(game_id, seq)
+    metrics.sweep_work(report.done, report.failed, len(report.set_aside))
+    if report.failed:
+        log.warning("slow deadline of game %s: %s", game_id, report.line())
 
 
 @shared_task(ignore_result=True)

@@ -79,7 +79,8 @@ CHANNEL_SEND_FAILURES = Counter(
 )
 TASK_LATENESS = Histogram(
     "harehra_task_lateness_seconds",
-    "How late a bot's move (bot) or a countdown (timer) task started against its schedule",
+    "How late a bot's move (bot), a countdown (timer) or a slow deadline (slow) task started "
+    "against its schedule",
     ["task"],
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
 )
@@ -177,12 +178,17 @@ def task_late(task: str, seconds: float) -> None:
 
 def sweep_done(done: dict[str, int], failed: dict[str, int], unread: list[str], set_aside: int) -> None:
     SWEEPS.inc()
+    sweep_work(done, failed, set_aside)
+    for stage in unread:
+        SWEEP_UNREAD.labels(stage).inc()
+
+
+def sweep_work(done: dict[str, int], failed: dict[str, int], set_aside: int) -> None:
+    """Work done for the sweep, by the sweep or by a task it handed a game to."""
     for stage, n in done.items():
         SWEEP_WORK.labels(stage, "done").inc(n)
     for stage, n in failed.items():
         SWEEP_WORK.labels(stage, "failed").inc(n)
-    for stage in unread:
-        SWEEP_UNREAD.labels(stage).inc()
     if set_aside:
         SWEEP_SET_ASIDE.inc(set_aside)
 

@@ -10,6 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import user_register, user_token
+from tests.support.mail import Mailbox, mail_server
 from tests.support.stack import OUTPUT, Stack, stack_for_test
 
 _names = itertools.count(1)
@@ -246,6 +247,14 @@ def client_for() -> Callable[[Any], APIClient]:
         return client
 
     return make
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """A real mail server on the port a stack started with `**SMTP_ENV` sends to, for the test
+    (tests/support/mail.py); what it received."""
+    with mail_server() as box:
+        yield box
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.forms import PACK_LABELS
-from games.labels import DECISION_TIME_LABELS
+from games.labels import decision_time_lazy
 from games.models import SLOW_DECISION_SECONDS, Pace
 from games.services.tables import TABLE_LIMITS, TableSettings
 from harehra.cards import PACKS
@@ -109,7 +109,7 @@ class TournamentCreateForm(forms.Form):
         label=_("Swiss: slow games"),
         choices=[
             ("", _("No: live games, the timers above")),
-            *((n, DECISION_TIME_LABELS[n]) for n in SLOW_DECISION_SECONDS),
+            *((n, decision_time_lazy(n)) for n in SLOW_DECISION_SECONDS),
         ],
         coerce=int,
         empty_value=None,

@@ -218,7 +218,7 @@ def _timer_rearm(game_id: int, armed_for: datetime) -> None:
 def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
     """(game, seq) pairs of live games where a bot plays the awaited seat and has not moved for
     BOT_DELAY_SECONDS plus BOT_OVERDUE_SECONDS since the last event: its wake-up task was lost (a
-    killed worker). Slow games' are found by `slow_due` (games/followups.py)."""
+    killed worker). Slow games' are found by `slow_due_claim` (games/followups.py)."""
     cutoff = timezone.now() - timedelta(seconds=settings.BOT_DELAY_SECONDS + settings.BOT_OVERDUE_SECONDS)
     bot_awaited = GameSeat.objects.filter(
         game=OuterRef("pk"), seat=OuterRef("awaiting_seat"), bot_playing=True
@@ -234,7 +234,7 @@ def overdue_bot_moves(limit: int = 200) -> list[tuple[int, int]]:
 
 def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
     """(game, seq) pairs of live games whose deadline has passed: the sweep's work list (among
-    the running live games, `game_running_live`; slow games' are `slow_due`'s)."""
+    the running live games, `game_running_live`; slow games' are `slow_due_claim`'s)."""
     return list(
         Game.objects.filter(status=GameStatus.RUNNING, slow=False, deadline_at__lte=timezone.now())
         .exclude(set_aside())
@@ -244,9 +244,9 @@ def due_deadlines(limit: int = 200) -> list[tuple[int, int]]:
 
 
 def slow_due(limit: int = 200) -> list[tuple[int, int]]:
-    """(game, seq) pairs of slow games the sweep must look at now (their deadline passed, or a bot
-    there should have moved by now), earliest first: read from the index `game_slow_due`, so the
-    cost is the due ones', not the slow games'."""
+    """(game, seq) pairs of slow games due now (their deadline passed, or a bot there should have
+    moved by now), earliest first, read from the index `game_slow_due` (the cost is the due ones',
+    not the slow games'); what `slow_due_claim` claims, read without claiming."""
     return list(
         Game.objects.filter(slow_deadline_at__lte=clock.now())
         .exclude(set_aside())
@@ -255,16 +255,49 @@ def slow_due(limit: int = 200) -> list[tuple[int, int]]:
     )
 
 
+# A due slow game handed to its task is not handed again for this long, unless its task has
+# moved it on: a task lost with a worker is handed over again by a later sweep.
+SLOW_CLAIM_SECONDS = 60
+
+
+def slow_due_claim(limit: int = 200) -> list[tuple[int, int, datetime]]:
+    """(game, seq, due) of the slow games due now, earliest first, claimed: their
+    `slow_deadline_at` moves SLOW_CLAIM_SECONDS on, so that the next sweeps do not hand them over
+    again while their task is waiting or running (a task lost with its worker is retried then).
+    One statement on the index `game_slow_due`: a game locked by a move in progress is skipped
+    (its move sets its next deadline), so the seq returned is the one the game is at."""
+    from django.db import connection
+
+    now = clock.now()
+    due = (
+        Game.objects.filter(slow_deadline_at__lte=now)
+        .exclude(set_aside())
+        .order_by("slow_deadline_at")
+        .values("pk", "slow_deadline_at")[:limit]
+    )
+    inner, params = due.query.sql_with_params()
+    table = Game._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"UPDATE {table} AS g SET slow_deadline_at = %s "
+            f"FROM ({inner} FOR UPDATE SKIP LOCKED) AS d (id, due) WHERE g.id = d.id "
+            "RETURNING g.id, g.last_seq, d.due",
+            [now + timedelta(seconds=SLOW_CLAIM_SECONDS), *params],
+        )
+        return sorted(cur.fetchall(), key=lambda row: row[2])
+
+
 def game_slow_wake(*, game_id: int, guard_seq: int) -> CommandOutcome | None:
-    """The sweep's look at a slow game that `slow_due` listed: its deadline's default action if
-    the time is up (game_deadline_expire), else the bot's move if its wake-up was lost. A game
-    found with neither (the bot moved meanwhile) is put back to wait for its deadline."""
+    """A slow game that `slow_due_claim` handed over at `guard_seq`: its deadline's default action
+    if the time is up (game_deadline_expire, under the game's lock), else the bot's move if its
+    wake-up was lost. Guarded by the seq: a second task for the same decision, or one finding the
+    decision made meanwhile, changes nothing. A game found with neither (the bot moved meanwhile)
+    is put back to wait for its deadline."""
     outcome = game_deadline_expire(game_id=game_id, guard_seq=guard_seq)
     if outcome is None:
         outcome = game_bot_move(game_id=game_id, guard_seq=guard_seq)
     if outcome is None:
-        now = clock.now()
         Game.objects.filter(
-            pk=game_id, last_seq=guard_seq, slow_deadline_at__lte=now, deadline_at__gt=now
+            pk=game_id, last_seq=guard_seq, slow_deadline_at__isnull=False, deadline_at__gt=clock.now()
         ).update(slow_deadline_at=F("deadline_at"))
     return outcome

@@ -12,17 +12,19 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 
+from .. import followups
 from .autoplay import (
     due_deadlines,
     game_bot_move,
     game_deadline_expire,
     game_slow_wake,
     overdue_bot_moves,
-    slow_due,
+    slow_due_claim,
 )
 from .faults import (
     game_fault_clear,
@@ -91,6 +93,33 @@ def _one_game(report: SweepReport, stage: str, game_id: int, work: Callable[[], 
         game_fault_clear(game_id=game_id)
 
 
+def _slow_hand_over(report: SweepReport, game_id: int, seq: int, due: datetime) -> None:
+    try:
+        followups.followups_slow_deadline(game_id, seq, due)
+    except Exception:
+        # Still claimed: a later sweep hands it over again (autoplay.py, SLOW_CLAIM_SECONDS).
+        log.exception("could not hand game %s's slow deadline to its task", game_id)
+        report.failed["slow_handed"] += 1
+        return
+    report.done["slow_handed"] += 1
+
+
+def slow_game_run(game_id: int, seq: int) -> SweepReport:
+    """One slow game's due deadline (or its bot's lost move), as a sweep handed it over at `seq`:
+    the game's log checked first, then `game_slow_wake`, under the sweep's error handling."""
+    report = SweepReport()
+    mismatch = game_log_mismatch(game_id)
+    if mismatch is not None:
+        row_seq, log_seq = mismatch
+        log.error("game %s: its row says seq %s, its log ends at %s", game_id, row_seq, log_seq)
+        error = f"the game's row says seq {row_seq}, its log ends at {log_seq}"
+        _count_failure(report, "log", game_id, error, set_aside=True)
+        return report
+    report.failing = set(games_failing().filter(game_id=game_id))
+    _one_game(report, "slow", game_id, lambda: game_slow_wake(game_id=game_id, guard_seq=seq))
+    return report
+
+
 def sweep_run() -> SweepReport:
     """One sweep: damaged logs set aside, due timeouts applied, lost bot moves made, presence
     counts set right and seats gone too long handed to bots, each game on its own."""
@@ -104,16 +133,10 @@ def sweep_run() -> SweepReport:
         _one_game(
             report, "deadline", game_id, lambda g=game_id, s=seq: game_deadline_expire(game_id=g, guard_seq=s)
         )
-    for game_id, seq in _work_list(report, "slow", slow_due):  # slow games' deadlines (no tasks)
-        # The log check of the live games' list above, for this one game about to be moved.
-        mismatch = game_log_mismatch(game_id)
-        if mismatch is not None:
-            row_seq, log_seq = mismatch
-            log.error("game %s: its row says seq %s, its log ends at %s", game_id, row_seq, log_seq)
-            error = f"the game's row says seq {row_seq}, its log ends at {log_seq}"
-            _count_failure(report, "log", game_id, error, set_aside=True)
-            continue
-        _one_game(report, "slow", game_id, lambda g=game_id, s=seq: game_slow_wake(game_id=g, guard_seq=s))
+    # Slow games' deadlines: the due ones claimed by one statement, each handed to its own task
+    # (slow_game_run), so that this run's cost is that read, not the moves it leads to.
+    for game_id, seq, due in _work_list(report, "slow_handed", slow_due_claim):
+        transaction.on_commit(lambda g=game_id, s=seq, d=due: _slow_hand_over(report, g, s, d))
     for game_id, seq in _work_list(report, "bot", overdue_bot_moves):  # wake-ups lost with a worker
         _one_game(report, "bot", game_id, lambda g=game_id, s=seq: game_bot_move(game_id=g, guard_seq=s))
     for game_id, seat, last in _work_list(report, "presence", presence_stale_seats):  # sockets ended unseen

@@ -12,7 +12,9 @@ deadline, nothing a seat hides."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -61,6 +63,15 @@ def your_turn_sweep() -> int:
     # joining the two reads every game whose deadline lies ahead instead: the slow games', by far
     # the most beside 100,000 slow games (bench_slow_deadlines). Slow games' decisions are told
     # by decisions_tell.
+    # Only decisions whose window can reach YOUR_TURN_MIN_SECONDS (a reaction's is at most the
+    # table's reaction time, `_window`): at a table with the default timers, turns alone, so the
+    # reactions and discards awaited at any moment are not read every sweep.
+    least = settings.YOUR_TURN_MIN_SECONDS
+    long_enough = (
+        Q(awaiting_kind=Decision.TURN, table__turn_timer__gte=least)
+        | Q(awaiting_kind=Decision.DISCARD, table__discard_timer__gte=least)
+        | (~Q(awaiting_kind__in=(Decision.TURN, Decision.DISCARD)) & Q(table__reaction_timer__gte=least))
+    )
     awaited = {
         (game_id, seat): rest
         for game_id, seat, *rest in Game.objects.filter(
@@ -69,6 +80,7 @@ def your_turn_sweep() -> int:
             awaiting_seat__isnull=False,
             deadline_at__gt=now + YOUR_TURN_LEAST_LEFT,
         )
+        .filter(long_enough)
         .exclude(set_aside())
         .values_list(
             "pk",
@@ -113,23 +125,29 @@ def your_turn_sweep() -> int:
             user_id__in={d[1] for d in due}, once__in={d[0] for d in due}
         ).values_list("user_id", "once")
     )
-    told = 0
     due = [d for d in due if (d[1], d[0]) not in done]
-    for first in range(0, len(due), NOTICES_A_TRANSACTION):
-        with transaction.atomic():  # the chunk's pushes in one task for the worker
-            for once, user_id, game_id, table_id, deadline in due[first : first + NOTICES_A_TRANSACTION]:
-                try:  # one decision's failure stops no other's notice
+
+    def tell(decision: tuple[str, int, int, int, datetime]) -> bool:
+        once, user_id, game_id, table_id, deadline = decision
+        data = {"game": game_id, "table": table_id, "deadline": deadline.isoformat()}
+        return notification_send(user_id=user_id, kind=Kind.YOUR_TURN, data=data, once=once) is not None
+
+    return _tell_in_chunks(due, tell)
+
+
+def _tell_in_chunks(decisions: list[Any], tell: Callable[[Any], bool]) -> int:
+    """Each decision told in a savepoint of its own (one's failure stops no other's notice),
+    NOTICES_A_TRANSACTION to a transaction (their pushes go to the worker as one task); how many
+    were told (`tell` says whether it sent a notice)."""
+    told = 0
+    for first in range(0, len(decisions), NOTICES_A_TRANSACTION):
+        with transaction.atomic():
+            for decision in decisions[first : first + NOTICES_A_TRANSACTION]:
+                try:
                     with transaction.atomic():
-                        sent = notification_send(
-                            user_id=user_id,
-                            kind=Kind.YOUR_TURN,
-                            data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
-                            once=once,
-                        )
+                        told += tell(decision)
                 except Exception:
-                    log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
-                    continue
-                told += sent is not None
+                    log.exception("could not tell of the decision %s", decision)
     return told
 
 
@@ -169,30 +187,22 @@ def decisions_tell() -> int:
     email by their preferences: notification_send), unless a page of theirs is open on the game
     (then it is told once they leave it, if the decision still waits). How many were told."""
     now = clock.now()
-    told = 0
-    for game_id, seq, user_id, person, connections, table_id, deadline in decisions_untold():
-        if person and user_id is not None and connections:
-            continue  # looking at it: tell them when they leave, if it still waits
-        try:  # one decision's failure stops no other's notice
-            with transaction.atomic():
-                if (
-                    person
-                    and user_id is not None
-                    and deadline is not None
-                    and deadline > now + YOUR_TURN_LEAST_LEFT
-                ):
-                    sent = notification_send(
-                        user_id=user_id,
-                        kind=Kind.SLOW_TURN,
-                        data={"game": game_id, "table": table_id, "deadline": deadline.isoformat()},
-                        once=_once(game_id, deadline),
-                    )
-                    told += sent is not None
-                # Told (or a bot's, or too late to matter): the decision leaves the index.
-                Game.objects.filter(pk=game_id, last_seq=seq, slow_tell=True).update(slow_tell=False)
-        except Exception:
-            log.exception("could not tell person %s of their decision in game %s", user_id, game_id)
-    return told
+
+    def tell(decision: tuple[int, int, int | None, bool, int, int, datetime | None]) -> bool:
+        game_id, seq, user_id, person, _connections, table_id, deadline = decision
+        sent = None
+        if person and user_id is not None and deadline is not None and deadline > now + YOUR_TURN_LEAST_LEFT:
+            data = {"game": game_id, "table": table_id, "deadline": deadline.isoformat()}
+            sent = notification_send(
+                user_id=user_id, kind=Kind.SLOW_TURN, data=data, once=_once(game_id, deadline)
+            )
+        # Told (or a bot's, or too late to matter): the decision leaves the index.
+        Game.objects.filter(pk=game_id, last_seq=seq, slow_tell=True).update(slow_tell=False)
+        return sent is not None
+
+    # A person looking at the game is told once they leave it, if the decision still waits.
+    untold = [d for d in decisions_untold() if not (d[3] and d[2] is not None and d[4])]
+    return _tell_in_chunks(untold, tell)
 
 
 def decision_missed_tell(*, game: Game, user_id: int, kind: str, missed: int) -> None:

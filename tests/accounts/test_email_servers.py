@@ -5,67 +5,20 @@ server the test starts (aiosmtpd), which keeps every message it receives."""
 from __future__ import annotations
 
 import email
-import email.policy
 import re
-import threading
-import time
-from typing import Any
 
 import pytest
 import requests
-from aiosmtpd.controller import Controller
 
-from tests.support.stack import Stack, free_port
+from tests.support.mail import SMTP_ENV, Mailbox
+from tests.support.stack import Stack
 
-SMTP_PORT = free_port()
 pytestmark = [
     pytest.mark.server,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.stack(
-        redis_db=2,
-        servers=1,
-        worker=True,
-        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
-        EMAIL_HOST="127.0.0.1",
-        EMAIL_PORT=str(SMTP_PORT),
-    ),
+    pytest.mark.stack(redis_db=2, servers=1, worker=True, **SMTP_ENV),
 ]
 PASSWORD = "correct-horse-battery"
-
-
-class Mailbox:
-    """aiosmtpd's handler: every message, parsed, by recipient."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], email.message.EmailMessage]] = []
-        self.changed = threading.Condition()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        with self.changed:
-            self.messages.append((list(envelope.rcpt_tos), message))  # type: ignore[arg-type]
-            self.changed.notify_all()
-        return "250 OK"
-
-    def wait_for(self, to: str, count: int = 1, timeout: float = 20) -> email.message.EmailMessage:
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                theirs = [m for rcpt, m in self.messages if to in rcpt]
-                if len(theirs) >= count:
-                    return theirs[count - 1]
-                left = deadline - time.monotonic()
-                assert left > 0, f"no mail #{count} to {to} in {timeout} s: {self.messages}"
-                self.changed.wait(left)
-
-
-@pytest.fixture
-def mailbox() -> Any:
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=SMTP_PORT)
-    controller.start()
-    yield box
-    controller.stop()
 
 
 class Browser:

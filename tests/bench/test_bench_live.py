@@ -1,4 +1,4 @@
-"""Smoke test of `bench_live`'s core: two games, one real server, three seconds (no timing asserted)."""
+"""Smoke test of `bench_live`: a few games, one real server, three seconds (no timing asserted)."""
 
 from __future__ import annotations
 
@@ -8,51 +8,11 @@ import pytest
 from django.db import connection
 
 from bench.browser import BrowserConfig, run_browser_bench
-from bench.live import LiveConfig, run_live_bench
 from games.models import Game, GameStatus
 from tests.redis_server import redis_url
 from tests.support.stack import database_url
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-
-
-def test_bench_live_drives_games_over_websockets(tmp_path: Path) -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the live bench shares its database with server processes: PostgreSQL only")
-    cfg = LiveConfig(
-        games=2,
-        servers=1,
-        duration=3.0,
-        warmup=1.0,
-        drain=5.0,
-        jitter_seconds=0.5,  # the jitter is only reported; half a second gives its figures
-        database_url=database_url(connection.settings_dict),
-        redis_url=redis_url(8),
-        migrate=False,  # pytest-django made and migrated the test database
-        log_dir=tmp_path,
-    )
-    lines: list[str] = []
-    result = run_live_bench(cfg, lines.append)
-
-    assert result.stats.sent > 0
-    assert result.stats.acked > 0
-    assert result.stats.completed > 0
-    assert not result.stats.errors
-    # The bench leaves no game running behind it for bots to play out later.
-    assert not Game.objects.filter(status=GameStatus.RUNNING).exists()
-    assert Game.objects.filter(status=GameStatus.ABORTED).count() == cfg.games
-    fastest, p50, p99, worst = result.jitter_ms
-    assert 0 < fastest <= p50 <= p99 <= worst
-    for label in (
-        "machine wake-up jitter",
-        "moves sent:",
-        "moves acked:",
-        "latency send -> last client",
-        "errors:",
-        "reconnects:",
-    ):
-        assert any(line.startswith(label) for line in result.lines), label
-        assert any(line.startswith(label) for line in lines), label
 
 
 def test_bench_live_browser_mix(tmp_path: Path) -> None:
@@ -83,6 +43,11 @@ def test_bench_live_browser_mix(tmp_path: Path) -> None:
     assert s.completed > 0, "no move reached every page of its table (4 seats and the watch page)"
     assert not s.errors and not s.http_errors and not s.seq_gaps and not s.unfinished, "\n".join(result.lines)
     assert s.http["game"] == 0 and s.http["frames"] == 0, "the pages render from the pushes alone"
+    # The bench leaves no game running behind it for bots to play out later.
     assert not Game.objects.filter(status=GameStatus.RUNNING).exists()
-    for label in ("moves scheduled:", "moves sent:", "latency send -> last page", "errors:", "CPU per move"):
+    assert Game.objects.filter(status=GameStatus.ABORTED).count() == cfg.games
+    fastest, p50, p99, worst = result.jitter_ms
+    assert 0 < fastest <= p50 <= p99 <= worst
+    labels = ("machine wake-up jitter", "moves scheduled:", "moves sent:", "latency send -> last page")
+    for label in (*labels, "errors:", "CPU per move"):
         assert any(line.startswith(label) for line in result.lines), label

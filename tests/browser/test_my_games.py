@@ -1,9 +1,10 @@
-"""My games in Chromium, through a real server: Ann plays three slow games (a decision a day),
-one awaiting her, one awaiting Ben, one finished lately. She opens My games from the header's
-menu: the game awaiting her comes first, marked, with the time left; the others say whose
-decision it is. She takes a holiday on the page and goes to the game awaiting her: its chat says
-she is on holiday until when. English on a desktop, Czech on a phone (the link is in the menu);
-screenshots in test-output/screenshots/my-games-*.png."""
+"""My games and a slow game's page in Chromium, through a real server: Ann plays three slow games
+(a decision a day), one awaiting her, one awaiting Ben, one finished lately. She opens My games
+from the header's menu: the game awaiting her comes first, marked, with the time left; the others
+say whose decision it is. She takes a holiday on the page and goes to the game awaiting her: its
+turn line says it is hers until when (past the holiday), its chat that she is on holiday until
+when. The game awaiting Ben says it is his until when. English and Czech, each on a desktop and
+on a phone (the link is in the menu there); screenshots in test-output/screenshots/my-games-*.png."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ WORDS = {
         "holiday": "You are on holiday until",
         "chat": "is on holiday until",
         "play": "Play",
+        "until": "until",
     },
     "cs": {
         "yours": "Vaše rozhodnutí",
@@ -38,6 +40,7 @@ WORDS = {
         "holiday": "Máte dovolenou do",
         "chat": "má dovolenou do",
         "play": "Hrát",
+        "until": "do",
     },
 }
 
@@ -59,8 +62,8 @@ def look(browser: Any, base: str, screenshots: Path, viewport: dict[str, int], l
     stamp = int(time.time() * 1000) % 10_000_000
     names = ("Ann", "Ben", "Cara")
     ann, ben, cara = (user_register(username=f"{n}{stamp}", password=PASSWORD) for n in names)
-    mine = play_until_awaits(slow_game([ann, ben, cara]), ann)
-    theirs = play_until_awaits(slow_game([ben, ann]), ben)
+    mine = play_until_awaits(slow_game([ann, ben, cara]), ann, waits=True)
+    theirs = play_until_awaits(slow_game([ben, ann]), ben, waits=True)
     play_out(slow_game([ann, cara]), random.Random(7))
     words, shot = WORDS[lang], f"my-games-{'desktop' if viewport == DESKTOP else 'phone'}-{lang}"
 
@@ -92,17 +95,45 @@ def look(browser: Any, base: str, screenshots: Path, viewport: dict[str, int], l
     with page.expect_navigation():
         first.locator("a.my-game-link").click()
     wait_loaded(page)
+    # The turn line: hers, until a day and a time (no count of seconds), past the holiday.
+    line = page.locator("#turn-text")
+    assert f" · {words['until']} " in line.inner_text() and "second" not in line.inner_text()
+    assert line.evaluate("e => e.scrollWidth <= e.clientWidth"), "the turn line is cut"
     notice = page.locator("#chat-log li.chat-notice").first
     notice.wait_for()
     assert words["chat"] in notice.inner_text()
-    if viewport == PHONE:
-        notice.scroll_into_view_if_needed()
+    page.locator("#log li").first.wait_for()  # the game's log, read after the page opens
+    if lang == "cs":
+        assert english_left(page.locator("main").inner_text()) == []
     page.screenshot(path=str(screenshots / f"{shot}-game.png"), full_page=viewport == DESKTOP)
+    if viewport == PHONE:  # the chat is far below the table there
+        notice.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"{shot}-game-chat.png"))
+
+    # Ben's decision, as Ann sees it: whose it is and until when.
+    page.goto(f"{base}/games/{theirs.pk}/")
+    wait_loaded(page)
+    page.locator("#log li").first.wait_for()
+    said = line.inner_text()
+    assert said.startswith(ben.username), said
+    assert f" · {words['until']} " in said, said
+    assert line.evaluate("e => e.scrollWidth <= e.clientWidth"), "the turn line is cut"
+    if lang == "cs":
+        assert english_left(page.locator("main").inner_text()) == []
+    page.screenshot(path=str(screenshots / f"{shot}-theirs.png"), full_page=viewport == DESKTOP)
     page.context.close()
 
 
 def test_my_games_on_a_desktop_in_english(site: Any, browser: Any, screenshots: Path) -> None:
     look(browser, site.url(0), screenshots, DESKTOP, "en")
+
+
+def test_my_games_on_a_desktop_in_czech(site: Any, browser: Any, screenshots: Path) -> None:
+    look(browser, site.url(0), screenshots, DESKTOP, "cs")
+
+
+def test_my_games_on_a_phone_in_english(site: Any, browser: Any, screenshots: Path) -> None:
+    look(browser, site.url(0), screenshots, PHONE, "en")
 
 
 def test_my_games_on_a_phone_in_czech(site: Any, browser: Any, screenshots: Path) -> None:

@@ -11,14 +11,16 @@ from typing import Any, NamedTuple
 import pytest
 from celery import current_app as app
 from django.db import transaction
+from django.test import TestCase
 
-from games.followups import BOT_THINK_TASK, DEADLINE_TASK
+from games.followups import BOT_THINK_TASK, DEADLINE_TASK, SLOW_DEADLINE_TASK
 from games.models import SLOW_MISSES_IN_A_ROW, Game, GameEvent, GameSeat, GameStatus
-from games.services.autoplay import due_deadlines, slow_due
+from games.services.autoplay import SLOW_CLAIM_SECONDS, due_deadlines, slow_due
 from games.services.presence import seats_gone_away
 from games.services.seats import seat_hand_to_bot, seat_reclaim
-from games.services.sweep import sweep_run
+from games.services.sweep import SweepReport, sweep_run
 from games.services.turns import decisions_tell, your_turn_sweep
+from games.tasks import slow_deadline
 from notifications.models import Kind, Notification
 from plumbing import clock
 from tests.factories import create_table, seated_game, send
@@ -30,6 +32,7 @@ DAY = 24 * 3600
 class Sent(NamedTuple):
     task: str
     eta: datetime | None
+    args: list[Any]
 
 
 def _sent() -> list[Sent]:
@@ -44,9 +47,30 @@ def _sent() -> list[Sent]:
                 except queue.Empty:
                     return out
                 eta = message.headers.get("eta")
-                out.append(Sent(message.headers["task"], datetime.fromisoformat(eta) if eta else None))
+                args = message.decode()[0]
+                out.append(Sent(message.headers["task"], datetime.fromisoformat(eta) if eta else None, args))
         finally:
             queue.close()
+
+
+def _slow_tasks() -> list[list[Any]]:
+    """The slow deadline tasks the sweeps handed over since the last read (other tasks dropped)."""
+    return [t.args for t in _sent() if t.task == SLOW_DEADLINE_TASK]
+
+
+def _run(tasks: list[list[Any]]) -> None:
+    for args in tasks:  # as a worker would, each in its own transaction
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            slow_deadline(*args)
+
+
+def _sweep() -> SweepReport:
+    """One beat's sweep (its hand-overs sent once it commits), then the tasks it sent run."""
+    _sent()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        report = sweep_run()
+    _run(_slow_tasks())
+    return report
 
 
 @pytest.fixture(autouse=True)
@@ -132,12 +156,12 @@ def test_no_countdown_task_for_a_slow_table_and_the_sweep_fires_its_deadline(
     assert not [t for t in _sent() if t.task == DEADLINE_TASK]
     game.refresh_from_db()
     seq, seat = game.last_seq, game.awaiting_seat
-    assert slow_due() == [] and sweep_run().done["slow"] == 0  # not due: nothing happens
+    assert slow_due() == [] and _sweep().done["slow_handed"] == 0  # not due: nothing happens
     clock.shift(timedelta(seconds=DAY + 1))
     assert slow_due() == [(game.pk, seq)]
     assert due_deadlines() == []  # the live sweep's list passes slow games over
-    report = sweep_run()
-    assert report.done["slow"] == 1, report.line()
+    report = _sweep()
+    assert report.done["slow_handed"] == 1, report.line()
     game.refresh_from_db()
     assert game.last_seq > seq
     assert GameEvent.objects.get(game=game, seq=seq + 1).actor_id is None  # played by the autopilot
@@ -146,6 +170,96 @@ def test_no_countdown_task_for_a_slow_table_and_the_sweep_fires_its_deadline(
     if game.awaiting_seat == seat:
         return
     assert GameSeat.objects.get(game=game, seat=seat).missed_deadlines == 1
+
+
+def _due(people: list[tuple[Any, Any]], capture: Any) -> Game:
+    game = _slow_game(people, capture)
+    clock.shift(game.deadline_at - clock.now() + timedelta(seconds=1))
+    return game
+
+
+def _log(game: Game) -> list[tuple[int, str, int | None]]:
+    return list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "type", "actor_id"))
+
+
+def test_the_sweep_hands_a_due_game_to_one_task_and_a_second_sweep_does_not_again(
+    people, django_capture_on_commit_callbacks
+):
+    game = _due(people, django_capture_on_commit_callbacks)
+    seq = game.last_seq
+    handed = []
+    for _ in range(2):  # the task has not run yet: the second sweep finds the game claimed
+        _sent()
+        with django_capture_on_commit_callbacks(execute=True):
+            sweep_run()
+        handed.append(_slow_tasks())
+    assert [a[:2] for a in handed[0]] == [[game.pk, seq]] and handed[1] == []
+    assert slow_due() == []  # claimed
+    first = handed[0]
+    _run(first)
+    game.refresh_from_db()
+    assert game.last_seq > seq
+    assert GameEvent.objects.get(game=game, seq=seq + 1).actor_id is None
+
+
+def test_two_tasks_for_one_deadline_apply_it_once(people, django_capture_on_commit_callbacks):
+    game = _due(people, django_capture_on_commit_callbacks)
+    seat, seq = game.awaiting_seat, game.last_seq
+    _sent()
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_run()
+    tasks = _slow_tasks()
+    assert len(tasks) == 1
+    _run(tasks)
+    after = _log(game)
+    missed = GameSeat.objects.get(game=game, seat=seat).missed_deadlines
+    told = Notification.objects.filter(kind=Kind.DECISION_MISSED).count()
+    assert len(after) > seq and missed in (0, 1)
+    _run(tasks)  # the same task again (delivered twice): the game moved on, nothing changes
+    game.refresh_from_db()
+    assert _log(game) == after
+    assert GameSeat.objects.get(game=game, seat=seat).missed_deadlines == missed
+    assert Notification.objects.filter(kind=Kind.DECISION_MISSED).count() == told
+
+
+def test_a_decision_made_after_the_sweep_read_the_game_is_not_touched(
+    people, django_capture_on_commit_callbacks
+):
+    game = _due(people, django_capture_on_commit_callbacks)
+    seat, seq = game.awaiting_seat, game.last_seq
+    _sent()
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_run()
+    tasks = _slow_tasks()
+    assert [a[:2] for a in tasks] == [[game.pk, seq]]
+    # The person decides (late, but before the task runs): the move is theirs.
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_first_legal(people, game)
+    game.refresh_from_db()
+    moved = _log(game)
+    assert GameEvent.objects.get(game=game, seq=seq + 1).actor_id is not None  # the person's move
+    waits_until = game.slow_deadline_at
+    _run(tasks)
+    game.refresh_from_db()
+    assert _log(game) == moved
+    assert game.slow_deadline_at == waits_until  # the next decision's deadline, untouched
+    assert GameSeat.objects.get(game=game, seat=seat).missed_deadlines == 0
+    assert not Notification.objects.filter(kind=Kind.DECISION_MISSED).exists()
+
+
+def test_a_lost_task_is_handed_over_again_once_the_claim_runs_out(people, django_capture_on_commit_callbacks):
+    game = _due(people, django_capture_on_commit_callbacks)
+    seq = game.last_seq
+    _sent()
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_run()
+    assert len(_slow_tasks()) == 1  # and lost: never run
+    clock.shift(timedelta(seconds=SLOW_CLAIM_SECONDS - 5))
+    assert _sweep().done["slow_handed"] == 0
+    clock.shift(timedelta(seconds=10))
+    assert _sweep().done["slow_handed"] == 1
+    game.refresh_from_db()
+    assert game.last_seq > seq
 
 
 def test_a_live_table_keeps_its_countdown_task(people, django_capture_on_commit_callbacks):
@@ -163,8 +277,8 @@ def test_a_live_table_keeps_its_countdown_task(people, django_capture_on_commit_
 
 def _miss(game: Game) -> None:
     clock.shift(game.deadline_at - clock.now() + timedelta(seconds=1))
-    report = sweep_run()
-    assert report.done["slow"] >= 1, report.line()
+    report = _sweep()
+    assert report.done["slow_handed"] >= 1, report.line()
 
 
 def test_a_miss_is_played_by_a_bot_and_told_and_three_in_a_row_hand_the_seat_to_a_bot(
@@ -274,7 +388,7 @@ def test_a_bot_to_move_at_a_slow_table_has_its_wakeup_and_the_sweep_behind_it(
     assert (game.slow_deadline_at - clock.now()).total_seconds() < 60
     seq = game.last_seq
     clock.shift(timedelta(seconds=60))
-    assert sweep_run().done["slow"] == 1
+    assert _sweep().done["slow_handed"] == 1
     game.refresh_from_db()
     assert game.last_seq > seq and user is not None
     assert GameEvent.objects.get(game=game, seq=seq + 1).actor_id is None
@@ -361,3 +475,45 @@ def test_a_slow_reaction_waits_only_for_a_seat_that_could_answer(people, django_
         r = send(client, game.pk, {k: v for k, v in choice.items() if k != "seat"})
         assert r.status_code == 200, r.content
     assert seen, "no reaction was asked in the deal"
+
+
+def test_one_decisions_failing_notice_stops_no_others(
+    make_user, client_for, django_capture_on_commit_callbacks, monkeypatch
+):
+    import games.services.turns as turns
+
+    tables = [[client_for(make_user()) for _ in range(2)] for _ in range(2)]
+    games = []
+    for clients in tables:
+        with django_capture_on_commit_callbacks(execute=True):
+            games.append(Game.objects.get(pk=seated_game(clients, pace="slow", decision_seconds=DAY)))
+    broken = games[0]
+    real = turns.notification_send
+
+    def send(**kw: Any) -> Any:
+        if kw["data"]["game"] == broken.pk:
+            raise RuntimeError("the mail queue is down")
+        return real(**kw)
+
+    monkeypatch.setattr(turns, "notification_send", send)
+    assert decisions_tell() == 1
+    broken.refresh_from_db()
+    games[1].refresh_from_db()
+    assert broken.slow_tell and not games[1].slow_tell  # the failed one is tried again next time
+    monkeypatch.setattr(turns, "notification_send", real)
+    assert decisions_tell() == 1
+
+
+def test_a_slow_game_whose_log_is_damaged_is_set_aside_by_its_task_not_moved(
+    people, django_capture_on_commit_callbacks
+):
+    from games.models import GameFault
+
+    game = _due(people, django_capture_on_commit_callbacks)
+    seq = game.last_seq
+    Game.objects.filter(pk=game.pk).update(last_seq=seq + 1)  # a row written past its log
+    _sweep()
+    assert GameFault.objects.get(game=game).set_aside_at is not None
+    assert not GameEvent.objects.filter(game=game, seq__gt=seq).exists()
+    clock.shift(timedelta(seconds=SLOW_CLAIM_SECONDS + 1))
+    assert _sweep().done["slow_handed"] == 0  # set aside: not handed over again

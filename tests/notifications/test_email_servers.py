@@ -11,38 +11,19 @@ from typing import Any
 
 import pytest
 import requests
-from aiosmtpd.controller import Controller
 
 from accounts.models import Preference
 from games.models import Game, GameSeat
 from notifications.models import Kind, Notification, NotificationEmail, NotificationPreference
-from tests.accounts.test_email_servers import Mailbox
 from tests.factories import play_out, start_table
-from tests.support.stack import Stack, free_port
+from tests.support.mail import SMTP_ENV, Mailbox
+from tests.support.stack import Stack
 
-SMTP_PORT = free_port()
 pytestmark = [
     pytest.mark.server,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.stack(
-        redis_db=5,
-        servers=1,
-        worker=True,
-        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
-        EMAIL_HOST="127.0.0.1",
-        EMAIL_PORT=str(SMTP_PORT),
-        SITE_URL="https://harehra.example",
-    ),
+    pytest.mark.stack(redis_db=5, servers=1, worker=True, SITE_URL="https://harehra.example", **SMTP_ENV),
 ]
-
-
-@pytest.fixture
-def mailbox() -> Any:
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=SMTP_PORT)
-    controller.start()
-    yield box
-    controller.stop()
 
 
 def _person(make_user: Any, name: str, language: str) -> Any:

@@ -86,6 +86,27 @@ def test_your_turn_is_not_told_for_a_short_decision_nor_one_nearly_over(make_use
     assert short.pk not in [d["game"] for _, d in _turns()]
 
 
+def test_your_turn_reads_each_decision_by_its_own_window(make_user: Any) -> None:
+    """A discard at a table whose discards are short is not told though its turns are long; a
+    reaction is, when the table's reactions are long (its seat holds no answer)."""
+    game = start_table(
+        [make_user(), make_user()], rated=False, turn_timer=60, reaction_timer=60, discard_timer=10
+    )
+    Game.objects.filter(pk=game.pk).update(
+        awaiting_kind="discard", deadline_at=timezone.now() + timedelta(seconds=40)
+    )
+    assert your_turn_sweep() == 0
+    Game.objects.filter(pk=game.pk).update(awaiting_kind="volley")
+    assert your_turn_sweep() == 1
+    short = start_table(
+        [make_user(), make_user()], rated=False, turn_timer=60, reaction_timer=10, discard_timer=60
+    )
+    Game.objects.filter(pk=short.pk).update(
+        awaiting_kind="skip", deadline_at=timezone.now() + timedelta(seconds=40)
+    )
+    assert your_turn_sweep() == 0
+
+
 def test_the_entrants_of_a_tournament_starting_in_5_minutes_are_told_once(make_user: Any, staff: Any) -> None:
     from tournaments.models import Entry, Tournament
     from tournaments.services import tournaments_starting_notify

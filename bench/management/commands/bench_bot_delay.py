@@ -27,7 +27,6 @@ class Command(BenchCommand):
         ("--database-url", DEFAULT_DATABASE_URL, "PostgreSQL on 127.0.0.1; created if missing and migrated"),
         REDIS,
         SERVER_ENV,
-        ("--loop-stacks", False, "LOOP_STACKS=1: the servers log the event loop's stack while it is held"),
         COMPARE_REF,
         ("--rounds", 1, "with --compare-ref: old/new pairs"),
         LOG_DIR,

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.browser import BrowserConfig
 from bench.kit.command import DATABASE, LOG_DIR, REDIS, BenchCommand, config, guarded
-from bench.live import LiveConfig
 from bench.push_live import run_live_push_compare
 
 
 class Command(BenchCommand):
     help = (
-        "Drive N live games (the scripted bench_live) without push subscriptions, then with every "
+        "Drive N live games (bench_live's pages) without push subscriptions, then with every "
         "player subscribed at a push service on loopback, ROUNDS times; notifications kept for the "
         "players at --notify-rate in both; report each arm's move p99 and the servers' CPU per move."
     )
     options = (
         ("--games", 40, "concurrent 4-seat games"),
         ("--servers", 1, "ASGI server processes"),
-        ("--rate", 1.0, "moves per second per game"),
+        ("--mean-gap", 1.0, "mean seconds between a game's decisions"),
         ("--duration", 30.0, "measured seconds"),
         ("--warmup", 5.0, "seconds driven before measuring"),
         ("--rounds", 2, "without/with pairs"),
@@ -31,7 +31,7 @@ class Command(BenchCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        cfg = config(LiveConfig, options, worker=True)
+        cfg = config(BrowserConfig, options, worker=True)
         guarded(
             lambda: run_live_push_compare(cfg, options["rounds"], options["notify_rate"], self.stdout.write),
             options["database_url"],

@@ -30,8 +30,6 @@ class Command(BenchCommand):
         ("--root", None, "compare: this checkout's servers run beside these", {"type": Path}),
         ("--rounds", 1, "each side's open and reconnect, this often"),
         ("--settle", 11.0, "seconds to wait after each phase before reading PostgreSQL's statistics"),
-        ("--profile", None, "sample each server with py-spy into DIR", {"type": Path, "metavar": "DIR"}),
-        ("--py-spy", "py-spy", "the py-spy program (not a dependency of the site)"),
         ("--fresh", False, "then reconnect every page again, to servers just started"),
         ("--auth", ("token", "session"), "pages sign in by API token, or by session cookie"),
     )

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import cProfile
-import io
-import pstats
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +9,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from bench.kit.command import BenchCommand, config
-from bench.service import BenchConfig, bench_one_game, new_prefix, run_bench
+from bench.service import BenchConfig, run_bench
 
 
 class Command(BenchCommand):
@@ -27,30 +24,13 @@ class Command(BenchCommand):
         ("--load-events", 1000, "events in the loaded game"),
         ("--load-runs", 20, "timed loads of each kind"),
         ("--seed", 1, None),
-        ("--allow-sqlite", False, "run on SQLite anyway"),
-        ("--profile", 0, "only cProfile the one-game loop; show N rows", {"metavar": "N"}),
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if connection.vendor == "sqlite" and not options["allow_sqlite"]:
-            raise CommandError(
-                "PostgreSQL is the target of this bench: set DATABASE_URL=postgres://... "
-                "(or pass --allow-sqlite to measure SQLite anyway)"
-            )
+        if connection.vendor == "sqlite":
+            raise CommandError("PostgreSQL is the target of this bench: set DATABASE_URL=postgres://...")
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
             raise CommandError("CELERY_TASK_ALWAYS_EAGER is on: timer tasks would play moves mid-bench")
         if min(options["commands"], options["games"], options["threads"], options["load_events"]) < 1:
             raise CommandError("--commands, --games, --threads and --load-events must be at least 1")
-        cfg = config(BenchConfig, options)
-        if not options["profile"]:
-            run_bench(cfg, self.stdout.write)
-            return
-        profiler = cProfile.Profile()
-        profiler.enable()
-        figures = bench_one_game(cfg, new_prefix())
-        profiler.disable()
-        self.stdout.write(f"one game: {figures.commands} commands in {figures.wall_s:.2f} s")
-        for order in ("tottime", "cumulative"):
-            out = io.StringIO()
-            pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(options["profile"])
-            self.stdout.write(out.getvalue())
+        run_bench(config(BenchConfig, options), self.stdout.write)
