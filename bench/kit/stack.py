@@ -6,9 +6,11 @@ first (`prepared_stack`); an older commit's code checked out beside this one (`r
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import resource
 import secrets
+import select
 import shutil
 import signal
 import socket
@@ -59,6 +61,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# Each stack's processes carry an id of its own in their environment (inherited by what they start),
+# by which `Stack.stop` finds whatever of theirs is still running (`end_strays`).
+STACK_ID = "HAREHRA_STACK_ID"
+_running_stacks: set[str] = set()  # the ids of this process's stacks not yet stopped
+
+
 @dataclass
 class Stack:
     env: dict[str, str]
@@ -66,6 +74,10 @@ class Stack:
     root: Path = ROOT  # the checkout whose manage.py the processes run (e.g. an older commit's)
     servers: list[tuple[subprocess.Popen[bytes], int]] = field(default_factory=list)
     workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.env = {**self.env, STACK_ID: secrets.token_hex(8)}
+        _running_stacks.add(self.env[STACK_ID])
 
     def url(self, i: int = 0) -> str:
         return f"http://127.0.0.1:{self.servers[i][1]}"
@@ -133,6 +145,12 @@ class Stack:
         proc.wait(10)
 
     def stop(self) -> None:
+        """SIGTERM to each process (a server drains, a worker shuts down warm and stops its beat),
+        SIGKILL to one still running 10 s later; then SIGKILL to any process of the stack's still
+        running (`end_strays`). A worker started with -B runs its beat as a child process
+        (Celery's embedded beat): a worker killed leaves it running, orphaned, sweeping and
+        notifying on the database long after the test; after a warm shutdown it outlived its
+        worker by seconds."""
         for proc in [p for p, _ in self.servers] + self.workers:
             if proc.poll() is None:
                 proc.terminate()
@@ -141,6 +159,56 @@ class Stack:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
+        end_strays(self.env[STACK_ID])
+        _running_stacks.discard(self.env[STACK_ID])
+
+
+def end_strays(stack_id: str) -> list[int]:
+    """SIGKILL to every process running with the stack's id in its environment (a server's or
+    worker's, or one they started: a beat, a thinking process); their pids. Each is signalled
+    through a pidfd opened before its environment is read again, so a pid reused meanwhile by
+    another process is left alone."""
+    mark = f"{STACK_ID}={stack_id}".encode()
+
+    def carries(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                return mark in f.read().split(b"\0")
+        except OSError:  # gone, or a zombie's (empty)
+            return False
+
+    ended: dict[int, int] = {}  # pid: its pidfd
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) == os.getpid() or not carries(int(entry.name)):
+            continue
+        pid = int(entry.name)
+        try:
+            fd = os.pidfd_open(pid)
+        except OSError:
+            continue
+        try:
+            if carries(pid):
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+                ended[pid] = fd
+                continue
+        except OSError:
+            pass
+        os.close(fd)
+    # Each has ended when its pidfd is readable (a signal's delivery is not its end).
+    end = time.monotonic() + 5
+    for fd in ended.values():
+        select.select([fd], [], [], max(0.0, end - time.monotonic()))
+        os.close(fd)
+    return list(ended)
+
+
+@atexit.register
+def _end_stacks_left_running() -> None:
+    """A stack whose stop never ran (a test process ending without its fixtures' teardown) does
+    not outlive this process."""
+    for stack_id in list(_running_stacks):
+        end_strays(stack_id)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

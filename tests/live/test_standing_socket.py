@@ -73,10 +73,13 @@ def test_the_socket_sets_them_for_its_seat_alone_and_no_other_frame_tells(monkey
             assert (await comm.connect())[0]
         got: dict[str, list[str]] = {"0": [], "1": [], "2": [], "watcher": []}
 
-        async def gather() -> None:
-            for seat, comm in socks.items():
-                got[str(seat)] += await _texts(comm)
-            got["watcher"] += await _texts(watcher)
+        async def gather(wait: float = 0.5) -> None:
+            """What each socket receives until it has received nothing for `wait` s, all four at
+            once (their quiet spells overlap)."""
+            names = [*map(str, socks), "watcher"]
+            texts = await asyncio.gather(*(_texts(comm, wait) for comm in (*socks.values(), watcher)))
+            for name, more in zip(names, texts, strict=True):
+                got[name] += more
 
         await gather()
         await socks[0].send_json_to({"type": "standing", "volley": "taptap"})
@@ -93,7 +96,7 @@ def test_the_socket_sets_them_for_its_seat_alone_and_no_other_frame_tells(monkey
         await socks[1].send_json_to({"type": "command", "cmd_id": "aim", "play": ["cumi"], "target": 0})
         await gather()
         await expire(game_id)
-        await gather()
+        await gather(wait=1.0)  # the answer's push, which every socket is to have seen
         for comm in (*socks.values(), watcher):
             await comm.disconnect()
         return got
