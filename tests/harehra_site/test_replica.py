@@ -31,8 +31,8 @@ import psycopg
 import pytest
 import requests
 
-from tests.live.test_shard_loss_servers import Page, _shard_of
 from tests.redis_server import private_server
+from tests.support.game_page import Page, shard_of
 from tests.support.ports import free_port_block
 
 pytestmark = [pytest.mark.server, pytest.mark.long]
@@ -162,7 +162,7 @@ def _games_on_each_shard(site: str, tokens: list[str]) -> dict[int, list[str]]:
         table = _api(site, "/api/tables/", pair[0], {"seats": 2, **timers})
         _api(site, f"/api/tables/{table['id']}/join/", pair[1])
         game = _api(site, f"/api/tables/{table['id']}/start/", pair[0])["current_game"]
-        if _shard_of(game) not in {_shard_of(g) for g in games}:
+        if shard_of(game) not in {shard_of(g) for g in games}:
             games[game] = list(pair)
         if len(games) == 2:
             return games

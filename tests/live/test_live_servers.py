@@ -190,6 +190,9 @@ def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
         )
         await until(lambda: a.seq == b.seq > 0, lambda: f"a (seq {a.seq}) and b (seq {b.seq}) differ")
         assert not b.over.is_set()
+        # b waits while a is away: the bot in a's seat alone must not play the game to its end
+        # before a is back (b's decisions wait for b, with 600 s timers).
+        b.paused = True
         await a.close()
         await until(  # grace period 1 s, then the worker's check (it may still be starting)
             lambda: any(e["type"] == "SeatTakenByBot" for _, e in b.events),
@@ -201,6 +204,13 @@ def test_disconnect_bot_takes_the_seat_reconnect_reclaims_it(stack):
         back.seq, back.events = a.seq, list(a.events)
         await back.connect(stack.ws_url(1), stack.url(1))
         await back.ws.send(json.dumps({"type": "reclaim"}))
+        await until(
+            lambda: any(e["type"] == "SeatReclaimed" for _, e in b.events),
+            "a never took the seat back",
+            timeout=30,
+        )
+        b.paused, b.acted_at = False, -1
+        await b.ws.send(json.dumps({"type": "sync"}))  # its answer says whether b must decide
         await _until_over([back, b], stack)
         await _until_final_view([back, b], game.pk)
         await back.close()

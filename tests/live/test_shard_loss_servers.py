@@ -13,21 +13,17 @@ import json
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import websockets
-from channels_redis.utils import _consistent_hash
 from django.db import connection
 
 from games.models import CommandRecord, GameEvent
 from tests.redis_server import KillableRedis, killable_servers
+from tests.support.game_page import Page, shard_of
 from tests.support.stack import stack_for_test
 
 pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
-
-PACE_S = 0.25  # a page answers a decision this long after it is shown
 
 
 def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | None = None) -> Any:
@@ -38,103 +34,6 @@ def _api(base: str, path: str, data: dict[str, Any] | None = None, token: str | 
     req = urllib.request.Request(base + path, data=body, headers=headers, method="POST" if body else "GET")
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.load(r)
-
-
-def _shard_of(game_id: int) -> int:
-    return _consistent_hash(f"asgi__group__game.{game_id}", 2)
-
-
-@dataclass
-class Page:
-    """A player's game page: one socket, reconnecting with ?after= its last seq (as
-    core/gamesocket.js does), resending a command it had no answer to with the same cmd_id, and
-    playing its last legal command whenever the view offers one."""
-
-    ws_base: str
-    game_id: int
-    token: str
-    name: str
-    last_seq: int | None = None
-    seqs: list[int] = field(default_factory=list)  # every event's seq, in the order told
-    types: dict[int, str] = field(default_factory=dict)
-    closes: list[tuple[float, int]] = field(default_factory=list)
-    refused: int = 0  # connections turned away (1013) while the shard was down
-    acks: dict[str, int] = field(default_factory=dict)
-    events_at: list[float] = field(default_factory=list)
-    pending: dict[str, Any] | None = None
-    sent: int = 0
-    playing: bool = True
-    stop: bool = False
-
-    async def run(self) -> None:
-        while not self.stop:
-            after = f"&after={self.last_seq}" if self.last_seq is not None else ""
-            try:
-                ws = await websockets.connect(
-                    f"{self.ws_base}/ws/games/{self.game_id}/?token={self.token}{after}",
-                    origin="http://localhost",
-                )
-            except (OSError, websockets.InvalidHandshake):
-                await asyncio.sleep(0.5)
-                continue
-            try:
-                if self.pending is not None:  # unanswered when the socket closed: the same command again
-                    await ws.send(json.dumps(self.pending))
-                await self._read(ws)
-            except websockets.ConnectionClosed as e:
-                code = e.rcvd.code if e.rcvd is not None else 1006
-                if code == 1013:
-                    self.refused += 1
-                else:
-                    self.closes.append((time.monotonic(), code))
-                await asyncio.sleep(0.25 + 0.5 * (code != 1012))
-            finally:
-                await ws.close()
-
-    async def _read(self, ws: Any) -> None:
-        while not self.stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 0.5)
-            except TimeoutError:
-                continue
-            message = json.loads(raw)
-            for one in message if isinstance(message, list) else [message]:
-                await self._handle(ws, one)
-
-    async def _handle(self, ws: Any, m: dict[str, Any]) -> None:
-        kind = m["type"]
-        if kind == "state":
-            self.last_seq = m["seq"]
-            await self._decide(ws, m)
-        elif kind == "event":
-            self.seqs.append(m["seq"])
-            self.types[m["seq"]] = m["event"]["type"]
-            self.events_at.append(time.monotonic())
-            self.last_seq = m["seq"]
-        elif kind == "view":
-            await self._decide(ws, m)
-        elif kind == "ack":
-            self.acks[m["cmd_id"]] = m["seq"]
-            if self.pending is not None and self.pending["cmd_id"] == m["cmd_id"]:
-                self.pending = None
-        elif kind == "error" and self.pending is not None and m.get("cmd_id") == self.pending["cmd_id"]:
-            self.pending = None  # stale (the other seat moved first): the next view decides again
-
-    async def _decide(self, ws: Any, m: dict[str, Any]) -> None:
-        if not self.playing or self.pending is not None or not m.get("legal") or m.get("status") != "running":
-            return
-        await asyncio.sleep(PACE_S)
-        if not self.playing:
-            return
-        command = {k: v for k, v in m["legal"][-1].items() if k != "seat"}
-        self.sent += 1
-        self.pending = {
-            "type": "command",
-            "cmd_id": f"{self.name}-{self.sent}",
-            "expected_seq": m["seq"],
-            **command,
-        }
-        await ws.send(json.dumps(self.pending))
 
 
 def _games(base: str, shards: set[int]) -> Iterator[tuple[int, list[str]]]:
@@ -157,8 +56,8 @@ def _games(base: str, shards: set[int]) -> Iterator[tuple[int, list[str]]]:
         )
         _api(base, f"/api/tables/{table['id']}/join/", {}, tokens[1])
         game_id = _api(base, f"/api/tables/{table['id']}/start/", {}, tokens[0])["current_game"]
-        if _shard_of(game_id) in wanted:
-            wanted.discard(_shard_of(game_id))
+        if shard_of(game_id) in wanted:
+            wanted.discard(shard_of(game_id))
             yield game_id, tokens
             if not wanted:
                 return
@@ -179,7 +78,7 @@ def test_a_killed_channel_layer_shard_loses_no_move() -> None:
             THROTTLE_REGISTER="100000/hour",  # its players register until a game lives on each shard
         ) as stack,
     ):
-        by_shard = {_shard_of(g): (g, tokens) for g, tokens in _games(stack.url(0), {0, 1})}
+        by_shard = {shard_of(g): (g, tokens) for g, tokens in _games(stack.url(0), {0, 1})}
         killed: KillableRedis = shards[0]
         out = asyncio.run(_play(stack, by_shard, killed))
 
