@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from bench.kit.broker import tasks_sent
 from bench.kit.stats import percentile
 
 GOAL_SWEEP_MS = 50.0
@@ -381,23 +382,9 @@ def format_report(f: dict[str, Any]) -> list[str]:
 def slow_deadlines_sent() -> list[list[Any]]:
     """The args of the slow_deadline tasks sent since the last call, read off the broker's queue
     (the other tasks read with them are dropped: no worker of this bench runs them)."""
-    from celery import current_app as app
-
     from games.followups import SLOW_DEADLINE_TASK
 
-    out = []
-    with app.connection_for_read() as conn:
-        queue = conn.SimpleQueue("celery", no_ack=True)
-        try:
-            while True:
-                try:
-                    message = queue.get(block=False)
-                except queue.Empty:
-                    return out
-                if message.headers.get("task") == SLOW_DEADLINE_TASK:
-                    out.append(message.decode()[0])
-        finally:
-            queue.close()
+    return [t.args for t in tasks_sent() if t.task == SLOW_DEADLINE_TASK]
 
 
 def _share(counts: tuple[int, int]) -> str:

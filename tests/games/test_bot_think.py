@@ -6,7 +6,6 @@ they are sent, with their ETAs; then each task's body runs as a worker would run
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from bench.kit.broker import tasks_sent
 from games import tasks
 from games.eventlog import load_state
 from games.models import Game, GameSeat
@@ -29,36 +29,11 @@ pytestmark = pytest.mark.django_db
 LONG = {"turn_timer": 600, "reaction_timer": 600, "discard_timer": 600}
 
 
-@dataclass(frozen=True)
-class Sent:
-    task: str
-    eta: datetime | None
-    args: list[Any]
-
-
-def _sent() -> list[Sent]:
-    """The tasks sent since the last call, in order (read off the memory broker's queue)."""
-    out = []
-    with app.connection_for_read() as conn:
-        queue = conn.SimpleQueue("celery", no_ack=True)
-        try:
-            while True:
-                try:
-                    message = queue.get(block=False)
-                except queue.Empty:
-                    return out
-                eta = message.headers.get("eta")
-                args = message.decode()[0]
-                out.append(Sent(message.headers["task"], datetime.fromisoformat(eta) if eta else None, args))
-        finally:
-            queue.close()
-
-
 @pytest.fixture
 def sent() -> Any:
     assert app.conf.broker_url == "memory://localhost/"  # the embedded worker's broker, in this process
-    _sent()  # what earlier tests left
-    return lambda task: [t for t in _sent() if t.task.startswith(task)]
+    tasks_sent()  # what earlier tests left
+    return lambda task: [t for t in tasks_sent() if t.task.startswith(task)]
 
 
 @pytest.fixture

@@ -5,14 +5,14 @@ decision told once. The clock is moved (plumbing/clock.py), never waited for."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from datetime import timedelta
+from typing import Any
 
 import pytest
-from celery import current_app as app
 from django.db import transaction
 from django.test import TestCase
 
+from bench.kit.broker import tasks_sent
 from games.followups import BOT_THINK_TASK, DEADLINE_TASK, SLOW_DEADLINE_TASK
 from games.models import SLOW_MISSES_IN_A_ROW, Game, GameEvent, GameSeat, GameStatus
 from games.services.autoplay import SLOW_CLAIM_SECONDS, due_deadlines, slow_due
@@ -29,33 +29,9 @@ pytestmark = pytest.mark.django_db
 DAY = 24 * 3600
 
 
-class Sent(NamedTuple):
-    task: str
-    eta: datetime | None
-    args: list[Any]
-
-
-def _sent() -> list[Sent]:
-    """The tasks sent since the last call (read off the memory broker's queue)."""
-    out = []
-    with app.connection_for_read() as conn:
-        queue = conn.SimpleQueue("celery", no_ack=True)
-        try:
-            while True:
-                try:
-                    message = queue.get(block=False)
-                except queue.Empty:
-                    return out
-                eta = message.headers.get("eta")
-                args = message.decode()[0]
-                out.append(Sent(message.headers["task"], datetime.fromisoformat(eta) if eta else None, args))
-        finally:
-            queue.close()
-
-
 def _slow_tasks() -> list[list[Any]]:
     """The slow deadline tasks the sweeps handed over since the last read (other tasks dropped)."""
-    return [t.args for t in _sent() if t.task == SLOW_DEADLINE_TASK]
+    return [t.args for t in tasks_sent() if t.task == SLOW_DEADLINE_TASK]
 
 
 def _run(tasks: list[list[Any]]) -> None:
@@ -66,7 +42,7 @@ def _run(tasks: list[list[Any]]) -> None:
 
 def _sweep() -> SweepReport:
     """One beat's sweep (its hand-overs sent once it commits), then the tasks it sent run."""
-    _sent()
+    tasks_sent()
     with TestCase.captureOnCommitCallbacks(execute=True):
         report = sweep_run()
     _run(_slow_tasks())
@@ -87,7 +63,7 @@ def people(make_user, client_for) -> list[tuple[Any, Any]]:
 
 
 def _slow_game(people: list[tuple[Any, Any]], capture: Any, seconds: int = DAY) -> Game:
-    _sent()  # what earlier tests left
+    tasks_sent()  # what earlier tests left
     with capture(execute=True):
         game_id = seated_game([c for _, c in people], pace="slow", decision_seconds=seconds)
     return Game.objects.get(pk=game_id)
@@ -147,13 +123,13 @@ def test_no_countdown_task_for_a_slow_table_and_the_sweep_fires_its_deadline(
     people, django_capture_on_commit_callbacks
 ):
     game = _slow_game(people, django_capture_on_commit_callbacks)
-    assert not [t for t in _sent() if t.task == DEADLINE_TASK]
+    assert not [t for t in tasks_sent() if t.task == DEADLINE_TASK]
     assert game.slow and game.timer_armed_for is None
     assert game.slow_deadline_at == game.deadline_at
     assert (game.deadline_at - clock.now()).total_seconds() > DAY - 60
     with django_capture_on_commit_callbacks(execute=True):
         _play_first_legal(people, game)
-    assert not [t for t in _sent() if t.task == DEADLINE_TASK]
+    assert not [t for t in tasks_sent() if t.task == DEADLINE_TASK]
     game.refresh_from_db()
     seq, seat = game.last_seq, game.awaiting_seat
     assert slow_due() == [] and _sweep().done["slow_handed"] == 0  # not due: nothing happens
@@ -189,7 +165,7 @@ def test_the_sweep_hands_a_due_game_to_one_task_and_a_second_sweep_does_not_agai
     seq = game.last_seq
     handed = []
     for _ in range(2):  # the task has not run yet: the second sweep finds the game claimed
-        _sent()
+        tasks_sent()
         with django_capture_on_commit_callbacks(execute=True):
             sweep_run()
         handed.append(_slow_tasks())
@@ -205,7 +181,7 @@ def test_the_sweep_hands_a_due_game_to_one_task_and_a_second_sweep_does_not_agai
 def test_two_tasks_for_one_deadline_apply_it_once(people, django_capture_on_commit_callbacks):
     game = _due(people, django_capture_on_commit_callbacks)
     seat, seq = game.awaiting_seat, game.last_seq
-    _sent()
+    tasks_sent()
     with django_capture_on_commit_callbacks(execute=True):
         sweep_run()
     tasks = _slow_tasks()
@@ -227,7 +203,7 @@ def test_a_decision_made_after_the_sweep_read_the_game_is_not_touched(
 ):
     game = _due(people, django_capture_on_commit_callbacks)
     seat, seq = game.awaiting_seat, game.last_seq
-    _sent()
+    tasks_sent()
     with django_capture_on_commit_callbacks(execute=True):
         sweep_run()
     tasks = _slow_tasks()
@@ -250,7 +226,7 @@ def test_a_decision_made_after_the_sweep_read_the_game_is_not_touched(
 def test_a_lost_task_is_handed_over_again_once_the_claim_runs_out(people, django_capture_on_commit_callbacks):
     game = _due(people, django_capture_on_commit_callbacks)
     seq = game.last_seq
-    _sent()
+    tasks_sent()
     with django_capture_on_commit_callbacks(execute=True):
         sweep_run()
     assert len(_slow_tasks()) == 1  # and lost: never run
@@ -263,11 +239,11 @@ def test_a_lost_task_is_handed_over_again_once_the_claim_runs_out(people, django
 
 
 def test_a_live_table_keeps_its_countdown_task(people, django_capture_on_commit_callbacks):
-    _sent()
+    tasks_sent()
     with django_capture_on_commit_callbacks(execute=True):
         game_id = seated_game([c for _, c in people])
     game = Game.objects.get(pk=game_id)
-    armed = [t for t in _sent() if t.task == DEADLINE_TASK]
+    armed = [t for t in tasks_sent() if t.task == DEADLINE_TASK]
     assert len(armed) == 1 and armed[0].eta == game.deadline_at
     assert not game.slow and game.slow_deadline_at is None and not game.slow_tell
 
@@ -379,10 +355,10 @@ def test_a_bot_to_move_at_a_slow_table_has_its_wakeup_and_the_sweep_behind_it(
 ):
     game = _slow_game(people, django_capture_on_commit_callbacks)
     user = GameSeat.objects.get(game=game, seat=game.awaiting_seat).user
-    _sent()
+    tasks_sent()
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         seat_hand_to_bot(game=game, seat=game.awaiting_seat, reason="away")
-    assert [t.task for t in _sent()] == [BOT_THINK_TASK]  # its wake-up, and no countdown task
+    assert [t.task for t in tasks_sent()] == [BOT_THINK_TASK]  # its wake-up, and no countdown task
     game.refresh_from_db()
     # The bot's wake-up is lost here (no worker): the sweep moves it seconds later, not a day.
     assert (game.slow_deadline_at - clock.now()).total_seconds() < 60
