@@ -54,7 +54,9 @@ def access_slow_games_room(user: AnyUser) -> None:
 def access_table_view(table: Table, user: AnyUser, invite_code: str | None = None) -> None:
     """Public tables are open to all; private ones to their people and holders of the invite link."""
     if table.visibility == Visibility.PUBLIC or (
-        isinstance(invite_code, str) and secrets.compare_digest(invite_code, table.invite_code)
+        # compared as bytes: compare_digest refuses str with non-ASCII, and a code may hold anything
+        isinstance(invite_code, str)
+        and secrets.compare_digest(invite_code.encode(), table.invite_code.encode())
     ):
         return
     if user.is_authenticated and (

@@ -58,7 +58,8 @@ def access_replay(
     `invite_code` when the request carried the table's invite)."""
     seat = game_seat_of(game, user)
     staff = is_moderator(user, "hide")
-    if key is not None and not secrets.compare_digest(key, game.replay_key):
+    # compared as bytes: compare_digest refuses str with non-ASCII, and a key may hold anything
+    if key is not None and not secrets.compare_digest(key.encode(), game.replay_key.encode()):
         raise _not_found()
     try:
         access_game_view(game, user, invite_code, replay_key=key)

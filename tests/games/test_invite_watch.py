@@ -99,6 +99,13 @@ def test_api_clients_name_the_invite(make_user: Callable[..., Any], client_for: 
     assert api.get(f"/api/games/{game.pk}/events/?invite={code}").status_code == 200
     assert api.get(f"/api/replays/{game.pk}/frames/?invite={code}").status_code == 200
     assert api.get(f"/api/games/{game.pk}/?invite=wrong").status_code == 404
+    # Any text may come as a code: one that is not ASCII is a wrong code, never a server error.
+    assert api.get(f"/api/games/{game.pk}/?invite=\u00e9\U0001f600").status_code == 404
+    joined = api.post(
+        f"/api/tables/{game.table_id}/join/", {"seat": 1, "invite_code": "k\u00f3d\u0094"}, format="json"
+    )
+    assert joined.status_code in (403, 404, 409) and joined.json()["code"]
+    assert api.get(f"/api/replays/{game.pk}-\u00e9/frames/").status_code == 404
 
 
 @pytest.mark.django_db
