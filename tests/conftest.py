@@ -64,12 +64,18 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     order) the longest modules go first so that the short ones even out the workers' ends: the
     `long` ones, then the browser and server tests, then the rest."""
 
-    def same_servers(item: Any) -> str:
+    groups: dict[str, int] = {}
+
+    def same_servers(item: Any) -> int:
         """Browser modules whose servers are started alike come one after another, so that a
-        process may keep its servers from one to the next (`_KeptStack`)."""
+        process may keep its servers from one to the next (`_KeptStack`). Each set of settings is
+        numbered in the order it is first collected, never ordered by its values: some hold keys
+        made afresh in each process (a push key pair), and every xdist worker must order the
+        tests alike. (The sort computes its keys in the list's order, once.)"""
         if item.get_closest_marker("browser") is None:
-            return ""
-        return repr(sorted(getattr(getattr(item, "module", None), "SITE_ENV", {}).items()))
+            return -1
+        env = repr(sorted(getattr(getattr(item, "module", None), "SITE_ENV", {}).items()))
+        return groups.setdefault(env, len(groups))
 
     if not _parallel(config):
         items.sort(key=lambda item: (item.get_closest_marker("browser") is not None, same_servers(item)))
