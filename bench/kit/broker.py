@@ -13,13 +13,14 @@ class Sent(NamedTuple):
     args: list[Any]
 
 
-def tasks_sent() -> list[Sent]:
-    """The tasks sent since the last call, in order; reading takes them off the queue."""
+def tasks_sent(queue_name: str = "celery") -> list[Sent]:
+    """The tasks sent to `queue_name` since the last call, in the order the broker gives them;
+    reading takes them off the queue."""
     from celery import current_app as app
 
     out = []
     with app.connection_for_read() as conn:
-        queue = conn.SimpleQueue("celery", no_ack=True)
+        queue = conn.SimpleQueue(queue_name, no_ack=True)
         try:
             while True:
                 try:

@@ -34,6 +34,14 @@ def _slow_tasks() -> list[list[Any]]:
     return [t.args for t in tasks_sent() if t.task == SLOW_DEADLINE_TASK]
 
 
+def _swept(capture: Any) -> list[list[Any]]:
+    """One sweep run, committed, and the slow deadline tasks it handed over (nothing sent before)."""
+    tasks_sent()
+    with capture(execute=True):
+        sweep_run()
+    return _slow_tasks()
+
+
 def _run(tasks: list[list[Any]]) -> None:
     for args in tasks:  # as a worker would, each in its own transaction
         with TestCase.captureOnCommitCallbacks(execute=True):
@@ -181,10 +189,7 @@ def test_the_sweep_hands_a_due_game_to_one_task_and_a_second_sweep_does_not_agai
 def test_two_tasks_for_one_deadline_apply_it_once(people, django_capture_on_commit_callbacks):
     game = _due(people, django_capture_on_commit_callbacks)
     seat, seq = game.awaiting_seat, game.last_seq
-    tasks_sent()
-    with django_capture_on_commit_callbacks(execute=True):
-        sweep_run()
-    tasks = _slow_tasks()
+    tasks = _swept(django_capture_on_commit_callbacks)
     assert len(tasks) == 1
     _run(tasks)
     after = _log(game)
@@ -203,10 +208,7 @@ def test_a_decision_made_after_the_sweep_read_the_game_is_not_touched(
 ):
     game = _due(people, django_capture_on_commit_callbacks)
     seat, seq = game.awaiting_seat, game.last_seq
-    tasks_sent()
-    with django_capture_on_commit_callbacks(execute=True):
-        sweep_run()
-    tasks = _slow_tasks()
+    tasks = _swept(django_capture_on_commit_callbacks)
     assert [a[:2] for a in tasks] == [[game.pk, seq]]
     # The person decides (late, but before the task runs): the move is theirs.
     with django_capture_on_commit_callbacks(execute=True):

@@ -8,23 +8,13 @@ import uuid
 from typing import Any
 
 from analysis.services import AUTOMATIC_PRIORITY
+from bench.kit.broker import tasks_sent
 from harehra_site.celery import app
 
 
 def _drain(queue: str) -> list[Any]:
-    out = []
-    with app.connection_for_read() as conn:
-        q = conn.SimpleQueue(queue)
-        try:
-            while True:
-                try:
-                    message = q.get(block=False)
-                except q.Empty:
-                    return out
-                out.append(message.decode()[0][0])  # the task's first argument
-                message.ack()
-        finally:
-            q.close()
+    """The first argument of each task queued on `queue`, in the order the broker gives them."""
+    return [t.args[0] for t in tasks_sent(queue)]
 
 
 def test_the_site_without_redis_uses_the_priority_memory_broker() -> None:
