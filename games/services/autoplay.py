@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from harehra import GameState, legal_commands, view_for
@@ -247,12 +247,12 @@ def slow_due(limit: int = 200) -> list[tuple[int, int]]:
     """(game, seq) pairs of slow games due now (their deadline passed, or a bot there should have
     moved by now), earliest first, read from the index `game_slow_due` (the cost is the due ones',
     not the slow games'); what `slow_due_claim` claims, read without claiming."""
-    return list(
-        Game.objects.filter(slow_deadline_at__lte=clock.now())
-        .exclude(set_aside())
-        .order_by("slow_deadline_at")
-        .values_list("pk", "last_seq")[:limit]
-    )
+    return list(_slow_due_now(clock.now()).values_list("pk", "last_seq")[:limit])
+
+
+def _slow_due_now(now: datetime) -> QuerySet[Game]:
+    """The slow games due at `now`, earliest first (not set aside), on the index `game_slow_due`."""
+    return Game.objects.filter(slow_deadline_at__lte=now).exclude(set_aside()).order_by("slow_deadline_at")
 
 
 # A due slow game handed to its task is not handed again for this long, unless its task has
@@ -269,12 +269,7 @@ def slow_due_claim(limit: int = 200) -> list[tuple[int, int, datetime]]:
     from django.db import connection
 
     now = clock.now()
-    due = (
-        Game.objects.filter(slow_deadline_at__lte=now)
-        .exclude(set_aside())
-        .order_by("slow_deadline_at")
-        .values("pk", "slow_deadline_at")[:limit]
-    )
+    due = _slow_due_now(now).values("pk", "slow_deadline_at")[:limit]
     inner, params = due.query.sql_with_params()
     table = Game._meta.db_table
     with connection.cursor() as cur:
